@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "dosebar",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "dosebar", targets: ["dosebar"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJSONC",
+            pkgConfig: "json-c",
+            providers: [.apt(["libjson-c-dev"])]
+        ),
+        .systemLibrary(name: "CLinuxShim"),
+        .target(name: "DoseCore"),
+        .target(
+            name: "DoseStore",
+            dependencies: ["DoseCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "DoseExport", dependencies: ["DoseCore", "CJSONC"]),
+        .executableTarget(
+            name: "dosebar",
+            dependencies: [
+                "DoseCore", "DoseStore", "DoseExport", "CLinuxShim",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore"]),
+        .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore"]),
+        .testTarget(name: "DoseExportTests", dependencies: ["DoseExport"], resources: [.copy("Expected")]),
+        .testTarget(name: "DosebarTests", dependencies: ["DoseCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

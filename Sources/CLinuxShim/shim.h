@@ -1,0 +1,5 @@
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/epoll.h>
+#include <sys/inotify.h>
+#include <signal.h>

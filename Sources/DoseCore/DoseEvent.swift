@@ -1,0 +1,44 @@
+import Foundation
+
+/// Identifies one scheduled dose: a medicine on a local date at a nominal wall-clock time.
+public struct SlotKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var medicationID: Int64
+    public var date: LocalDate
+    public var time: LocalTime
+
+    public init(medicationID: Int64, date: LocalDate, time: LocalTime) {
+        self.medicationID = medicationID; self.date = date; self.time = time
+    }
+
+    public static func < (a: SlotKey, b: SlotKey) -> Bool {
+        (a.date, a.time.minuteOfDay, a.medicationID) < (b.date, b.time.minuteOfDay, b.medicationID)
+    }
+
+    /// `YYYY-MM-DDTHH:MM`, the form stored in the database.
+    public var description: String { "\(date)T\(time)" }
+}
+
+/// Something the user logged. Events are append-only; an undo is an event that cancels another.
+public struct DoseEvent: Hashable, Sendable, Identifiable {
+    public enum Kind: String, Sendable { case taken, skipped, undone }
+
+    public var id: Int64
+    public var medicationID: Int64
+    public var kind: Kind
+    /// The scheduled slot this event resolves; nil for an as-needed (extra) dose and for `undone`.
+    public var slot: SlotKey?
+    /// When it actually happened (taken/skipped), as a UTC instant.
+    public var at: Date
+    /// When it was written.
+    public var loggedAt: Date
+    /// For `undone`: the event it cancels.
+    public var target: Int64?
+    /// Stock units this event removed (so undo can restore exactly that).
+    public var stockDelta: Int
+
+    public init(id: Int64, medicationID: Int64, kind: Kind, slot: SlotKey?, at: Date, loggedAt: Date,
+                target: Int64? = nil, stockDelta: Int = 0) {
+        self.id = id; self.medicationID = medicationID; self.kind = kind; self.slot = slot
+        self.at = at; self.loggedAt = loggedAt; self.target = target; self.stockDelta = stockDelta
+    }
+}

@@ -1,0 +1,29 @@
+/// A wall-clock time of day (hour and minute), as written on a schedule.
+public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Minutes after midnight, 0 ..< 1440.
+    public let minuteOfDay: Int
+
+    public init?(hour: Int, minute: Int) {
+        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        minuteOfDay = hour * 60 + minute
+    }
+
+    public init(minuteOfDay: Int) { self.minuteOfDay = minuteOfDay }
+
+    /// Parses `HH:MM` or `H:MM` (24-hour).
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+              parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),
+              let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+        self.init(hour: h, minute: m)
+    }
+
+    public var hour: Int { minuteOfDay / 60 }
+    public var minute: Int { minuteOfDay % 60 }
+
+    public static func < (a: LocalTime, b: LocalTime) -> Bool { a.minuteOfDay < b.minuteOfDay }
+
+    /// `HH:MM`.
+    public var description: String { pad(hour, 2) + ":" + pad(minute, 2) }
+}

@@ -1,0 +1,80 @@
+/// How often a medicine recurs. Every kind counts from the schedule's `start` date.
+public enum Recurrence: Hashable, Sendable {
+    case daily
+    /// On the given ISO weekdays.
+    case weekdays(Set<Weekday>)
+    /// Every N days / weeks (same weekday) / months (same day of month, clamped) from `start`.
+    case everyDays(Int)
+    case everyWeeks(Int)
+    case everyMonths(Int)
+    /// `active` days with doses then `rest` days without; day 1 is `start`.
+    case cycle(active: Int, rest: Int)
+    /// No slots; optional daily maximum and minimum interval (seconds) between doses.
+    case asNeeded(maxPerDay: Int?, minInterval: Int?)
+
+    public var isAsNeeded: Bool { if case .asNeeded = self { return true } else { return false } }
+}
+
+/// One version of a medicine's schedule: what recurs, at which times, over which dates.
+public struct Schedule: Hashable, Sendable {
+    public var recurrence: Recurrence
+    /// Wall-clock times of the doses of a day, sorted, unique. Empty for as-needed.
+    public var times: [LocalTime]
+    /// Tolerance window W in seconds (default 2 h).
+    public var window: Int
+    /// First day of the course; anchor of every-N and cycle counting.
+    public var start: LocalDate
+    /// Last day of the course, inclusive.
+    public var until: LocalDate?
+
+    public static let defaultWindow = 7200
+
+    public init(recurrence: Recurrence, times: [LocalTime], window: Int = Schedule.defaultWindow,
+                start: LocalDate, until: LocalDate? = nil) {
+        self.recurrence = recurrence
+        self.times = Array(Set(times)).sorted()
+        self.window = window
+        self.start = start
+        self.until = until
+    }
+
+    /// Where a day falls in a cycle, if this is a cycle schedule and the course has begun.
+    public func cyclePosition(on date: LocalDate) -> CyclePosition? {
+        guard case let .cycle(active, rest) = recurrence, date >= start else { return nil }
+        if let until, date > until { return nil }
+        let index = (date - start) % (active + rest)
+        if index < active { return CyclePosition(phase: .active, day: index + 1, length: active) }
+        return CyclePosition(phase: .rest, day: index - active + 1, length: rest)
+    }
+
+    /// Whether the schedule has doses on `date` (ignores the as-needed kind, which never does).
+    public func occurs(on date: LocalDate) -> Bool {
+        guard date >= start else { return false }
+        if let until, date > until { return false }
+        switch recurrence {
+        case .daily: return true
+        case .weekdays(let days): return days.contains(date.weekday)
+        case .everyDays(let n): return (date - start) % n == 0
+        case .everyWeeks(let n): return (date - start) % (7 * n) == 0
+        case .everyMonths(let n):
+            let s = start.components, d = date.components
+            let months = (d.year - s.year) * 12 + (d.month - s.month)
+            guard months >= 0, months % n == 0 else { return false }
+            return start.adding(months: months) == date
+        case .cycle:
+            return cyclePosition(on: date)?.phase == .active
+        case .asNeeded:
+            return false
+        }
+    }
+}
+
+/// A day's place in an ACTIVE/REST cycle.
+public struct CyclePosition: Hashable, Sendable {
+    public enum Phase: String, Sendable { case active, rest }
+    public var phase: Phase
+    /// 1-based day within the phase.
+    public var day: Int
+    /// Length of the phase in days.
+    public var length: Int
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// An instant together with the local UTC offset in force at it, so it can be
+/// written as ISO-8601 with that offset without a time-zone lookup.
+public struct LocalInstant: Hashable, Sendable, Comparable {
+    public var date: Date
+    /// Seconds east of UTC at `date`.
+    public var offset: Int
+
+    public init(date: Date, offset: Int) { self.date = date; self.offset = offset }
+
+    public static func < (a: LocalInstant, b: LocalInstant) -> Bool { a.date < b.date }
+
+    /// `2026-03-08T03:30:00-04:00`.
+    public var iso8601: String { ISO8601.format(date, offset: offset) }
+
+    /// Local wall-clock `HH:MM`.
+    public var clock: String {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let m = ((local % 86400) + 86400) % 86400 / 60
+        return LocalTime(minuteOfDay: m).description
+    }
+}
+
+/// What a slot is at an instant (DESIGN §3).
+public enum SlotStatus: String, Sendable, CaseIterable {
+    case upcoming, due, late, missed, taken
+    case takenEarly = "taken_early"
+    case takenLate = "taken_late"
+    case skipped
+
+    public var isTaken: Bool { self == .taken || self == .takenEarly || self == .takenLate }
+    public var isResolved: Bool { isTaken || self == .skipped }
+    /// Outcome known: taken*, skipped or missed.
+    public var isKnown: Bool { isResolved || self == .missed }
+}
+
+/// The day's overall state, first that applies (DESIGN §3).
+public enum DayState: String, Sendable, CaseIterable {
+    case empty, late, due, missed, done, upcoming, rest, none
+}
+
+/// Severity of a message, from calm to urgent.
+public enum Severity: String, Sendable, Comparable {
+    case info, good, warning, critical
+    private var rank: Int { [.info: 0, .good: 1, .warning: 2, .critical: 3][self]! }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// A message rendered for a person: its rule id, severity and text in the chosen language.
+public struct RenderedMessage: Hashable, Sendable {
+    public var id: String
+    public var severity: Severity
+    public var text: String
+    public init(id: String, severity: Severity, text: String) {
+        self.id = id; self.severity = severity; self.text = text
+    }
+}
+
+/// Everything a bar or widget shows at one instant (schema 1, DESIGN §4).
+public struct Snapshot: Hashable, Sendable {
+    public static let schema = 1
+
+    public struct Counts: Hashable, Sendable {
+        public var total = 0, taken = 0, skipped = 0, due = 0, late = 0, missed = 0, upcoming = 0
+        public init() {}
+    }
+
+    public struct Dose: Hashable, Sendable {
+        public var medication: String
+        public var medicationID: Int64
+        public var dose: String?
+        public var group: String?
+        public var scheduled: LocalInstant
+        public var status: SlotStatus
+        public var takenAt: LocalInstant?
+        public var lateMinutes: Int?
+        public init(medication: String, medicationID: Int64, dose: String?, group: String?,
+                    scheduled: LocalInstant, status: SlotStatus, takenAt: LocalInstant?, lateMinutes: Int?) {
+            self.medication = medication; self.medicationID = medicationID; self.dose = dose; self.group = group
+            self.scheduled = scheduled; self.status = status; self.takenAt = takenAt; self.lateMinutes = lateMinutes
+        }
+    }
+
+    public struct AsNeeded: Hashable, Sendable {
+        public var medication: String
+        public var takenToday: Int
+        public var maxPerDay: Int?
+        public var nextAllowed: LocalInstant?
+    }
+
+    public struct Next: Hashable, Sendable {
+        /// Name(s) of what is next; several medicines at the same time are joined with ", ".
+        public var medication: String
+        public var scheduled: LocalInstant
+    }
+
+    public struct Streak: Hashable, Sendable {
+        public enum Today: String, Sendable { case done, pending, broken, none }
+        public var current: Int
+        public var best: Int
+        public var today: Today
+    }
+
+    public struct Adherence: Hashable, Sendable {
+        public var days7: Int?
+        public var days30: Int?
+        public var onTime: Int?
+    }
+
+    public struct Stock: Hashable, Sendable {
+        public var medication: String
+        public var remaining: Int
+        public var daysLeft: Int?
+        public var low: Bool
+    }
+
+    public struct Cycle: Hashable, Sendable {
+        public var medication: String
+        public var phase: CyclePosition.Phase
+        public var day: Int
+        public var length: Int
+    }
+
+    public var at: LocalInstant
+    public var validUntil: LocalInstant
+    public var day: LocalDate
+    public var timezone: String
+    public var state: DayState
+    public var counts: Counts
+    /// Integer percent of today's slots resolved (taken or skipped); 0 when there are none.
+    public var progress: Int
+    public var doses: [Dose]
+    public var asNeeded: [AsNeeded]
+    public var next: Next?
+    public var streak: Streak
+    public var adherence: Adherence
+    public var stock: [Stock]
+    public var cycle: [Cycle]
+    public var message: RenderedMessage
+    public var messages: [RenderedMessage]
+    /// One line for a bar, e.g. `💊 2/4 · Magnesium 21:00`.
+    public var text: String
+    /// Several lines: today's doses and every message.
+    public var tooltip: String
+}
+
+/// The timeline of one local day: a snapshot for every hour and every status change.
+public struct Timeline: Hashable, Sendable {
+    public static let schema = 1
+    public var generatedAt: LocalInstant
+    public var day: LocalDate
+    public var timezone: String
+    /// The next local midnight: when the timeline must be recomputed.
+    public var reloadAt: LocalInstant
+    public var entries: [Snapshot]
+
+    /// The entry in force at `instant`: the last whose `at` is not after it.
+    public func entry(at instant: Date) -> Snapshot? {
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].at.date <= instant { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? entries.first : entries[lo - 1]
+    }
+}

@@ -1,0 +1,1 @@
+// DoseExport: renderers and the shared-directory writer.

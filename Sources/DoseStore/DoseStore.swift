@@ -1,0 +1,1 @@
+// DoseStore: the SQLite store (GRDB).

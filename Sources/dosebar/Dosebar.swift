@@ -1,0 +1,4 @@
+@main
+struct Dosebar {
+    static func main() {}
+}
