@@ -1,1 +1,0 @@
-// DoseExport: renderers and the shared-directory writer.
