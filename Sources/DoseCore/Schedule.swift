@@ -77,4 +77,5 @@ public struct CyclePosition: Hashable, Sendable {
     public var day: Int
     /// Length of the phase in days.
     public var length: Int
+    public init(phase: Phase, day: Int, length: Int) { self.phase = phase; self.day = day; self.length = length }
 }

@@ -83,6 +83,7 @@ public struct Snapshot: Hashable, Sendable {
     }
 
     public struct AsNeeded: Hashable, Sendable {
+        public init(medication: String, takenToday: Int, maxPerDay: Int?, nextAllowed: LocalInstant?) { self.medication = medication; self.takenToday = takenToday; self.maxPerDay = maxPerDay; self.nextAllowed = nextAllowed }
         public var medication: String
         public var takenToday: Int
         public var maxPerDay: Int?
@@ -90,12 +91,14 @@ public struct Snapshot: Hashable, Sendable {
     }
 
     public struct Next: Hashable, Sendable {
+        public init(medication: String, scheduled: LocalInstant) { self.medication = medication; self.scheduled = scheduled }
         /// Name(s) of what is next; several medicines at the same time are joined with ", ".
         public var medication: String
         public var scheduled: LocalInstant
     }
 
     public struct Streak: Hashable, Sendable {
+        public init(current: Int, best: Int, today: Today) { self.current = current; self.best = best; self.today = today }
         public enum Today: String, Sendable { case done, pending, broken, none }
         public var current: Int
         public var best: Int
@@ -103,12 +106,14 @@ public struct Snapshot: Hashable, Sendable {
     }
 
     public struct Adherence: Hashable, Sendable {
+        public init(days7: Int?, days30: Int?, onTime: Int?) { self.days7 = days7; self.days30 = days30; self.onTime = onTime }
         public var days7: Int?
         public var days30: Int?
         public var onTime: Int?
     }
 
     public struct Stock: Hashable, Sendable {
+        public init(medication: String, remaining: Int, daysLeft: Int?, low: Bool) { self.medication = medication; self.remaining = remaining; self.daysLeft = daysLeft; self.low = low }
         public var medication: String
         public var remaining: Int
         public var daysLeft: Int?
@@ -116,6 +121,7 @@ public struct Snapshot: Hashable, Sendable {
     }
 
     public struct Cycle: Hashable, Sendable {
+        public init(medication: String, phase: CyclePosition.Phase, day: Int, length: Int) { self.medication = medication; self.phase = phase; self.day = day; self.length = length }
         public var medication: String
         public var phase: CyclePosition.Phase
         public var day: Int
@@ -143,6 +149,44 @@ public struct Snapshot: Hashable, Sendable {
     public var text: String
     /// Several lines: today's doses and every message.
     public var tooltip: String
+
+    public init(at: LocalInstant,
+                validUntil: LocalInstant,
+                day: LocalDate,
+                timezone: String,
+                state: DayState,
+                counts: Counts,
+                progress: Int,
+                doses: [Dose],
+                asNeeded: [AsNeeded],
+                next: Next?,
+                streak: Streak,
+                adherence: Adherence,
+                stock: [Stock],
+                cycle: [Cycle],
+                message: RenderedMessage,
+                messages: [RenderedMessage],
+                text: String,
+                tooltip: String) {
+        self.at = at
+        self.validUntil = validUntil
+        self.day = day
+        self.timezone = timezone
+        self.state = state
+        self.counts = counts
+        self.progress = progress
+        self.doses = doses
+        self.asNeeded = asNeeded
+        self.next = next
+        self.streak = streak
+        self.adherence = adherence
+        self.stock = stock
+        self.cycle = cycle
+        self.message = message
+        self.messages = messages
+        self.text = text
+        self.tooltip = tooltip
+    }
 }
 
 /// The timeline of one local day: a snapshot for every hour and every status change.
@@ -154,6 +198,8 @@ public struct Timeline: Hashable, Sendable {
     /// The next local midnight: when the timeline must be recomputed.
     public var reloadAt: LocalInstant
     public var entries: [Snapshot]
+
+    public init(generatedAt: LocalInstant, day: LocalDate, timezone: String, reloadAt: LocalInstant, entries: [Snapshot]) { self.generatedAt = generatedAt; self.day = day; self.timezone = timezone; self.reloadAt = reloadAt; self.entries = entries }
 
     /// The entry in force at `instant`: the last whose `at` is not after it.
     public func entry(at instant: Date) -> Snapshot? {

@@ -1,0 +1,126 @@
+import Foundation
+
+/// The words of one language: message templates, status words, bar-text pieces.
+/// Templates name arguments in braces (`{name}`); `Catalog.render` fills them.
+public struct Catalog: Sendable {
+    public var language: String
+    public var templates: [String: String]
+    public var weekdays: [String]
+    /// Formats a number of minutes (`2h 10m`, `2시간 10분`).
+    public var minutes: @Sendable (Int) -> String
+    public var listSeparator: String
+
+    public static let english = Catalog(
+        language: "en",
+        templates: [
+            MessageID.empty: "No medicines yet: add one with 'dosebar add NAME --at HH:MM'",
+            MessageID.late4h: "{names} {count_is} {late} late: take now or skip",
+            MessageID.late2h: "{names} {count_is} {late} late",
+            MessageID.late: "{names} {count_is} {late} late",
+            MessageID.dueNow: "Time for {names}",
+            MessageID.missedYesterday: "Yesterday {count} dose(s) missed",
+            MessageID.lowStock: "{name}: {days} day(s) left, refill soon",
+            MessageID.allDone: "All done for today · {streak}-day streak",
+            MessageID.allDoneMilestone: "All done · {streak}-day streak, a milestone!",
+            MessageID.restDay: "{name}: rest day {day} of {length}, resumes {weekday}",
+            MessageID.nextUp: "Next: {names} at {time}",
+            MessageID.moveSuggestion: "{name} at {time} was late or missed on {count} of the last 7 days: consider moving it",
+            MessageID.nothingToday: "Nothing scheduled today",
+            "count_is.one": "is", "count_is.many": "are",
+            "status.upcoming": "upcoming", "status.due": "due", "status.late": "late", "status.missed": "missed",
+            "status.taken": "taken", "status.taken_early": "taken early", "status.taken_late": "taken late",
+            "status.skipped": "skipped",
+            "text.empty": "no medicines", "text.none": "nothing today", "text.rest": "rest day {day}/{length}",
+            "text.done": "{done}/{total} · streak {streak}", "text.due": "{done}/{total} · {names} due",
+            "text.late": "{done}/{total} · {names} late {late}", "text.upcoming": "{done}/{total} · {names} {time}",
+            "text.missed": "{done}/{total} · missed",
+            "tooltip.streak": "Streak: {current} (best {best})",
+            "tooltip.adherence": "Taken: {days7} (7 days), {days30} (30 days)",
+            "tooltip.none": "Nothing scheduled today",
+        ],
+        weekdays: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+        minutes: { m in m < 60 ? "\(m)m" : (m % 60 == 0 ? "\(m / 60)h" : "\(m / 60)h \(m % 60)m") },
+        listSeparator: ", "
+    )
+
+    public static let korean = Catalog(
+        language: "ko",
+        templates: [
+            MessageID.empty: "등록된 약이 없습니다: 'dosebar add 이름 --at HH:MM'으로 추가하세요",
+            MessageID.late4h: "{names} 복용이 {late} 늦었습니다: 지금 복용하거나 건너뛰세요",
+            MessageID.late2h: "{names} 복용이 {late} 늦었습니다",
+            MessageID.late: "{names} 복용이 {late} 늦었습니다",
+            MessageID.dueNow: "{names} 드실 시간입니다",
+            MessageID.missedYesterday: "어제 {count}회 복용을 놓쳤습니다",
+            MessageID.lowStock: "{name}: {days}일분 남음, 곧 보충하세요",
+            MessageID.allDone: "오늘 복용 완료 · {streak}일 연속",
+            MessageID.allDoneMilestone: "오늘 복용 완료 · {streak}일 연속 달성!",
+            MessageID.restDay: "{name}: 휴약 {length}일 중 {day}일째, {weekday}에 재개",
+            MessageID.nextUp: "다음: {time} {names}",
+            MessageID.moveSuggestion: "{name} {time} 복용이 최근 7일 중 {count}일 늦거나 누락되었습니다: 시간을 옮겨 보세요",
+            MessageID.nothingToday: "오늘은 예정된 복용이 없습니다",
+            "count_is.one": "", "count_is.many": "",
+            "status.upcoming": "예정", "status.due": "복용 시간", "status.late": "늦음", "status.missed": "누락",
+            "status.taken": "복용함", "status.taken_early": "일찍 복용", "status.taken_late": "늦게 복용",
+            "status.skipped": "건너뜀",
+            "text.empty": "등록된 약 없음", "text.none": "오늘 일정 없음", "text.rest": "휴약 {day}/{length}",
+            "text.done": "{done}/{total} · {streak}일 연속", "text.due": "{done}/{total} · {names} 복용 시간",
+            "text.late": "{done}/{total} · {names} {late} 늦음", "text.upcoming": "{done}/{total} · {names} {time}",
+            "text.missed": "{done}/{total} · 누락",
+            "tooltip.streak": "연속: {current}일 (최고 {best}일)",
+            "tooltip.adherence": "복용률: {days7} (7일), {days30} (30일)",
+            "tooltip.none": "오늘은 예정된 복용이 없습니다",
+        ],
+        weekdays: ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"],
+        minutes: { m in m < 60 ? "\(m)분" : (m % 60 == 0 ? "\(m / 60)시간" : "\(m / 60)시간 \(m % 60)분") },
+        listSeparator: ", "
+    )
+
+    public static let all = [english, korean]
+
+    /// The catalog for a language code or locale (`ko`, `ko_KR.UTF-8`); English otherwise.
+    public static func forLanguage(_ code: String?) -> Catalog {
+        guard let code = code?.lowercased() else { return .english }
+        return code.hasPrefix("ko") ? .korean : .english
+    }
+
+    /// Fills `{name}` placeholders of the template `key` from `args`.
+    public func text(_ key: String, _ args: [String: String] = [:]) -> String {
+        Catalog.fill(templates[key] ?? key, args)
+    }
+
+    /// Renders a message in this language.
+    public func render(_ message: Message) -> RenderedMessage {
+        var args: [String: String] = [:]
+        for (k, v) in message.args {
+            switch v {
+            case .text(let s): args[k] = s
+            case .number(let n): args[k] = String(n)
+            case .minutes(let m): args[k] = minutes(m)
+            case .weekday(let d): args[k] = weekdays[d.rawValue - 1]
+            case .list(let items):
+                args[k] = items.joined(separator: listSeparator)
+                args["count_is"] = templates[items.count == 1 ? "count_is.one" : "count_is.many"] ?? ""
+            }
+        }
+        var text = Catalog.fill(templates[message.id] ?? message.id, args)
+        while text.contains("  ") { text = text.replacingOccurrences(of: "  ", with: " ") }
+        return RenderedMessage(id: message.id, severity: message.severity, text: text)
+    }
+
+    /// Replaces `{key}` with `args[key]`; unknown keys stay as written.
+    public static func fill(_ template: String, _ args: [String: String]) -> String {
+        guard template.contains("{") else { return template }
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let key = String(rest[rest.index(after: open)..<close])
+            if let v = args[key] { out += v } else { out += rest[open...close] }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return out
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// One scheduled dose of a day with everything needed to judge it at any instant.
+public struct PlannedSlot: Sendable {
+    public var key: SlotKey
+    public var medication: Medication
+    /// The instant of the scheduled time (after DST adjustment).
+    public var instant: Date
+    /// Tolerance window in seconds.
+    public var window: Int
+    /// When the slot's local day ends (it is `missed` from then on if unresolved).
+    public var dayEnd: Date
+    /// The event resolving it (latest effective taken/skipped), if any.
+    public var event: DoseEvent?
+
+    /// Status at `t` (DESIGN §3). Events logged for a time after `t` do not count yet.
+    public func status(at t: Date) -> SlotStatus {
+        if let e = event, e.at <= t {
+            if e.kind == .skipped { return .skipped }
+            let x = e.at.timeIntervalSince1970, T = instant.timeIntervalSince1970, W = Double(window)
+            if x < T - W { return .takenEarly }
+            if x > T + W { return .takenLate }
+            return .taken
+        }
+        if t >= dayEnd { return .missed }
+        if t < instant { return .upcoming }
+        if t.timeIntervalSince1970 < instant.timeIntervalSince1970 + Double(window) { return .due }
+        return .late
+    }
+
+    /// Whole minutes late at `t` (only meaningful when late).
+    public func lateMinutes(at t: Date) -> Int { Int((t.timeIntervalSince(instant) / 60).rounded(.down)) }
+
+    /// Instants at which this slot's status (or lateness grade) may change, ignoring events.
+    public var transitions: [Date] {
+        [instant, instant.addingTimeInterval(Double(window)), instant.addingTimeInterval(7200),
+         instant.addingTimeInterval(14400), dayEnd]
+    }
+}
+
+/// The slots, as-needed medicines and cycle positions of one local day.
+public struct DayPlan: Sendable {
+    public let date: LocalDate
+    public let zone: Zone
+    public let dayStart: Date
+    public let dayEnd: Date
+    /// Sorted by scheduled instant, then medication name.
+    public private(set) var slots: [PlannedSlot]
+    /// Active as-needed medicines with today's taken instants (ascending).
+    public private(set) var asNeeded: [(medication: Medication, maxPerDay: Int?, minInterval: Int?, taken: [Date])]
+    /// Medicines in a cycle today, with their position.
+    public private(set) var cycles: [(medication: Medication, position: CyclePosition)]
+    /// Whether any active medicine exists at all on this day.
+    public let hasMedications: Bool
+
+    /// Builds the plan of `date` from every medicine's schedule in force that day and the events of that day.
+    public init(date: LocalDate, medications: [Medication], events: [DoseEvent], zone: Zone) {
+        self.date = date
+        self.zone = zone
+        dayStart = zone.startOfDay(date)
+        dayEnd = zone.endOfDay(date)
+        var latest: [SlotKey: DoseEvent] = [:]
+        var extra: [Int64: [Date]] = [:]
+        for e in events where e.kind != .undone {
+            if let key = e.slot {
+                guard key.date == date else { continue }
+                if let old = latest[key], (old.loggedAt, old.id) > (e.loggedAt, e.id) { continue }
+                latest[key] = e
+            } else if e.kind == .taken, zone.date(of: e.at) == date {
+                extra[e.medicationID, default: []].append(e.at)
+            }
+        }
+        var slots: [PlannedSlot] = []
+        var asNeeded: [(Medication, Int?, Int?, [Date])] = []
+        var cycles: [(Medication, CyclePosition)] = []
+        var any = false
+        for m in medications {
+            guard let s = m.schedule(on: date) else { continue }
+            if s.start > date { continue }
+            if let until = s.until, date > until { continue }
+            any = true
+            if case let .asNeeded(maxPerDay, minInterval) = s.recurrence {
+                asNeeded.append((m, maxPerDay, minInterval, (extra[m.id] ?? []).sorted()))
+                continue
+            }
+            if let pos = s.cyclePosition(on: date) { cycles.append((m, pos)) }
+            guard s.occurs(on: date) else { continue }
+            for t in s.times {
+                let key = SlotKey(medicationID: m.id, date: date, time: t)
+                slots.append(PlannedSlot(key: key, medication: m, instant: zone.instant(date, t), window: s.window,
+                                         dayEnd: dayEnd, event: latest[key]))
+            }
+        }
+        slots.sort { ($0.instant, $0.medication.name, $0.key.medicationID) < ($1.instant, $1.medication.name, $1.key.medicationID) }
+        self.slots = slots
+        self.asNeeded = asNeeded.map { (medication: $0.0, maxPerDay: $0.1, minInterval: $0.2, taken: $0.3) }
+        self.cycles = cycles.map { (medication: $0.0, position: $0.1) }
+        hasMedications = any || medications.contains { $0.archivedOn == nil || $0.archivedOn! > date }
+    }
+
+    /// The final outcome of the day once it is over (every event counts, unresolved slots are missed),
+    /// chained onto the previous day's streak.
+    public func summary(after previous: DaySummary?) -> DaySummary {
+        var s = DaySummary(date: date, total: slots.count, taken: 0, onTime: 0, skipped: 0, missed: 0)
+        for slot in slots {
+            let status = slot.status(at: .distantFuture)
+            switch status {
+            case .taken: s.taken += 1; s.onTime += 1
+            case .takenEarly: s.taken += 1
+            case .takenLate: s.taken += 1; s.troubled.append("\(slot.key.medicationID)@\(slot.key.time)")
+            case .skipped: s.skipped += 1
+            default: s.missed += 1; s.troubled.append("\(slot.key.medicationID)@\(slot.key.time)")
+            }
+        }
+        let carried = previous.map { $0.date.adding(days: 1) == date ? $0 : nil } ?? nil
+        let before = carried?.streak ?? 0
+        if s.isBroken { s.streak = 0 } else if s.isComplete { s.streak = before + 1 } else { s.streak = before }
+        s.best = max(previous?.best ?? 0, s.streak)
+        return s
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Decides which dose a `take` or `skip` refers to (DESIGN §2). Pure: plans and instants are inputs.
+public enum DoseResolver {
+    /// What a take/skip will record.
+    public enum Target: Sendable {
+        case slot(PlannedSlot)
+        /// An extra dose of an as-needed medicine.
+        case extra(Medication)
+    }
+
+    /// Finds a medicine by name: case-insensitive whole name first, then a unique prefix.
+    public static func match(_ name: String, in medications: [Medication]) throws -> Medication {
+        let needle = name.lowercased()
+        if let exact = medications.first(where: { $0.name.lowercased() == needle }) { return exact }
+        let candidates = medications.filter { $0.name.lowercased().hasPrefix(needle) }
+        if candidates.count == 1 { return candidates[0] }
+        if candidates.isEmpty {
+            throw DosebarError.badData("no medicine named '\(name)' (see 'dosebar list')")
+        }
+        throw DosebarError.badData("'\(name)' matches \(candidates.map(\.name).joined(separator: ", ")): type more of the name")
+    }
+
+    /// `take NAME` (or `skip NAME`) at `now` with no `--at`: the medicine's earliest due/late slot today,
+    /// else its next slot if it opens within the window, else an extra as-needed dose.
+    public static func target(for m: Medication, plan: DayPlan, now: Date, allowExtra: Bool, catalog: Catalog = .english) throws -> Target {
+        let mine = plan.slots.filter { $0.key.medicationID == m.id }
+        if let open = mine.first(where: { [.due, .late].contains($0.status(at: now)) }) { return .slot(open) }
+        if let soon = mine.first(where: { $0.status(at: now) == .upcoming }),
+           soon.instant.timeIntervalSince(now) <= Double(soon.window) {
+            return .slot(soon)
+        }
+        if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
+            let taken = item.taken.filter { $0 <= now }
+            if let max = item.maxPerDay, taken.count >= max {
+                throw DosebarError.badData("\(m.name): already taken \(taken.count) time(s) today, the most allowed is \(max)")
+            }
+            if let gap = item.minInterval, let last = taken.last, now.timeIntervalSince(last) < Double(gap) {
+                let when = plan.zone.local(last.addingTimeInterval(Double(gap))).clock
+                throw DosebarError.badData("\(m.name): the next dose is allowed from \(when) (minimum interval)")
+            }
+            return .extra(m)
+        }
+        if let upcoming = mine.first(where: { $0.status(at: now) == .upcoming }) {
+            throw DosebarError.badData("\(m.name) is not due yet: next dose at \(plan.zone.local(upcoming.instant).clock)")
+        }
+        if mine.isEmpty {
+            throw DosebarError.badData("\(m.name) is not scheduled today")
+        }
+        throw DosebarError.badData("\(m.name): nothing left to take today (every dose is resolved)")
+    }
+
+    /// `take NAME --at X`: on X's day, the unresolved slot whose window contains X, else the nearest
+    /// unresolved slot; an as-needed medicine logs an extra dose.
+    public static func target(for m: Medication, plan: DayPlan, at x: Date, allowExtra: Bool) throws -> Target {
+        let open = plan.slots.filter { $0.key.medicationID == m.id && $0.event == nil }
+        let inWindow = open.filter { abs($0.instant.timeIntervalSince(x)) <= Double($0.window) }
+        if let best = (inWindow.isEmpty ? open : inWindow).min(by: { abs($0.instant.timeIntervalSince(x)) < abs($1.instant.timeIntervalSince(x)) }) {
+            return .slot(best)
+        }
+        if allowExtra, plan.asNeeded.contains(where: { $0.medication.id == m.id }) { return .extra(m) }
+        let mine = plan.slots.contains { $0.key.medicationID == m.id }
+        throw DosebarError.badData(mine
+            ? "\(m.name): every dose on \(plan.date) is already resolved"
+            : "\(m.name) is not scheduled on \(plan.date)")
+    }
+
+    /// `take` with no names: every due or late slot now; with `next`, when none is due, every slot at
+    /// the earliest upcoming time.
+    public static func dueSlots(plan: DayPlan, now: Date, next: Bool) -> [PlannedSlot] {
+        let due = plan.slots.filter { [.due, .late].contains($0.status(at: now)) }
+        if !due.isEmpty || !next { return due }
+        let upcoming = plan.slots.filter { $0.status(at: now) == .upcoming }
+        guard let first = upcoming.first else { return [] }
+        return upcoming.filter { $0.instant == first.instant }
+    }
+}

@@ -1,0 +1,42 @@
+/// A message as data: which rule produced it, how urgent it is, and its arguments.
+/// Text comes only from a `Catalog`, so tests check ids and translators edit catalogs.
+public struct Message: Hashable, Sendable {
+    public var id: String
+    public var severity: Severity
+    public var args: [String: Arg]
+
+    /// An argument, typed so each catalog can format it in its own language.
+    public enum Arg: Hashable, Sendable {
+        case text(String)
+        case number(Int)
+        /// A duration in minutes.
+        case minutes(Int)
+        case weekday(Weekday)
+        case list([String])
+    }
+
+    public init(_ id: String, _ severity: Severity, _ args: [String: Arg] = [:]) {
+        self.id = id; self.severity = severity; self.args = args
+    }
+}
+
+/// Rule ids, in priority order: the first that matches is the snapshot's `message`.
+public enum MessageID {
+    public static let empty = "empty"
+    public static let late4h = "late_4h"
+    public static let late2h = "late_2h"
+    public static let late = "late"
+    public static let dueNow = "due_now"
+    public static let missedYesterday = "missed_yesterday"
+    public static let lowStock = "low_stock"
+    public static let allDone = "all_done"
+    public static let allDoneMilestone = "all_done_milestone"
+    public static let restDay = "rest_day"
+    public static let nextUp = "next_up"
+    public static let moveSuggestion = "move_suggestion"
+    public static let nothingToday = "nothing_today"
+
+    /// Every id a catalog must translate.
+    public static let all = [empty, late4h, late2h, late, dueNow, missedYesterday, lowStock, allDone,
+                             allDoneMilestone, restDay, nextUp, moveSuggestion, nothingToday]
+}

@@ -1,0 +1,256 @@
+import Foundation
+
+/// Computes the snapshot of one day at any instant of it (DESIGN §3–§4).
+/// Pure: the plan, history, catalog and icons are inputs; it never reads the clock.
+public struct SnapshotBuilder: Sendable {
+    public let plan: DayPlan
+    public let history: History
+    public let catalog: Catalog
+    public let icons: IconSet
+    /// Active medicines (stock and low-stock rules).
+    public let medications: [Medication]
+
+    public init(plan: DayPlan, history: History, medications: [Medication], catalog: Catalog = .english, icons: IconSet = .emoji) {
+        self.plan = plan
+        self.history = history
+        self.catalog = catalog
+        self.icons = icons
+        self.medications = medications.filter { $0.archivedOn.map { $0 > plan.date } ?? true }
+        let zone = plan.zone
+        stockLines = self.medications.compactMap { m -> Snapshot.Stock? in
+            guard let remaining = m.stock else { return nil }
+            let perDay = SnapshotBuilder.unitsPerDay(m, on: plan.date)
+            let daysLeft = perDay > 0 ? Int((Double(remaining) / perDay).rounded(.down)) : nil
+            let low = daysLeft.map { $0 <= m.lowDays } ?? (remaining < m.perDose)
+            return Snapshot.Stock(medication: m.name, remaining: remaining, daysLeft: daysLeft, low: low)
+        }
+        cycleLines = plan.cycles.map {
+            Snapshot.Cycle(medication: $0.medication.name, phase: $0.position.phase, day: $0.position.day, length: $0.position.length)
+        }
+        var troubled: [String: Int] = [:]
+        for day in history.last(6) { for k in Set(day.troubled) { troubled[k, default: 0] += 1 } }
+        pastTroubled = troubled
+        _ = zone
+    }
+
+    private let stockLines: [Snapshot.Stock]
+    private let cycleLines: [Snapshot.Cycle]
+    private let pastTroubled: [String: Int]
+
+    /// Average scheduled units per day of a medicine's schedule in force on `date`.
+    public static func unitsPerDay(_ m: Medication, on date: LocalDate) -> Double {
+        guard let s = m.schedule(on: date) ?? m.currentSchedule else { return 0 }
+        let perDay = Double(s.times.count * m.perDose)
+        switch s.recurrence {
+        case .daily: return perDay
+        case .weekdays(let d): return perDay * Double(d.count) / 7
+        case .everyDays(let n): return perDay / Double(n)
+        case .everyWeeks(let n): return perDay / Double(7 * n)
+        case .everyMonths(let n): return perDay / (30.44 * Double(n))
+        case .cycle(let a, let r): return perDay * Double(a) / Double(a + r)
+        case .asNeeded: return 0
+        }
+    }
+
+    /// The snapshot as of `t`, valid until `validUntil`.
+    public func snapshot(at t: Date, validUntil: Date) -> Snapshot {
+        let zone = plan.zone
+        var counts = Snapshot.Counts()
+        var doses: [Snapshot.Dose] = []
+        doses.reserveCapacity(plan.slots.count)
+        var lateSlots: [(PlannedSlot, Int)] = []
+        var dueSlots: [PlannedSlot] = []
+        var next: [PlannedSlot] = []
+        var onTimeToday = 0, takenToday = 0, knownToday = 0
+        var troubledToday: [String] = []
+        for slot in plan.slots {
+            let status = slot.status(at: t)
+            var lateMinutes: Int?
+            counts.total += 1
+            switch status {
+            case .upcoming:
+                counts.upcoming += 1
+                if next.isEmpty || next[0].instant == slot.instant { next.append(slot) }
+            case .due: counts.due += 1; dueSlots.append(slot)
+            case .late:
+                counts.late += 1
+                let m = slot.lateMinutes(at: t)
+                lateMinutes = m
+                lateSlots.append((slot, m))
+                troubledToday.append("\(slot.key.medicationID)@\(slot.key.time)")
+            case .missed:
+                counts.missed += 1; knownToday += 1
+                troubledToday.append("\(slot.key.medicationID)@\(slot.key.time)")
+            case .taken: counts.taken += 1; takenToday += 1; onTimeToday += 1; knownToday += 1
+            case .takenEarly: counts.taken += 1; takenToday += 1; knownToday += 1
+            case .takenLate:
+                counts.taken += 1; takenToday += 1; knownToday += 1
+                troubledToday.append("\(slot.key.medicationID)@\(slot.key.time)")
+            case .skipped: counts.skipped += 1; knownToday += 1
+            }
+            let takenAt: LocalInstant? = (status.isTaken || status == .skipped) ? slot.event.map { zone.local($0.at) } : nil
+            doses.append(Snapshot.Dose(
+                medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
+                group: slot.medication.group, scheduled: zone.local(slot.instant), status: status,
+                takenAt: takenAt, lateMinutes: lateMinutes))
+        }
+        let resolved = counts.taken + counts.skipped
+        let progress = counts.total == 0 ? 0 : resolved * 100 / counts.total
+        let pending = counts.upcoming + counts.due + counts.late > 0
+
+        let state: DayState
+        if !plan.hasMedications { state = .empty }
+        else if counts.late > 0 { state = .late }
+        else if counts.due > 0 { state = .due }
+        else if counts.missed > 0 && !pending { state = .missed }
+        else if counts.total > 0 && resolved == counts.total { state = .done }
+        else if counts.upcoming > 0 { state = .upcoming }
+        else if cycleLines.contains(where: { $0.phase == .rest }) { state = .rest }
+        else { state = .none }
+
+        // Streak
+        let todayComplete = counts.total > 0 && resolved == counts.total && counts.taken > 0
+        let todayState: Snapshot.Streak.Today
+        if counts.missed > 0 { todayState = .broken }
+        else if counts.total == 0 || (resolved == counts.total && counts.taken == 0) { todayState = .none }
+        else if todayComplete { todayState = .done }
+        else { todayState = .pending }
+        let current = todayState == .broken ? 0 : history.streakThroughYesterday + (todayComplete ? 1 : 0)
+        let streak = Snapshot.Streak(current: current, best: max(history.bestBeforeToday, current), today: todayState)
+
+        // Adherence
+        func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int((Double(a) * 100 / Double(b)).rounded()) }
+        var taken7 = takenToday, known7 = knownToday, taken30 = takenToday, known30 = knownToday, onTime30 = onTimeToday
+        let week = history.today.adding(days: -6)
+        for d in history.recent {
+            let known = d.taken + d.skipped + d.missed
+            taken30 += d.taken; known30 += known; onTime30 += d.onTime
+            if d.date >= week { taken7 += d.taken; known7 += known }
+        }
+        let adherence = Snapshot.Adherence(days7: percent(taken7, known7), days30: percent(taken30, known30),
+                                           onTime: percent(onTime30, taken30))
+
+        // As-needed
+        let asNeeded = plan.asNeeded.map { item -> Snapshot.AsNeeded in
+            let taken = item.taken.filter { $0 <= t }
+            var nextAllowed: Date?
+            if let max = item.maxPerDay, taken.count >= max { nextAllowed = plan.dayEnd }
+            else if let gap = item.minInterval, let last = taken.last, last.addingTimeInterval(Double(gap)) > t {
+                nextAllowed = last.addingTimeInterval(Double(gap))
+            }
+            return Snapshot.AsNeeded(medication: item.medication.name, takenToday: taken.count,
+                                     maxPerDay: item.maxPerDay, nextAllowed: nextAllowed.map(zone.local))
+        }
+
+        let nextLine = next.first.map { first in
+            Snapshot.Next(medication: next.map(\.medication.name).joined(separator: ", "), scheduled: zone.local(first.instant))
+        }
+
+        // Messages, in priority order.
+        var messages: [Message] = []
+        if state == .empty { messages.append(Message(MessageID.empty, .info)) }
+        let maxLate = lateSlots.map(\.1).max() ?? 0
+        if !lateSlots.isEmpty {
+            let id = maxLate >= 240 ? MessageID.late4h : (maxLate >= 120 ? MessageID.late2h : MessageID.late)
+            let sev: Severity = maxLate >= 240 ? .critical : .warning
+            messages.append(Message(id, sev, ["names": .list(uniqueNames(lateSlots.map(\.0))), "late": .minutes(maxLate)]))
+        }
+        if !dueSlots.isEmpty {
+            messages.append(Message(MessageID.dueNow, .warning, ["names": .list(uniqueNames(dueSlots))]))
+        }
+        if let y = history.yesterday, y.missed > 0 {
+            messages.append(Message(MessageID.missedYesterday, .warning, ["count": .number(y.missed)]))
+        }
+        for s in stockLines where s.low {
+            messages.append(Message(MessageID.lowStock, .warning, ["name": .text(s.medication), "days": .number(s.daysLeft ?? 0)]))
+        }
+        if state == .done {
+            let milestone = [7, 30, 100, 365].contains(current)
+            messages.append(Message(milestone ? MessageID.allDoneMilestone : MessageID.allDone, .good, ["streak": .number(current)]))
+        }
+        for c in plan.cycles where c.position.phase == .rest {
+            let resumes = plan.date.adding(days: c.position.length - c.position.day + 1).weekday
+            messages.append(Message(MessageID.restDay, .info, ["name": .text(c.medication.name), "day": .number(c.position.day),
+                                                               "length": .number(c.position.length), "weekday": .weekday(resumes)]))
+        }
+        if let n = nextLine {
+            messages.append(Message(MessageID.nextUp, .info, ["names": .list(uniqueNames(next)), "time": .text(n.scheduled.clock)]))
+        }
+        var seen = Set<String>()
+        for slot in plan.slots {
+            let k = "\(slot.key.medicationID)@\(slot.key.time)"
+            guard !seen.contains(k) else { continue }
+            seen.insert(k)
+            let n = (pastTroubled[k] ?? 0) + (troubledToday.contains(k) ? 1 : 0)
+            if n >= 3 {
+                messages.append(Message(MessageID.moveSuggestion, .info, ["name": .text(slot.medication.name),
+                                                                          "time": .text(slot.key.time.description), "count": .number(n)]))
+            }
+        }
+        if state == .none { messages.append(Message(MessageID.nothingToday, .info)) }
+        if messages.isEmpty { messages.append(Message(MessageID.nothingToday, .info)) }
+        let rendered = messages.map(catalog.render)
+
+        let text = barText(state: state, counts: counts, late: lateSlots, due: dueSlots, next: next, streak: current)
+        let tooltip = tooltipText(doses: doses, messages: rendered, streak: streak, adherence: adherence)
+        return Snapshot(
+            at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.identifier,
+            state: state, counts: counts, progress: progress, doses: doses, asNeeded: asNeeded, next: nextLine,
+            streak: streak, adherence: adherence, stock: stockLines, cycle: cycleLines,
+            message: rendered[0], messages: rendered, text: text, tooltip: tooltip)
+    }
+
+    private func uniqueNames(_ slots: [PlannedSlot]) -> [String] {
+        var seen = Set<Int64>()
+        return slots.compactMap { seen.insert($0.key.medicationID).inserted ? $0.medication.name : nil }
+    }
+
+    private func barText(state: DayState, counts: Snapshot.Counts, late: [(PlannedSlot, Int)], due: [PlannedSlot],
+                         next: [PlannedSlot], streak: Int) -> String {
+        var args: [String: String] = ["done": String(counts.taken + counts.skipped), "total": String(counts.total),
+                                      "streak": String(streak)]
+        let key: String
+        switch state {
+        case .empty: key = "text.empty"
+        case .none: key = "text.none"
+        case .rest:
+            key = "text.rest"
+            if let c = cycleLines.first(where: { $0.phase == .rest }) { args["day"] = String(c.day); args["length"] = String(c.length) }
+        case .done: key = "text.done"
+        case .missed: key = "text.missed"
+        case .late:
+            key = "text.late"
+            args["names"] = uniqueNames(late.map(\.0)).joined(separator: catalog.listSeparator)
+            args["late"] = catalog.minutes(late.map(\.1).max() ?? 0)
+        case .due:
+            key = "text.due"
+            args["names"] = uniqueNames(due).joined(separator: catalog.listSeparator)
+        case .upcoming:
+            key = "text.upcoming"
+            args["names"] = uniqueNames(next).joined(separator: catalog.listSeparator)
+            args["time"] = next.first.map { plan.zone.local($0.instant).clock } ?? ""
+        }
+        return icons[state] + " " + catalog.text(key, args)
+    }
+
+    private func tooltipText(doses: [Snapshot.Dose], messages: [RenderedMessage], streak: Snapshot.Streak,
+                             adherence: Snapshot.Adherence) -> String {
+        var lines: [String] = []
+        for d in doses {
+            var line = d.scheduled.clock + "  " + d.medication
+            if let dose = d.dose, !dose.isEmpty { line += " " + dose }
+            line += "  " + catalog.text("status." + d.status.rawValue)
+            if let at = d.takenAt, d.status != .skipped { line += " " + at.clock }
+            lines.append(line)
+        }
+        if doses.isEmpty { lines.append(catalog.text("tooltip.none")) }
+        lines.append("")
+        lines.append(contentsOf: messages.map(\.text))
+        lines.append(catalog.text("tooltip.streak", ["current": String(streak.current), "best": String(streak.best)]))
+        if adherence.days7 != nil || adherence.days30 != nil {
+            lines.append(catalog.text("tooltip.adherence", ["days7": adherence.days7.map { "\($0)%" } ?? "–",
+                                                            "days30": adherence.days30.map { "\($0)%" } ?? "–"]))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Builds the timeline of a day: a full snapshot at every local hour that exists that day and
+/// at every instant a slot changes status, each computed as of its instant (DESIGN §4).
+public struct TimelineProvider: Sendable {
+    public let builder: SnapshotBuilder
+
+    public init(builder: SnapshotBuilder) { self.builder = builder }
+
+    /// Entry instants: hours, slot transitions (T, T+W, T+2h, T+4h), logged events and
+    /// as-needed release times, within the day, sorted and unique.
+    public func instants() -> [Date] {
+        let plan = builder.plan
+        var set = Set(plan.zone.hours(of: plan.date))
+        for slot in plan.slots {
+            for t in slot.transitions { set.insert(t) }
+            if let e = slot.event { set.insert(e.at) }
+        }
+        for item in plan.asNeeded {
+            for taken in item.taken {
+                set.insert(taken)
+                if let gap = item.minInterval { set.insert(taken.addingTimeInterval(Double(gap))) }
+            }
+        }
+        return set.filter { $0 >= plan.dayStart && $0 < plan.dayEnd }.sorted()
+    }
+
+    /// The whole day's timeline.
+    public func timeline(generatedAt: Date) -> Timeline {
+        let plan = builder.plan
+        let times = instants()
+        var entries: [Snapshot] = []
+        entries.reserveCapacity(times.count)
+        for (i, t) in times.enumerated() {
+            let until = i + 1 < times.count ? times[i + 1] : plan.dayEnd
+            entries.append(builder.snapshot(at: t, validUntil: until))
+        }
+        return Timeline(generatedAt: plan.zone.local(generatedAt), day: plan.date, timezone: plan.zone.identifier,
+                        reloadAt: plan.zone.local(plan.dayEnd), entries: entries)
+    }
+
+    /// The snapshot at exactly `t` (for `today --json`), valid until the next entry instant.
+    public func snapshot(at t: Date) -> Snapshot {
+        let until = instants().first { $0 > t } ?? builder.plan.dayEnd
+        return builder.snapshot(at: t, validUntil: until)
+    }
+}

@@ -1,0 +1,194 @@
+import DoseCore
+import Foundation
+import Testing
+
+@Suite struct SnapshotTests {
+    let aspirin = Fx.med(1, "Aspirin", at: ["08:00"])
+    let magnesium = Fx.med(2, "Magnesium", at: ["21:00"], stock: 5)
+    var meds: [Medication] { [aspirin, magnesium] }
+
+    func snap(_ at: String, events: [DoseEvent] = [], history: [DaySummary] = [], catalog: Catalog = .english,
+              meds: [Medication]? = nil, day: String = "2026-11-22") -> Snapshot {
+        let m = meds ?? self.meds
+        let plan = Fx.plan(day, m, events)
+        return Fx.builder(plan, history: history, catalog: catalog, meds: m).snapshot(at: Fx.instant(at), validUntil: plan.dayEnd)
+    }
+
+    @Test func statesInOrder() {
+        #expect(snap("2026-11-22T07:00:00+09:00").state == .upcoming)
+        #expect(snap("2026-11-22T08:30:00+09:00").state == .due)
+        #expect(snap("2026-11-22T10:30:00+09:00").state == .late)
+        let both = [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:10:00+09:00"),
+                    Fx.taken(2, "2026-11-22", "21:00", at: "2026-11-22T21:05:00+09:00")]
+        #expect(snap("2026-11-22T22:00:00+09:00", events: both).state == .done)
+        #expect(snap("2026-11-22T12:00:00+09:00", meds: []).state == .empty)
+        #expect(snap("2026-11-22T12:00:00+09:00", meds: [Fx.med(3, "W", .weekdays([.monday]))]).state == .none)
+        let pill = Fx.med(4, "Pill", .cycle(active: 21, rest: 7), at: ["22:00"], from: "2026-11-01")
+        #expect(snap("2026-11-22T12:00:00+09:00", meds: [pill]).state == .rest)
+    }
+
+    @Test func countsDosesAndProgress() {
+        let s = snap("2026-11-22T10:30:00+09:00", events: [Fx.taken(2, "2026-11-22", "21:00", at: "2026-11-22T10:00:00+09:00")])
+        #expect(s.counts.total == 2)
+        #expect(s.counts.late == 1)
+        #expect(s.counts.taken == 1)
+        #expect(s.progress == 50)
+        #expect(s.doses.map(\.status) == [.late, .takenEarly])
+        #expect(s.doses[0].lateMinutes == 150)
+        #expect(s.doses[0].scheduled.iso8601 == "2026-11-22T08:00:00+09:00")
+        #expect(s.doses[1].takenAt?.iso8601 == "2026-11-22T10:00:00+09:00")
+        #expect(s.message.id == MessageID.late2h)
+        #expect(s.message.text.contains("Aspirin"))
+        #expect(s.text.contains("1/2"))
+    }
+
+    @Test func lateGrading() {
+        #expect(snap("2026-11-22T12:30:00+09:00").message.id == MessageID.late4h)
+        #expect(snap("2026-11-22T12:30:00+09:00").message.severity == .critical)
+        let tight = Fx.med(1, "Aspirin", at: ["08:00"], window: 1800)
+        #expect(snap("2026-11-22T08:45:00+09:00", meds: [tight]).message.id == MessageID.late)
+    }
+
+    @Test func nextUpAndDue() {
+        let s = snap("2026-11-22T12:00:00+09:00", events: [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:05:00+09:00")])
+        #expect(s.next?.medication == "Magnesium")
+        #expect(s.next?.scheduled.clock == "21:00")
+        #expect(s.message.id == MessageID.nextUp)
+        #expect(snap("2026-11-22T08:00:00+09:00").message.id == MessageID.dueNow)
+    }
+
+    @Test func streakExtendsOnlyWhenTodayIsComplete() {
+        let yesterday = DaySummary(date: Fx.date("2026-11-21"), total: 2, taken: 2, onTime: 2, skipped: 0, missed: 0, streak: 6, best: 10)
+        let pending = snap("2026-11-22T12:00:00+09:00", history: [yesterday])
+        #expect(pending.streak == Snapshot.Streak(current: 6, best: 10, today: .pending))
+        let both = [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:10:00+09:00"),
+                    Fx.taken(2, "2026-11-22", "21:00", at: "2026-11-22T21:05:00+09:00")]
+        let done = snap("2026-11-22T22:00:00+09:00", events: both, history: [yesterday])
+        #expect(done.streak == Snapshot.Streak(current: 7, best: 10, today: .done))
+        #expect(done.message.id == MessageID.allDoneMilestone)
+    }
+
+    @Test func streakChainNeutralDaysAndBreaks() {
+        let m = [aspirin]
+        var prev: DaySummary?
+        var out: [DaySummary] = []
+        // Day 1 taken, day 2 skipped (neutral), day 3 taken, day 4 missed, day 5 taken.
+        let plans: [(String, [DoseEvent])] = [
+            ("2026-11-01", [Fx.taken(1, "2026-11-01", "08:00", at: "2026-11-01T08:00:00+09:00")]),
+            ("2026-11-02", [Fx.taken(1, "2026-11-02", "08:00", at: "2026-11-02T08:00:00+09:00", kind: .skipped)]),
+            ("2026-11-03", [Fx.taken(1, "2026-11-03", "08:00", at: "2026-11-03T11:00:00+09:00")]),
+            ("2026-11-04", []),
+            ("2026-11-05", [Fx.taken(1, "2026-11-05", "08:00", at: "2026-11-05T08:00:00+09:00")]),
+        ]
+        for (day, events) in plans {
+            let s = Fx.plan(day, m, events).summary(after: prev)
+            out.append(s); prev = s
+        }
+        #expect(out.map(\.streak) == [1, 1, 2, 0, 1])
+        #expect(out.map(\.best) == [1, 1, 2, 2, 2])
+        #expect(out[2].troubled == ["1@08:00"])
+        #expect(out[3].troubled == ["1@08:00"])
+        #expect(out.map(\.isNeutral) == [false, true, false, false, false])
+    }
+
+    @Test func adherenceCountsKnownOutcomes() {
+        let history = (1...6).map { i in
+            DaySummary(date: Fx.date("2026-11-22").adding(days: -i), total: 2, taken: i % 2 == 0 ? 2 : 1, onTime: 1,
+                       skipped: 0, missed: i % 2 == 0 ? 0 : 1)
+        }
+        let s = snap("2026-11-22T07:00:00+09:00", history: history)
+        // 9 taken of 12 known (today's slots unknown yet).
+        #expect(s.adherence.days7 == 75)
+        #expect(s.adherence.days30 == 75)
+        #expect(s.adherence.onTime == 67)
+        #expect(snap("2026-11-22T07:00:00+09:00").adherence.days7 == nil)
+    }
+
+    @Test func stockDaysLeftAndLow() {
+        let s = snap("2026-11-22T07:00:00+09:00")
+        #expect(s.stock.count == 1)
+        #expect(s.stock[0] == Snapshot.Stock(medication: "Magnesium", remaining: 5, daysLeft: 5, low: true))
+        #expect(s.messages.contains { $0.id == MessageID.lowStock })
+    }
+
+    @Test func restDayMessageSaysWhenItResumes() {
+        let pill = Fx.med(4, "Pill", .cycle(active: 21, rest: 7), at: ["22:00"], from: "2026-11-01")
+        // 2026-11-24 is rest day 3 of 7; active again on 2026-11-29, a Sunday.
+        let s = snap("2026-11-24T12:00:00+09:00", meds: [pill], day: "2026-11-24")
+        #expect(s.cycle == [Snapshot.Cycle(medication: "Pill", phase: .rest, day: 3, length: 7)])
+        #expect(s.message.id == MessageID.restDay)
+        #expect(s.message.text == "Pill: rest day 3 of 7, resumes Sunday")
+        let ko = snap("2026-11-24T12:00:00+09:00", catalog: .korean, meds: [pill], day: "2026-11-24")
+        #expect(ko.message.text == "Pill: 휴약 7일 중 3일째, 일요일에 재개")
+    }
+
+    @Test func patternRuleSuggestsMovingAnOftenLateDose() {
+        let history = (1...3).map { i in
+            DaySummary(date: Fx.date("2026-11-22").adding(days: -i), total: 1, taken: 1, onTime: 0, skipped: 0, missed: 0,
+                       troubled: ["1@08:00"])
+        }
+        let s = snap("2026-11-22T07:00:00+09:00", history: history)
+        #expect(s.messages.contains { $0.id == MessageID.moveSuggestion && $0.text.contains("Aspirin") })
+    }
+
+    @Test func missedYesterday() {
+        let y = DaySummary(date: Fx.date("2026-11-21"), total: 2, taken: 1, onTime: 1, skipped: 0, missed: 1)
+        let s = snap("2026-11-22T07:00:00+09:00", history: [y])
+        #expect(s.messages.contains { $0.id == MessageID.missedYesterday })
+        #expect(s.streak.current == 0)
+    }
+
+    @Test func asNeededCountsAndNextAllowed() {
+        let ibu = Fx.med(7, "Ibuprofen", .asNeeded(maxPerDay: 2, minInterval: 6 * 3600), at: [])
+        let e = Fx.taken(7, "2026-11-22", nil, at: "2026-11-22T09:00:00+09:00")
+        let s = snap("2026-11-22T10:00:00+09:00", events: [e], meds: [ibu])
+        #expect(s.asNeeded.count == 1)
+        #expect(s.asNeeded[0].takenToday == 1)
+        #expect(s.asNeeded[0].nextAllowed?.iso8601 == "2026-11-22T15:00:00+09:00")
+        #expect(s.counts.total == 0)
+    }
+
+    @Test func everyMessageIdIsTranslated() {
+        for catalog in Catalog.all {
+            for id in MessageID.all { #expect(catalog.templates[id] != nil, "\(catalog.language) lacks \(id)") }
+            for s in SlotStatus.allCases { #expect(catalog.templates["status." + s.rawValue] != nil) }
+        }
+        #expect(Catalog.forLanguage("ko_KR.UTF-8").language == "ko")
+        #expect(Catalog.forLanguage("C").language == "en")
+    }
+
+    @Test func koreanMessages() {
+        let s = snap("2026-11-22T12:30:00+09:00", catalog: .korean)
+        #expect(s.message.id == MessageID.late4h)
+        #expect(s.message.text == "Aspirin 복용이 4시간 30분 늦었습니다: 지금 복용하거나 건너뛰세요")
+    }
+}
+
+@Suite struct TimelineTests {
+    @Test func entriesCoverEveryHourAndTransition() {
+        let m = Fx.med(1, "Aspirin", at: ["08:30"])
+        let plan = Fx.plan("2026-11-22", [m])
+        let tl = TimelineProvider(builder: Fx.builder(plan, meds: [m])).timeline(generatedAt: Fx.instant("2026-11-22T07:00:00+09:00"))
+        let clocks = tl.entries.map(\.at.clock)
+        #expect(tl.entries.count == 24 + 4)
+        for t in ["00:00", "08:00", "08:30", "10:30", "12:30", "23:00"] { #expect(clocks.contains(t)) }
+        #expect(tl.reloadAt.iso8601 == "2026-11-23T00:00:00+09:00")
+        #expect(zip(tl.entries, tl.entries.dropFirst()).allSatisfy { $0.validUntil == $1.at })
+        #expect(tl.entries.last?.validUntil == tl.reloadAt)
+        #expect(tl.entry(at: Fx.instant("2026-11-22T08:45:00+09:00"))?.state == .due)
+        #expect(tl.entry(at: Fx.instant("2026-11-22T10:30:00+09:00"))?.state == .late)
+    }
+
+    @Test(arguments: ["2026-03-08", "2026-11-01"])
+    func dstDaysInNewYork(day: String) {
+        let m = Fx.med(1, "Aspirin", at: ["02:30", "08:00"])
+        let plan = Fx.plan(day, [m], tz: "America/New_York")
+        let provider = TimelineProvider(builder: Fx.builder(plan, meds: [m]))
+        let tl = provider.timeline(generatedAt: plan.dayStart)
+        let hours = day == "2026-03-08" ? 23 : 25
+        #expect(tl.entries.filter { $0.at.clock.hasSuffix(":00") }.count >= hours)
+        // Every entry equals a fresh snapshot at its instant.
+        for e in tl.entries { #expect(provider.builder.snapshot(at: e.at.date, validUntil: e.validUntil.date) == e) }
+        #expect(Set(tl.entries.map(\.at.date)).count == tl.entries.count)
+    }
+}

@@ -1,0 +1,70 @@
+import DoseCore
+import Foundation
+import Testing
+
+/// The status table of DESIGN §3, one row at a time (Asia/Seoul, 08:00 slot, W = 2h).
+@Suite struct StatusTests {
+    let aspirin = Fx.med(1, "Aspirin")
+
+    func status(_ now: String, events: [DoseEvent] = []) -> SlotStatus {
+        Fx.plan("2026-11-22", [aspirin], events).slots[0].status(at: Fx.instant(now))
+    }
+
+    @Test func unresolvedSlotMovesUpcomingDueLateMissed() {
+        #expect(status("2026-11-22T07:59:59+09:00") == .upcoming)
+        #expect(status("2026-11-22T08:00:00+09:00") == .due)
+        #expect(status("2026-11-22T09:59:59+09:00") == .due)
+        #expect(status("2026-11-22T10:00:00+09:00") == .late)
+        #expect(status("2026-11-22T23:59:59+09:00") == .late)
+        #expect(status("2026-11-23T00:00:00+09:00") == .missed)
+    }
+
+    @Test func takenGradesByWindow() {
+        let now = "2026-11-22T23:00:00+09:00"
+        #expect(status(now, events: [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T06:00:00+09:00")]) == .taken)
+        #expect(status(now, events: [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T05:59:59+09:00")]) == .takenEarly)
+        #expect(status(now, events: [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T10:00:00+09:00")]) == .taken)
+        #expect(status(now, events: [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T10:00:01+09:00")]) == .takenLate)
+        #expect(status(now, events: [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:30:00+09:00", kind: .skipped)]) == .skipped)
+    }
+
+    @Test func anEventCountsOnlyFromItsInstant() {
+        let e = Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:30:00+09:00")
+        #expect(status("2026-11-22T08:29:00+09:00", events: [e]) == .due)
+        #expect(status("2026-11-22T08:30:00+09:00", events: [e]) == .taken)
+    }
+
+    @Test func lateEveningSlotIsMissedAtMidnightWhateverTheWindow() {
+        let m = Fx.med(2, "Magnesium", at: ["23:00"])
+        let slot = Fx.plan("2026-11-22", [m]).slots[0]
+        #expect(slot.status(at: Fx.instant("2026-11-22T23:30:00+09:00")) == .due)
+        #expect(slot.status(at: Fx.instant("2026-11-23T00:00:00+09:00")) == .missed)
+    }
+
+    @Test func dstSpringForwardSlotAndEndOfDay() {
+        let m = Fx.med(3, "Night", at: ["02:30", "23:30"])
+        let plan = Fx.plan("2026-03-08", [m], tz: "America/New_York")
+        #expect(plan.slots.count == 2)
+        #expect(ISO8601.format(plan.slots[0].instant, offset: -4 * 3600) == "2026-03-08T03:30:00-04:00")
+        #expect(plan.slots[0].status(at: Fx.instant("2026-03-08T03:29:00-04:00")) == .upcoming)
+        #expect(plan.slots[0].status(at: Fx.instant("2026-03-08T03:30:00-04:00")) == .due)
+        #expect(plan.slots[1].status(at: Fx.instant("2026-03-09T00:00:00-04:00")) == .missed)
+    }
+
+    @Test func dstFallBackSlotIsFirstOccurrence() {
+        let m = Fx.med(4, "Early", at: ["01:30"])
+        let plan = Fx.plan("2026-11-01", [m], tz: "America/New_York")
+        #expect(plan.slots[0].status(at: Fx.instant("2026-11-01T01:29:00-04:00")) == .upcoming)
+        #expect(plan.slots[0].status(at: Fx.instant("2026-11-01T01:30:00-04:00")) == .due)
+        // The second 01:30 (EST) is an hour later: still due (window 2h), late at 03:30 EDT-equivalent.
+        #expect(plan.slots[0].status(at: Fx.instant("2026-11-01T01:30:00-05:00")) == .due)
+        #expect(plan.slots[0].status(at: Fx.instant("2026-11-01T02:30:00-05:00")) == .late)
+    }
+
+    @Test func archivedAndFutureMedicinesHaveNoSlots() {
+        let archived = Fx.med(5, "Old", archivedOn: "2026-11-22")
+        let future = Fx.med(6, "New", from: "2026-11-23")
+        #expect(Fx.plan("2026-11-22", [archived, future]).slots.isEmpty)
+        #expect(Fx.plan("2026-11-21", [archived, future]).slots.count == 1)
+    }
+}
