@@ -1,0 +1,47 @@
+import ArgumentParser
+import DoseCore
+import DoseStore
+
+/// `dosebar add`: a new medicine with its schedule.
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a medicine or supplement with its schedule.",
+        discussion: """
+        Examples:
+          $ dosebar add Aspirin --at 08:00 --dose "100 mg"
+          $ dosebar add Metformin --at 08:00,20:00 --stock 60 --low-days 10
+          $ dosebar add Magnesium --at 21:00 --days mon,wed,fri
+          $ dosebar add "Vitamin D" --at 09:00 --every 1w
+          $ dosebar add Yaz --at 22:00 --cycle 21/7 --from 2026-11-01
+          $ dosebar add Ibuprofen --as-needed --max-per-day 3 --min-interval 6h
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The medicine's name.") var name: String
+    @OptionGroup(title: "Schedule") var schedule: ScheduleOptions
+    @OptionGroup(title: "Details") var details: MedicationOptions
+
+    func run() throws {
+        let context = try AppContext(global)
+        try Validate.name(name)
+        try details.validate()
+        let sched = try schedule.schedule(base: nil, today: context.today,
+                                          defaultWindow: context.config.window ?? Schedule.defaultWindow)
+        var m = Medication(id: 0, name: name.trimmingCharacters(in: .whitespaces),
+                           versions: [ScheduleVersion(effective: min(sched.start, context.today), schedule: sched)])
+        details.apply(to: &m)
+        let store = try context.openStore()
+        let medication = m
+        try store.write { w in
+            if let existing = try w.medications(includeArchived: false).first(where: { $0.name.lowercased() == medication.name.lowercased() }) {
+                throw DosebarError.badData("a medicine named '\(existing.name)' already exists (use 'dosebar edit \(existing.name)')")
+            }
+            _ = try w.insertMedication(medication)
+            if sched.start < context.today { try w.invalidateSummaries(from: sched.start) }
+        }
+        let times = sched.times.map(\.description).joined(separator: ", ")
+        Output.line("Added \(m.name): \(sched.summary)\(times.isEmpty ? "" : " at \(times)")\(sched.start > context.today ? " from \(sched.start)" : "").")
+        Refresh.afterChange(context, store)
+    }
+}

@@ -1,0 +1,82 @@
+import DoseCore
+import DoseStore
+import Foundation
+
+/// Everything a command needs from the outside world, built once in `run()`:
+/// the clock, the time zone, paths, config and language. Tests build their own through the environment.
+struct AppContext {
+    let env: [String: String]
+    let now: Date
+    let zone: Zone
+    /// Set when `TZ` names no known zone (it then falls back to UTC).
+    let zoneProblem: String?
+    let dbPath: String
+    let dirPath: String
+    /// Set when the shared directory fell back to the state directory.
+    let dirFallback: Bool
+    let configPath: String
+    let config: Config
+    let catalog: Catalog
+
+    var today: LocalDate { zone.date(of: now) }
+
+    init(_ options: GlobalOptions, env: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.env = env
+        now = try AppContext.clock(env)
+        (zone, zoneProblem) = AppContext.timeZone(env)
+        let home = env["HOME"] ?? NSHomeDirectory()
+        func xdg(_ key: String, _ fallback: String) -> String {
+            if let v = env[key], v.hasPrefix("/") { return v }
+            return home + "/" + fallback
+        }
+        dbPath = options.db ?? env["DOSEBAR_DB"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? xdg("XDG_DATA_HOME", ".local/share") + "/dosebar/dosebar.sqlite"
+        if let dir = options.dir ?? env["DOSEBAR_DIR"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            dirPath = dir; dirFallback = false
+        } else if let runtime = env["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            dirPath = runtime + "/dosebar"; dirFallback = false
+        } else {
+            dirPath = xdg("XDG_STATE_HOME", ".local/state") + "/dosebar/shared"; dirFallback = true
+        }
+        configPath = options.config ?? xdg("XDG_CONFIG_HOME", ".config") + "/dosebar/config.toml"
+        config = try Config.load(path: configPath, required: options.config != nil)
+        if let lang = options.lang, !["en", "ko"].contains(lang.lowercased()) {
+            throw DosebarError.usage("--lang: '\(lang)' is not a language dosebar speaks (use en or ko)")
+        }
+        let lang = options.lang ?? config.language ?? env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? env["LC_MESSAGES"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"]
+        catalog = Catalog.forLanguage(lang)
+    }
+
+    /// `DOSEBAR_NOW` replaces the clock (tests, replays).
+    static func clock(_ env: [String: String]) throws -> Date {
+        guard let text = env["DOSEBAR_NOW"], !text.isEmpty else { return Date() }
+        guard let date = ISO8601.parse(text) else {
+            throw DosebarError.usage("DOSEBAR_NOW: '\(text)' is not an ISO-8601 instant with an offset (e.g. 2026-11-22T08:30:00+09:00)")
+        }
+        return date
+    }
+
+    /// `TZ` if set (a name, `:name` or a zoneinfo path), else the system's zone.
+    static func timeZone(_ env: [String: String]) -> (Zone, String?) {
+        guard var name = env["TZ"], !name.isEmpty else { return (Zone(TimeZone.current), nil) }
+        if name.hasPrefix(":") { name.removeFirst() }
+        if let r = name.range(of: "zoneinfo/") { name = String(name[r.upperBound...]) }
+        if let tz = TimeZone(identifier: name) { return (Zone(tz), nil) }
+        return (Zone(TimeZone(identifier: "UTC")!), "TZ='\(env["TZ"]!)' is not a known time zone; using UTC (set TZ to a name like Asia/Seoul)")
+    }
+
+    /// Opens (creating if needed) the database.
+    func openStore() throws -> DoseStore { try DoseStore(path: dbPath) }
+
+    /// Parses `--at` of take/skip: `HH:MM` (today) or a date-time (`YYYY-MM-DDTHH:MM`, or ISO-8601 with offset).
+    func instant(fromAt text: String) throws -> Date {
+        if let t = LocalTime(text) { return zone.instant(today, t) }
+        if let d = ISO8601.parse(text) { return d }
+        let parts = text.split(whereSeparator: { $0 == "T" || $0 == " " })
+        if parts.count == 2, let date = LocalDate(String(parts[0])), let t = LocalTime(String(parts[1])) {
+            return zone.instant(date, t)
+        }
+        throw DosebarError.usage("--at: '\(text)' is not a time (use HH:MM or YYYY-MM-DDTHH:MM)")
+    }
+}

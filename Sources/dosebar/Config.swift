@@ -1,0 +1,145 @@
+import DoseCore
+import DoseExport
+import Foundation
+import TOMLKit
+
+/// The user's `config.toml`: language, icon set, colours, text templates, default window and
+/// which bars the daemon nudges. Every key is optional; an unknown key or a wrong type is an
+/// error naming its line.
+///
+/// ```toml
+/// language = "ko"          # en | ko (default: LANG)
+/// icons = "nerd"           # emoji | nerd | ascii
+/// window = "90m"           # default tolerance for new medicines
+///
+/// [colors]                 # per day state, #rrggbb
+/// late = "#ff5555"
+///
+/// [templates]              # per output format; placeholders {icon} {text} {taken} {total} …
+/// waybar = "{icon} {taken}/{total}"
+///
+/// [nudge]                  # what the daemon pokes after each write
+/// waybar_signal = 8        # SIGRTMIN+8 to processes named waybar (0 = off)
+/// polybar = true           # polybar-msg action dosebar hook 0
+/// tmux = true              # tmux refresh-client -S
+/// i3blocks_signal = 10     # SIGRTMIN+10 to i3blocks (0 = off)
+/// ```
+struct Config: Sendable {
+    var language: String?
+    var icons: IconSet = .emoji
+    var window: Int?
+    var colors: [DayState: String] = [:]
+    var templates: [String: String] = [:]
+    var nudge = Nudge()
+
+    /// Which bars the daemon pokes after a write.
+    struct Nudge: Sendable {
+        var waybarSignal = 8
+        var polybar = true
+        var tmux = true
+        var i3blocksSignal = 10
+    }
+
+    static let formats = RenderOptions.templateNames
+
+    /// Icons, colours and templates for the renderers.
+    var renderOptions: RenderOptions {
+        RenderOptions(icons: icons, colors: RenderOptions.defaultColors.merging(colors) { $1 }, templates: templates)
+    }
+
+    /// Loads `path`; a missing file is the defaults unless `required`.
+    static func load(path: String, required: Bool) throws -> Config {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if required || FileManager.default.fileExists(atPath: path) {
+                throw DosebarError.config("cannot read config file \(path)")
+            }
+            return Config()
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw DosebarError.config("\(path): not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    static func parse(_ text: String, path: String) throws -> Config {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            throw DosebarError.config("\(path):\(e.source.begin.line): \(e.description)")
+        }
+        var config = Config()
+        func fail(_ key: String, _ section: String?, _ why: String) -> DosebarError {
+            .config("\(path):\(line(of: key, section: section, in: text)): \(section.map { "[\($0)] " } ?? "")\(key): \(why)")
+        }
+        func string(_ v: TOMLValueConvertible, _ key: String, _ section: String?) throws -> String {
+            guard let s = v.string else { throw fail(key, section, "expected a string in quotes") }
+            return s
+        }
+        for (key, value) in table {
+            switch key {
+            case "language":
+                let s = try string(value, key, nil)
+                guard ["en", "ko"].contains(s) else { throw fail(key, nil, "'\(s)' is not en or ko") }
+                config.language = s
+            case "icons":
+                let s = try string(value, key, nil)
+                guard let set = IconSet.named(s) else { throw fail(key, nil, "'\(s)' is not emoji, nerd or ascii") }
+                config.icons = set
+            case "window":
+                do { config.window = try InputParser.duration(try string(value, key, nil), flag: "window") }
+                catch let e as DosebarError { throw fail(key, nil, e.description) }
+            case "colors":
+                guard let t = value.table else { throw fail(key, nil, "expected a [colors] table") }
+                for (k, v) in t {
+                    guard let state = DayState(rawValue: k) else {
+                        throw fail(k, "colors", "unknown state (use \(DayState.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    let c = try string(v, k, "colors")
+                    guard c.count == 7, c.hasPrefix("#"), c.dropFirst().allSatisfy(\.isHexDigit) else {
+                        throw fail(k, "colors", "'\(c)' is not a colour like #ff5555")
+                    }
+                    config.colors[state] = c
+                }
+            case "templates":
+                guard let t = value.table else { throw fail(key, nil, "expected a [templates] table") }
+                for (k, v) in t {
+                    guard formats.contains(k) else { throw fail(k, "templates", "unknown format (use \(formats.joined(separator: ", ")))") }
+                    config.templates[k] = try string(v, k, "templates")
+                }
+            case "nudge":
+                guard let t = value.table else { throw fail(key, nil, "expected a [nudge] table") }
+                for (k, v) in t {
+                    switch k {
+                    case "waybar_signal", "i3blocks_signal":
+                        guard let n = v.int, (0...30).contains(n) else { throw fail(k, "nudge", "expected a number 0–30 (0 = off)") }
+                        if k == "waybar_signal" { config.nudge.waybarSignal = n } else { config.nudge.i3blocksSignal = n }
+                    case "polybar", "tmux":
+                        guard let b = v.bool else { throw fail(k, "nudge", "expected true or false") }
+                        if k == "polybar" { config.nudge.polybar = b } else { config.nudge.tmux = b }
+                    default: throw fail(k, "nudge", "unknown key (use waybar_signal, polybar, tmux, i3blocks_signal)")
+                    }
+                }
+            default:
+                throw fail(key, nil, "unknown key (known: language, icons, window, [colors], [templates], [nudge])")
+            }
+        }
+        return config
+    }
+
+    /// The 1-based line where `key` is assigned (inside `[section]` if given), for error messages.
+    static func line(of key: String, section: String?, in text: String) -> Int {
+        var current: String?
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let l = raw.trimmingCharacters(in: .whitespaces)
+            if l.hasPrefix("[") {
+                current = l.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                if section == nil && current == key { return i + 1 }
+                continue
+            }
+            let name = l.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
+            if current == section, name == key || name == "\"\(key)\"" { return i + 1 }
+        }
+        return 1
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import DoseCore
+import DoseExport
+
+/// `dosebar export`: write every file of the shared directory once.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write every file of the shared directory once.",
+        discussion: """
+        Writes timeline.json, snapshot.json, snapshot.txt and one file per bar (waybar.json,
+        polybar.txt, tmux.txt, conky.txt, i3blocks.txt). Files whose content did not change are
+        left alone, so bars watching the directory are not woken for nothing.
+
+        Examples:
+          $ dosebar export
+          $ dosebar export --dir /tmp/dosebar-demo && cat /tmp/dosebar-demo/snapshot.txt
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .shortAndLong, help: "Say nothing on success.") var quiet = false
+
+    func run() throws {
+        let context = try AppContext(global)
+        if context.dirFallback && !quiet {
+            Output.warning("XDG_RUNTIME_DIR is not set; writing to \(context.dirPath)")
+        }
+        let store = try context.openStore()
+        let (timeline, changed) = try Refresh.export(context, store)
+        if !quiet {
+            Output.line("Wrote \(context.dirPath): \(timeline.entries.count) timeline entries, "
+                + (changed.isEmpty ? "nothing changed." : "\(changed.count) file(s) changed (\(changed.joined(separator: ", "))).")
+            )
+        }
+    }
+}

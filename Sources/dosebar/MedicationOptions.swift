@@ -1,0 +1,63 @@
+import Foundation
+import ArgumentParser
+import DoseCore
+
+/// Descriptive and stock flags shared by `add` and `edit`.
+struct MedicationOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("What one dose is, e.g. \"100 mg\" or \"2 tablets\".", valueName: "text"))
+    var dose: String?
+
+    @Option(name: .long, help: ArgumentHelp("A group to sort it under, e.g. morning.", valueName: "name"))
+    var group: String?
+
+    @Option(name: .long, help: ArgumentHelp("Units on hand (enables stock tracking).", valueName: "N"))
+    var stock: Int?
+
+    @Option(name: .customLong("per-dose"), help: ArgumentHelp("Units one dose uses (default 1).", valueName: "N"))
+    var perDose: Int?
+
+    @Option(name: .customLong("low-days"), help: ArgumentHelp("Warn when this many days of stock are left (default 7).", valueName: "N"))
+    var lowDays: Int?
+
+    @Option(name: .long, help: ArgumentHelp("A free-text note.", valueName: "text"))
+    var note: String?
+
+    func validate() throws {
+        if let stock, !(0...1_000_000).contains(stock) { throw DosebarError.usage("--stock: give a number from 0 to 1000000") }
+        if let perDose, !(1...1000).contains(perDose) { throw DosebarError.usage("--per-dose: give a number from 1 to 1000") }
+        if let lowDays, !(0...365).contains(lowDays) { throw DosebarError.usage("--low-days: give a number from 0 to 365") }
+        for (flag, value) in [("--dose", dose), ("--group", group), ("--note", note)] {
+            if let value { try Validate.text(value, flag: flag, max: flag == "--note" ? 1000 : 100) }
+        }
+    }
+
+    /// Applies the given flags to `m`.
+    func apply(to m: inout Medication) {
+        if let dose { m.dose = dose.isEmpty ? nil : dose }
+        if let group { m.group = group.isEmpty ? nil : group }
+        if let note { m.note = note.isEmpty ? nil : note }
+        if let stock { m.stock = stock }
+        if let perDose { m.perDose = perDose }
+        if let lowDays { m.lowDays = lowDays }
+    }
+
+    var changesSomething: Bool {
+        dose != nil || group != nil || stock != nil || perDose != nil || lowDays != nil || note != nil
+    }
+}
+
+/// Checks for user text.
+enum Validate {
+    /// A medicine name: 1–100 characters, no control characters, not only spaces.
+    static func name(_ s: String) throws {
+        guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw DosebarError.usage("the medicine name is empty") }
+        try text(s, flag: "NAME", max: 100)
+    }
+
+    static func text(_ s: String, flag: String, max: Int) throws {
+        guard s.count <= max else { throw DosebarError.usage("\(flag): at most \(max) characters") }
+        guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw DosebarError.usage("\(flag): no line breaks or control characters, please")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import DoseCore
+import DoseStore
+
+/// `dosebar remove`: archive a medicine; its history stays.
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Archive a medicine: gone from today on, its history kept.",
+        discussion: """
+        Past doses stay in history, streaks and adherence. 'dosebar list --all' still shows it.
+
+        Example:
+          $ dosebar remove Ibuprofen
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The medicine (name or unique prefix).") var name: String
+
+    func run() throws {
+        let context = try AppContext(global)
+        let store = try context.openStore()
+        let removed = try store.write { w -> String in
+            var m = try DoseResolver.match(name, in: try w.medications(includeArchived: false))
+            m.archivedOn = context.today
+            try w.updateMedication(m)
+            return m.name
+        }
+        Output.line("Archived \(removed); its history is kept.")
+        Refresh.afterChange(context, store)
+    }
+}

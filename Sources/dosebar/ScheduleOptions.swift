@@ -1,0 +1,106 @@
+import ArgumentParser
+import DoseCore
+
+/// Schedule flags shared by `add` and `edit`.
+struct ScheduleOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Times of day, comma-separated (24-hour).", valueName: "HH:MM[,HH:MM…]"))
+    var at: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only on these weekdays.", valueName: "mon,wed,fri"))
+    var days: String?
+
+    @Option(name: .long, help: ArgumentHelp("Every N days, weeks or months, counted from --from.", valueName: "Nd|Nw|Nm"))
+    var every: String?
+
+    @Option(name: .long, help: ArgumentHelp("ACTIVE days on, then REST days off; day 1 is --from.", valueName: "ACTIVE/REST"))
+    var cycle: String?
+
+    @Flag(name: .customLong("as-needed"), help: "No fixed times: take when needed.")
+    var asNeeded = false
+
+    @Flag(name: .long, help: "Every day (the default; use with edit to go back to daily).")
+    var daily = false
+
+    @Option(name: .customLong("max-per-day"), help: ArgumentHelp("As-needed: at most N doses a day.", valueName: "N"))
+    var maxPerDay: Int?
+
+    @Option(name: .customLong("min-interval"), help: ArgumentHelp("As-needed: at least this long between doses.", valueName: "duration"))
+    var minInterval: String?
+
+    @Option(name: .long, help: ArgumentHelp("Tolerance around each time (default 2h).", valueName: "duration"))
+    var window: String?
+
+    @Option(name: .long, help: ArgumentHelp("First day of the course (default today).", valueName: "YYYY-MM-DD"))
+    var from: String?
+
+    @Option(name: .long, help: ArgumentHelp("Last day of the course, inclusive.", valueName: "YYYY-MM-DD|none"))
+    var until: String?
+
+    /// Whether any flag that changes the schedule was given.
+    var changesSchedule: Bool {
+        at != nil || days != nil || every != nil || cycle != nil || asNeeded || daily || maxPerDay != nil
+            || minInterval != nil || window != nil || from != nil || until != nil
+    }
+
+    /// The recurrence named by the flags, or nil when none was given.
+    func recurrence() throws -> Recurrence? {
+        let kinds = [days != nil, every != nil, cycle != nil, asNeeded, daily].filter { $0 }.count
+        guard kinds <= 1 else {
+            throw DosebarError.usage("choose one schedule: --daily, --days, --every, --cycle or --as-needed")
+        }
+        if (maxPerDay != nil || minInterval != nil) && !asNeeded {
+            throw DosebarError.usage("--max-per-day and --min-interval go with --as-needed")
+        }
+        if let days { return .weekdays(try InputParser.weekdays(days)) }
+        if let every { return try InputParser.every(every) }
+        if let cycle { return try InputParser.cycle(cycle) }
+        if daily { return .daily }
+        if asNeeded {
+            if let m = maxPerDay, !(1...100).contains(m) { throw DosebarError.usage("--max-per-day: give a number from 1 to 100") }
+            let gap = try minInterval.map { try InputParser.duration($0, flag: "--min-interval") }
+            return .asNeeded(maxPerDay: maxPerDay, minInterval: gap)
+        }
+        return nil
+    }
+
+    /// Builds a schedule from these flags on top of `base` (for edit) or defaults (for add).
+    func schedule(base: Schedule?, today: LocalDate, defaultWindow: Int) throws -> Schedule {
+        let recurrence = try recurrence() ?? base?.recurrence ?? .daily
+        var times = try at.map(InputParser.times) ?? base?.times ?? []
+        if recurrence.isAsNeeded {
+            if at != nil { throw DosebarError.usage("--at: an as-needed medicine has no fixed times") }
+            times = []
+        } else if times.isEmpty {
+            throw DosebarError.usage("--at: give the time(s) of day, e.g. --at 08:00,21:00 (or use --as-needed)")
+        }
+        let window = try window.map { try InputParser.duration($0, flag: "--window") } ?? base?.window ?? defaultWindow
+        guard window <= 12 * 3600 else { throw DosebarError.usage("--window: at most 12h") }
+        let start = try from.map { try InputParser.date($0, flag: "--from", today: today) } ?? base?.start ?? today
+        guard start <= today.adding(days: 3660) else { throw DosebarError.usage("--from: \(start) is too far in the future") }
+        var end = base?.until
+        if let until {
+            end = until.lowercased() == "none" ? nil : try InputParser.date(until, flag: "--until", today: today)
+        }
+        if let end, end < start { throw DosebarError.usage("--until: \(end) is before the course starts (\(start))") }
+        return Schedule(recurrence: recurrence, times: times, window: window, start: start, until: end)
+    }
+}
+
+extension Schedule {
+    /// Short human description: `daily`, `mon,wed,fri`, `every 3d`, `cycle 21/7`, `as needed (max 3/day)`.
+    var summary: String {
+        switch recurrence {
+        case .daily: return "daily"
+        case .weekdays(let d): return d.sorted().map(\.code).joined(separator: ",")
+        case .everyDays(let n): return "every \(n)d"
+        case .everyWeeks(let n): return "every \(n)w"
+        case .everyMonths(let n): return "every \(n)m"
+        case .cycle(let a, let r): return "cycle \(a)/\(r)"
+        case .asNeeded(let max, let gap):
+            var parts: [String] = []
+            if let max { parts.append("max \(max)/day") }
+            if let gap { parts.append("every ≥\(gap / 60)m") }
+            return parts.isEmpty ? "as needed" : "as needed (\(parts.joined(separator: ", ")))"
+        }
+    }
+}

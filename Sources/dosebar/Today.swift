@@ -1,0 +1,68 @@
+import ArgumentParser
+import DoseCore
+import DoseExport
+import Foundation
+
+/// `dosebar today`: today's doses with their status.
+struct Today: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show today's doses and their status.",
+        discussion: """
+        Colour when stdout is a terminal (never with NO_COLOR set).
+
+        Examples:
+          $ dosebar today
+          $ dosebar today --json | jq '.doses[] | {medication, status}'
+          $ DOSEBAR_NOW=2026-11-22T21:30:00+09:00 dosebar today
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(name: .long, help: "Print the snapshot object (DESIGN §4) for now.") var json = false
+
+    func run() throws {
+        let context = try AppContext(global)
+        let store = try context.openStore()
+        let service = DayService(store: store, context: context)
+        let snapshot = TimelineProvider(builder: service.builder(try service.load())).snapshot(at: context.now)
+        if json {
+            Output.line(SnapshotJSON.snapshot(snapshot))
+            return
+        }
+        let color = Output.wantsColor(context.env)
+        func paint(_ s: String, _ status: SlotStatus) -> String {
+            guard color else { return s }
+            let code = switch status {
+            case .late, .missed: "31"
+            case .due: "33"
+            case .taken, .takenEarly, .takenLate: "32"
+            case .skipped: "90"
+            case .upcoming: "0"
+            }
+            return "\u{1B}[\(code)m\(s)\u{1B}[0m"
+        }
+        let c = context.catalog
+        let weekday = c.weekdays[snapshot.day.weekday.rawValue - 1]
+        Output.line("\(weekday) \(snapshot.day) (\(snapshot.timezone)) · \(snapshot.counts.taken + snapshot.counts.skipped)/\(snapshot.counts.total) · streak \(snapshot.streak.current)")
+        if !snapshot.doses.isEmpty {
+            var rows: [[String]] = [["TIME", "MEDICINE", "DOSE", "STATUS"]]
+            var statuses: [SlotStatus?] = [nil]
+            for d in snapshot.doses {
+                var status = c.text("status." + d.status.rawValue)
+                if let at = d.takenAt, d.status.isTaken { status += " " + at.clock }
+                if let late = d.lateMinutes { status += " " + c.minutes(late) }
+                rows.append([d.scheduled.clock, d.medication, d.dose ?? "", status])
+                statuses.append(d.status)
+            }
+            for (line, status) in zip(TextTable.render(rows), statuses) {
+                Output.line(status.map { paint(line, $0) } ?? line)
+            }
+        }
+        for a in snapshot.asNeeded {
+            let max = a.maxPerDay.map { "/\($0)" } ?? ""
+            let next = a.nextAllowed.map { " · next from \($0.clock)" } ?? ""
+            Output.line("as needed: \(a.medication) \(a.takenToday)\(max) today\(next)")
+        }
+        Output.line(snapshot.message.text)
+    }
+}
