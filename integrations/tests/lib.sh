@@ -21,7 +21,7 @@ ARTIFACTS=$(cd "$ARTIFACTS" && pwd)
 SCENARIO_TZ=America/New_York
 SCENARIO_NOW=2026-11-22T09:30:00-05:00
 # Medicines of the scenario; a bar must show one of these, not a generic word.
-SCENARIO_NAMES=("Levothyroxine" "Omega-3" "Magnesium" "Iron & C #2")
+SCENARIO_NAMES=("Levothyroxine" "Omega-3" "Magnesium" "Ferrous & C #2")
 
 FAILED=0
 # result PASS|FAIL|SKIP NAME [DETAIL]
@@ -107,6 +107,7 @@ scenario_setup() {
             return 1
         fi
         SCENARIO_SOURCE=fixtures
+        SCENARIO_BIN=dosebar
         echo "!!!!!!!! ${DOSEBAR_BIN:-no dosebar binary} did not write the shared directory:" \
              "using the hand-made files of integrations/tests/fixtures, not the real renderers !!!!!!!!" >&2
         echo "$(basename "$0")" >>"$ARTIFACTS/.fixtures-used"
@@ -128,7 +129,7 @@ scenario_from_binary() {
         NOW=$early dose add Levothyroxine --at 06:00 --dose "50 µg" &&
         NOW=$early dose add Omega-3 --at 08:00 &&
         NOW=$early dose add Magnesium --at 09:00 &&
-        NOW=$early dose add "Iron & C #2" --at 21:00 &&
+        NOW=$early dose add "Ferrous & C #2" --at 21:00 &&
         NOW=2026-11-22T08:10:00-05:00 dose take Omega-3 &&
         dose export
     } >"$err" 2>&1 || {
@@ -191,16 +192,21 @@ wait_for() {
     done
 }
 
-# watch_works FORMAT: does this binary stream `watch --format FORMAT`?
+# watch_works FORMAT: does this binary stream `watch --format FORMAT`? It must
+# print a line and keep running (a stub that prints and exits does not count).
 watch_works() {
     [ "$SCENARIO_SOURCE" = binary ] || return 1
-    local out=$WORK/watch-probe.$1 pid ok
+    local out=$WORK/watch-probe.$1 pid ok=1
     dose_argv
     "${DOSE_ARGV[@]}" watch --format "$1" >"$out" 2>&1 &
     pid=$!
-    wait_for 5 grep -q . "$out"; ok=$?
+    if wait_for 5 grep -q . "$out"; then
+        sleep 0.3
+        kill -0 "$pid" 2>/dev/null && ok=0
+    fi
     kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
-    [ $ok = 0 ] && head -n1 "$out" | grep -qv -i -e error -e usage
+    [ $ok = 0 ] || echo "dosebar watch --format $1: $(head -c 200 "$out")" >&2
+    return $ok
 }
 
 # ocr IMAGE GEOMETRY: the text tesseract reads in a region of a screenshot.
