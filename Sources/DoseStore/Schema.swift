@@ -1,0 +1,92 @@
+import GRDB
+
+/// The database schema: GRDB migrations `v1`, `v2`, … Never edit a migration once released; add the next one.
+enum Schema {
+    /// `PRAGMA application_id` of every dosebar database: "DOSE" in ASCII.
+    static let applicationID: Int32 = 0x444F_5345
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: v1)
+        }
+        return migrator
+    }
+
+    // Dates are `LocalDate.dayNumber` (days since 1970-01-01), times of day `LocalTime.minuteOfDay`,
+    // instants Unix seconds (REAL).
+    static let v1 = """
+        PRAGMA application_id = \(applicationID);
+
+        CREATE TABLE medication (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            name        TEXT    NOT NULL CHECK (length(trim(name)) > 0),
+            name_key    TEXT    NOT NULL,              -- lowercased, NFC: uniqueness key
+            dose        TEXT,
+            group_name  TEXT,
+            note        TEXT,
+            stock       INTEGER CHECK (stock IS NULL OR stock >= 0),
+            per_dose    INTEGER NOT NULL DEFAULT 1,
+            low_days    INTEGER NOT NULL DEFAULT 7,
+            archived_on INTEGER                        -- day number; NULL = active
+        );
+        CREATE UNIQUE INDEX medication_active_name ON medication(name_key) WHERE archived_on IS NULL;
+
+        CREATE TABLE schedule_version (
+            medication_id  INTEGER NOT NULL REFERENCES medication(id),
+            effective      INTEGER NOT NULL,           -- day number
+            kind           TEXT    NOT NULL CHECK (kind IN ('daily', 'weekdays', 'every_days',
+                               'every_weeks', 'every_months', 'cycle', 'as_needed')),
+            param_a        INTEGER,                    -- N, cycle active days, as-needed max per day
+            param_b        INTEGER,                    -- cycle rest days, as-needed min interval (s)
+            weekday_mask   INTEGER NOT NULL DEFAULT 0, -- bit 0 = Monday … bit 6 = Sunday
+            times          TEXT    NOT NULL,           -- 'HH:MM,HH:MM'
+            window_seconds INTEGER NOT NULL,
+            start_day      INTEGER NOT NULL,
+            until_day      INTEGER,
+            PRIMARY KEY (medication_id, effective)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE event (
+            id            INTEGER PRIMARY KEY,         -- append-only, so ids grow with time
+            medication_id INTEGER NOT NULL REFERENCES medication(id),
+            kind          TEXT    NOT NULL CHECK (kind IN ('taken', 'skipped', 'undone')),
+            day           INTEGER NOT NULL,            -- slot date, or local date of `at` when as-needed
+            slot_time     INTEGER CHECK (slot_time BETWEEN 0 AND 1439),
+            at            REAL    NOT NULL,
+            logged_at     REAL    NOT NULL,
+            target        INTEGER REFERENCES event(id),
+            stock_delta   INTEGER NOT NULL DEFAULT 0,
+            CHECK ((kind = 'undone') = (target IS NOT NULL))
+        );
+        CREATE INDEX event_day ON event(day);
+        CREATE INDEX event_medication ON event(medication_id, id);
+        CREATE UNIQUE INDEX event_target ON event(target) WHERE target IS NOT NULL;
+        CREATE TRIGGER event_no_update BEFORE UPDATE ON event
+            BEGIN SELECT RAISE(ABORT, 'dosebar events are append-only'); END;
+        CREATE TRIGGER event_no_delete BEFORE DELETE ON event
+            BEGIN SELECT RAISE(ABORT, 'dosebar events are append-only'); END;
+
+        CREATE TABLE day_summary (
+            day      INTEGER PRIMARY KEY,
+            total    INTEGER NOT NULL,
+            taken    INTEGER NOT NULL,
+            on_time  INTEGER NOT NULL,
+            skipped  INTEGER NOT NULL,
+            missed   INTEGER NOT NULL,
+            streak   INTEGER NOT NULL,
+            best     INTEGER NOT NULL,
+            troubled TEXT    NOT NULL DEFAULT ''       -- 'medicationID@HH:MM,…'
+        );
+
+        CREATE TABLE meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE notified (
+            key TEXT PRIMARY KEY,
+            at  REAL NOT NULL
+        ) WITHOUT ROWID;
+        """
+}
