@@ -1,1 +1,88 @@
-// DoseStore: the SQLite store (GRDB).
+import DoseCore
+import Foundation
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one owner of dosebar's SQLite database: opens it safely, migrates it, and runs
+/// every read and write as one transaction.
+///
+/// The database is in WAL mode with a 10 s busy timeout, and every write transaction is
+/// `IMMEDIATE`, so a read-decide-write done inside ``write(_:)`` is atomic even across
+/// processes (the daemon, a bar click, a terminal).
+public final class DoseStore: Sendable {
+    /// Where the database lives (`:memory:` for ``inMemory()``).
+    public let path: String
+    /// How long a writer waits for another one before failing with `DosebarError.busy`.
+    public static let busyTimeout: TimeInterval = 10
+
+    /// Internal so tests can inspect the raw database.
+    let dbQueue: DatabaseQueue
+
+    private init(dbQueue: DatabaseQueue, path: String) {
+        self.dbQueue = dbQueue
+        self.path = path
+    }
+
+    /// Opens the database at `path`, creating it (and missing parent directories, mode 0700)
+    /// with mode 0600 when absent.
+    ///
+    /// Refuses, without modifying it, a file that is not a dosebar database, a corrupt or
+    /// non-SQLite file, and a database written by a newer dosebar: all `DosebarError.badData`.
+    public convenience init(path: String) throws {
+        try self.init(path: path, busyTimeout: DoseStore.busyTimeout)
+    }
+
+    /// Opens with another busy timeout (tests).
+    convenience init(path: String, busyTimeout: TimeInterval) throws {
+        let queue = try StoreFile.openQueue(path: path, busyTimeout: busyTimeout)
+        self.init(dbQueue: queue, path: path)
+    }
+
+    /// A fresh private in-memory database, for tests.
+    public static func inMemory() throws -> DoseStore {
+        let path = ":memory:"
+        do {
+            let queue = try DatabaseQueue(configuration: StoreFile.configuration())
+            try Schema.migrator.migrate(queue)
+            return DoseStore(dbQueue: queue, path: path)
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+
+    /// Runs `body` on one consistent read-only snapshot of the database.
+    ///
+    /// The reader is valid only inside `body`; do not keep it.
+    public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
+        let path = path
+        do {
+            return try dbQueue.read { db in try body(StoreReader(db: db, path: path)) }
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+
+    /// Runs `body` in one `IMMEDIATE` write transaction: everything it writes is committed
+    /// together, or nothing is when it throws.
+    ///
+    /// Waits up to ``busyTimeout`` for other writers, then throws `DosebarError.busy`.
+    /// The writer is valid only inside `body`; do not keep it.
+    public func write<T>(_ body: (StoreWriter) throws -> T) throws -> T {
+        let path = path
+        do {
+            return try dbQueue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(StoreWriter(db: db, path: path))
+                    return .commit
+                }
+                guard let result else { throw DosebarError.internal("write transaction produced no result") }
+                return result
+            }
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+}

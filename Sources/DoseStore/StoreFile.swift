@@ -1,0 +1,171 @@
+import DoseCore
+import Foundation
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Opening the database file safely: private permissions, identity check before any write,
+/// WAL mode, migrations.
+enum StoreFile {
+    /// The connection settings every dosebar connection uses.
+    static func configuration(busyTimeout: TimeInterval = DoseStore.busyTimeout) -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(busyTimeout)
+        config.foreignKeysEnabled = true
+        config.label = "dosebar"
+        return config
+    }
+
+    static func openQueue(path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue {
+        let created = try createIfMissing(path)
+        // Nothing below writes to the file until its identity is known.
+        if !created { try checkIdentity(path, busyTimeout: busyTimeout) }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration(busyTimeout: busyTimeout))
+            try queue.writeWithoutTransaction { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode == "wal" else {
+                    throw DosebarError.io("cannot put \(path) in WAL mode (journal mode stays '\(mode ?? "?")'); "
+                        + "keep the database on a local file system")
+                }
+                // Safe against crashes in WAL mode; only a power cut may lose the last commit.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            try claim(queue, path: path)
+            try migrate(queue, path: path)
+            return queue
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+
+    /// Stamps an empty database with our application id and creates the migrator's bookkeeping
+    /// table, in one transaction, before anything else touches it.
+    ///
+    /// Several processes may open a new database at the same moment: none of them may see a
+    /// table without our id (it would look foreign), nor our id without the migrator's table
+    /// (GRDB's migrator fails when that table appears while it checks for it).
+    static func claim(_ queue: DatabaseQueue, path: String) throws {
+        if try queue.read({ try identity($0) }) == .ours { return }
+        try queue.inTransaction(.immediate) { db in
+            switch try identity(db) {
+            case .ours: break
+            case .empty:
+                try db.execute(sql: """
+                    PRAGMA application_id = \(Schema.applicationID);
+                    CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    """)
+            case .foreign: throw StoreErrors.foreign(path)
+            }
+            return .commit
+        }
+    }
+
+    /// Runs pending migrations, refusing a database migrated by a newer dosebar.
+    static func migrate(_ queue: DatabaseQueue, path: String) throws {
+        let migrator = Schema.migrator
+        let (superseded, complete) = try queue.read { db in
+            (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+        }
+        if superseded { throw StoreErrors.newer(path) }
+        if complete { return }
+        do {
+            try migrator.migrate(queue)
+        } catch {
+            // Two processes opening a new database at once may both try `v1`: the loser's
+            // transaction fails and rolls back, and the winner has done the work.
+            if try queue.read(migrator.hasCompletedMigrations) { return }
+            try migrator.migrate(queue)
+        }
+    }
+
+    // MARK: - Identity
+
+    private enum Identity { case ours, empty, foreign }
+
+    /// Ours when it carries our application id; empty when it has no id, no schema and no
+    /// user version; anything else belongs to another program.
+    private static func identity(_ db: Database) throws -> Identity {
+        let app = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if app == Schema.applicationID { return .ours }
+        let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+        let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        return app == 0 && objects == 0 && userVersion == 0 ? .empty : .foreign
+    }
+
+    /// Throws unless `path` is a dosebar database or an empty one. Never writes to it.
+    static func checkIdentity(_ path: String, busyTimeout: TimeInterval) throws {
+        if headerApplicationID(path) == Schema.applicationID { return }
+        // The header may be stale (pages still in the WAL) or absent: ask SQLite, read-only.
+        var config = configuration(busyTimeout: busyTimeout)
+        config.readonly = true
+        let identity: Identity
+        do {
+            let probe = try DatabaseQueue(path: path, configuration: config)
+            identity = try probe.read { try Self.identity($0) }
+            try probe.close()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+            throw StoreErrors.corrupt(path)
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+        if identity == .foreign { throw StoreErrors.foreign(path) }
+    }
+
+    /// The application id in the 100-byte SQLite header of the main file, if it has one.
+    static func headerApplicationID(_ path: String) -> Int32? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 100) }
+        guard count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else { return nil }
+        return Int32(bitPattern: header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    }
+
+    // MARK: - Files and directories
+
+    /// Creates an empty file with mode 0600 (and missing parent directories with mode 0700).
+    /// Returns false when the file already exists.
+    static func createIfMissing(_ path: String) throws -> Bool {
+        var info = stat()
+        if stat(path, &info) == 0 { return false }
+        guard errno == ENOENT else { throw ioError("cannot access", path) }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty { try makeDirectories(directory) }
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            if errno == EEXIST { return false }
+            throw ioError("cannot create", path)
+        }
+        defer { close(fd) }
+        _ = fchmod(fd, 0o600) // in case the umask took bits away
+        return true
+    }
+
+    /// `mkdir -p` with mode 0700 for every directory it creates.
+    static func makeDirectories(_ directory: String) throws {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw DosebarError.io("\(directory) is not a directory; pass another --db")
+            }
+            return
+        }
+        guard errno == ENOENT else { throw ioError("cannot access", directory) }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != directory { try makeDirectories(parent) }
+        if mkdir(directory, 0o700) != 0 {
+            if errno == EEXIST { return }
+            throw ioError("cannot create directory", directory)
+        }
+        _ = chmod(directory, 0o700)
+    }
+
+    private static func ioError(_ what: String, _ path: String) -> DosebarError {
+        .io("\(what) \(path): \(String(cString: strerror(errno))); check the path and its permissions")
+    }
+}

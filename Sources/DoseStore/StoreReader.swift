@@ -1,0 +1,122 @@
+import DoseCore
+import Foundation
+import GRDB
+
+/// Everything dosebar reads from its database, seen from one transaction.
+///
+/// Valid only inside the `DoseStore.read` or `DoseStore.write` call that handed it over.
+public struct StoreReader {
+    let db: Database
+    let path: String
+
+    init(db: Database, path: String) {
+        self.db = db
+        self.path = path
+    }
+
+    /// Medicines with all their schedule versions, ordered by id; archived ones only when asked.
+    public func medications(includeArchived: Bool) throws -> [Medication] {
+        typealias M = MedicationRecord.Columns
+        var request = MedicationRecord.order(M.id)
+        if !includeArchived { request = request.filter(M.archivedOn == nil) }
+        let records = try request.fetchAll(db)
+        let versions = try ScheduleVersionRecord.fetchAll(db, sql: includeArchived
+            ? "SELECT * FROM schedule_version ORDER BY medication_id, effective"
+            : """
+              SELECT v.* FROM schedule_version v JOIN medication m ON m.id = v.medication_id
+              WHERE m.archived_on IS NULL ORDER BY v.medication_id, v.effective
+              """)
+        var byMedication: [Int64: [ScheduleVersion]] = [:]
+        for v in versions { byMedication[v.medicationID, default: []].append(try v.scheduleVersion()) }
+        return records.map { $0.medication(versions: byMedication[$0.id ?? 0] ?? []) }
+    }
+
+    /// The medicine with this id (archived or not), with all its schedule versions.
+    public func medication(id: Int64) throws -> Medication? {
+        guard let record = try MedicationRecord.fetchOne(db, key: id) else { return nil }
+        let versions = try ScheduleVersionRecord
+            .filter(ScheduleVersionRecord.Columns.medicationID == id)
+            .order(ScheduleVersionRecord.Columns.effective)
+            .fetchAll(db)
+        return record.medication(versions: try versions.map { try $0.scheduleVersion() })
+    }
+
+    /// Effective events (taken or skipped, and not undone) whose day is in `days`, of every
+    /// medicine, ordered by day then by the order they were logged.
+    ///
+    /// An event's day is its slot's date, or for an as-needed dose the local date it was taken on.
+    /// Uses the `event_day` index: the cost follows the range, not the length of history.
+    public func events(days: ClosedRange<LocalDate>) throws -> [DoseEvent] {
+        try EventRecord.fetchAll(db, sql: Self.eventsInDaysSQL,
+                                 arguments: [days.lowerBound.dayNumber, days.upperBound.dayNumber])
+            .map { try $0.event() }
+    }
+
+    /// The newest effective taken or skipped event (of one medicine when given): what `undo` reverts.
+    public func latestUndoable(medicationID: Int64?) throws -> DoseEvent? {
+        let record: EventRecord?
+        if let medicationID {
+            record = try EventRecord.fetchOne(db, sql: Self.latestUndoableOfMedicationSQL, arguments: [medicationID])
+        } else {
+            record = try EventRecord.fetchOne(db, sql: Self.latestUndoableSQL)
+        }
+        return try record?.event()
+    }
+
+    /// The event with this id, whatever its kind and whether or not it was undone.
+    public func event(id: Int64) throws -> DoseEvent? {
+        try EventRecord.fetchOne(db, key: id)?.event()
+    }
+
+    /// Whether an `undone` event cancels the event with this id.
+    public func isUndone(eventID: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM event WHERE target = ?)", arguments: [eventID]) ?? false
+    }
+
+    /// Cached day summaries from `from` through `through` inclusive, ascending; days without one are absent.
+    public func summaries(from: LocalDate, through: LocalDate) throws -> [DaySummary] {
+        typealias S = DaySummaryRecord.Columns
+        return try DaySummaryRecord
+            .filter(S.day >= from.dayNumber && S.day <= through.dayNumber)
+            .order(S.day)
+            .fetchAll(db)
+            .map(\.summary)
+    }
+
+    /// The cached summary of the latest day that has one.
+    public func lastSummary() throws -> DaySummary? {
+        try DaySummaryRecord.order(DaySummaryRecord.Columns.day.desc).fetchOne(db)?.summary
+    }
+
+    /// A value stored with `StoreWriter.setMeta`, or nil.
+    public func meta(_ key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+
+    /// Whether `StoreWriter.markNotified` was called with this key.
+    public func wasNotified(_ key: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM notified WHERE key = ?)", arguments: [key]) ?? false
+    }
+
+    // MARK: - Queries (shared with the tests that check their plans)
+
+    static let effective = "e.kind IN ('taken', 'skipped') AND NOT EXISTS (SELECT 1 FROM event u WHERE u.target = e.id)"
+
+    static let eventsInDaysSQL = """
+        SELECT e.* FROM event e
+        WHERE e.day BETWEEN ? AND ? AND \(effective)
+        ORDER BY e.day, e.id
+        """
+
+    static let latestUndoableOfMedicationSQL = """
+        SELECT e.* FROM event e
+        WHERE e.medication_id = ? AND \(effective)
+        ORDER BY e.id DESC LIMIT 1
+        """
+
+    static let latestUndoableSQL = """
+        SELECT e.* FROM event e
+        WHERE \(effective)
+        ORDER BY e.id DESC LIMIT 1
+        """
+}

@@ -1,0 +1,195 @@
+import DoseCore
+import Foundation
+import GRDB
+
+/// Everything dosebar writes to its database, inside one `IMMEDIATE` transaction, plus every
+/// read of ``StoreReader`` so a decision and its write see the same data.
+///
+/// Valid only inside the `DoseStore.write` call that handed it over.
+public struct StoreWriter {
+    let db: Database
+    let path: String
+
+    init(db: Database, path: String) {
+        self.db = db
+        self.path = path
+    }
+
+    /// The reads, inside this write transaction.
+    public var reader: StoreReader { StoreReader(db: db, path: path) }
+
+    // MARK: - Medicines
+
+    /// Adds a medicine with its schedule versions and returns its new id (`m.id` is ignored).
+    ///
+    /// Throws `badData` when an active medicine already has this name, in any letter case.
+    public func insertMedication(_ m: Medication) throws -> Int64 {
+        var record = MedicationRecord(m)
+        try validate(record)
+        do {
+            try record.insert(db)
+        } catch where StoreErrors.isDuplicateName(error) {
+            throw duplicateName(m.name)
+        }
+        guard let id = record.id else { throw DosebarError.internal("inserted medicine has no id") }
+        for v in m.versions {
+            try ScheduleVersionRecord(medicationID: id, v).insert(db, onConflict: .replace)
+        }
+        return id
+    }
+
+    /// Replaces the medicine's name, dose, group, note, stock, per-dose, low-days and archive
+    /// date (not its schedule versions: see ``putVersion(medicationID:_:)``).
+    public func updateMedication(_ m: Medication) throws {
+        var record = MedicationRecord(m)
+        record.id = m.id
+        try validate(record)
+        do {
+            try record.update(db)
+        } catch RecordError.recordNotFound {
+            throw unknownMedication(m.id)
+        } catch where StoreErrors.isDuplicateName(error) {
+            throw duplicateName(m.name)
+        }
+    }
+
+    /// Adds a schedule version; one with the same effective date replaces the old one.
+    public func putVersion(medicationID: Int64, _ v: ScheduleVersion) throws {
+        guard try MedicationRecord.exists(db, key: medicationID) else { throw unknownMedication(medicationID) }
+        try ScheduleVersionRecord(medicationID: medicationID, v).insert(db, onConflict: .replace)
+    }
+
+    /// Sets the units on hand (nil: stock not tracked).
+    public func setStock(medicationID: Int64, _ stock: Int?) throws {
+        if let stock, stock < 0 { throw DosebarError.badData("stock cannot be negative (\(stock))") }
+        try db.execute(sql: "UPDATE medication SET stock = ? WHERE id = ?", arguments: [stock, medicationID])
+        if db.changesCount == 0 { throw unknownMedication(medicationID) }
+    }
+
+    // MARK: - Events
+
+    /// Appends a taken or skipped event and returns its id (`e.id` is ignored).
+    ///
+    /// `day` is the slot's date for a scheduled dose and the local date of `e.at` for an
+    /// as-needed one: it is what ``StoreReader/events(days:)`` selects on.
+    public func insertEvent(_ e: DoseEvent, day: LocalDate) throws -> Int64 {
+        guard e.kind != .undone else {
+            throw DosebarError.internal("an undo is written with insertUndo(of:at:), not insertEvent")
+        }
+        if let slot = e.slot, slot.medicationID != e.medicationID || slot.date != day {
+            throw DosebarError.internal("event slot \(slot) of medicine #\(slot.medicationID) "
+                + "does not match medicine #\(e.medicationID) on \(day)")
+        }
+        var record = EventRecord(e, day: day)
+        record.target = nil
+        return try insert(&record)
+    }
+
+    /// Appends an `undone` event cancelling `target` and returns its id. Events are never
+    /// modified or deleted. The undo records `-target.stockDelta`; restoring the stock itself
+    /// is the caller's job (``setStock(medicationID:_:)``).
+    public func insertUndo(of target: DoseEvent, at: Date) throws -> Int64 {
+        guard let stored = try EventRecord.fetchOne(db, key: target.id),
+              stored.kind == DoseEvent.Kind.taken.rawValue || stored.kind == DoseEvent.Kind.skipped.rawValue
+        else {
+            throw DosebarError.badData("event #\(target.id) is not a dose that can be undone")
+        }
+        if try reader.isUndone(eventID: target.id) {
+            throw DosebarError.badData("that dose was already undone; nothing to undo")
+        }
+        var record = stored
+        record.id = nil
+        record.kind = DoseEvent.Kind.undone.rawValue
+        record.slotTime = nil
+        record.at = at.timeIntervalSince1970
+        record.loggedAt = at.timeIntervalSince1970
+        record.target = target.id
+        record.stockDelta = -stored.stockDelta
+        return try insert(&record)
+    }
+
+    private func insert(_ record: inout EventRecord) throws -> Int64 {
+        do {
+            try record.insert(db)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
+            throw unknownMedication(record.medicationID)
+        }
+        guard let id = record.id else { throw DosebarError.internal("inserted event has no id") }
+        return id
+    }
+
+    // MARK: - Summaries, meta, notifications
+
+    /// Drops cached summaries of `date` and every later day (history changed there).
+    public func invalidateSummaries(from date: LocalDate) throws {
+        try db.execute(sql: "DELETE FROM day_summary WHERE day >= ?", arguments: [date.dayNumber])
+    }
+
+    /// Inserts or replaces the summaries of their days.
+    public func saveSummaries(_ s: [DaySummary]) throws {
+        for summary in s { try DaySummaryRecord(summary).insert(db, onConflict: .replace) }
+    }
+
+    /// Stores a small named value; nil removes it.
+    public func setMeta(_ key: String, _ value: String?) throws {
+        if let value {
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// Remembers that the notification `key` was sent (the first time is kept).
+    public func markNotified(_ key: String, at: Date) throws {
+        try db.execute(sql: "INSERT INTO notified (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                       arguments: [key, at.timeIntervalSince1970])
+    }
+
+    /// Forgets notifications sent before `date`, so the table does not grow forever.
+    public func forgetNotified(before date: Date) throws {
+        try db.execute(sql: "DELETE FROM notified WHERE at < ?", arguments: [date.timeIntervalSince1970])
+    }
+
+    // MARK: - Reads (see StoreReader)
+
+    /// See ``StoreReader/medications(includeArchived:)``.
+    public func medications(includeArchived: Bool) throws -> [Medication] { try reader.medications(includeArchived: includeArchived) }
+    /// See ``StoreReader/medication(id:)``.
+    public func medication(id: Int64) throws -> Medication? { try reader.medication(id: id) }
+    /// See ``StoreReader/events(days:)``.
+    public func events(days: ClosedRange<LocalDate>) throws -> [DoseEvent] { try reader.events(days: days) }
+    /// See ``StoreReader/latestUndoable(medicationID:)``.
+    public func latestUndoable(medicationID: Int64?) throws -> DoseEvent? { try reader.latestUndoable(medicationID: medicationID) }
+    /// See ``StoreReader/event(id:)``.
+    public func event(id: Int64) throws -> DoseEvent? { try reader.event(id: id) }
+    /// See ``StoreReader/isUndone(eventID:)``.
+    public func isUndone(eventID: Int64) throws -> Bool { try reader.isUndone(eventID: eventID) }
+    /// See ``StoreReader/summaries(from:through:)``.
+    public func summaries(from: LocalDate, through: LocalDate) throws -> [DaySummary] { try reader.summaries(from: from, through: through) }
+    /// See ``StoreReader/lastSummary()``.
+    public func lastSummary() throws -> DaySummary? { try reader.lastSummary() }
+    /// See ``StoreReader/meta(_:)``.
+    public func meta(_ key: String) throws -> String? { try reader.meta(key) }
+    /// See ``StoreReader/wasNotified(_:)``.
+    public func wasNotified(_ key: String) throws -> Bool { try reader.wasNotified(key) }
+
+    // MARK: - Helpers
+
+    private func validate(_ record: MedicationRecord) throws {
+        if record.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw DosebarError.badData("a medicine needs a name")
+        }
+        if let stock = record.stock, stock < 0 { throw DosebarError.badData("stock cannot be negative (\(stock))") }
+        if record.perDose < 1 { throw DosebarError.badData("--per-dose must be at least 1 (got \(record.perDose))") }
+        if record.lowDays < 0 { throw DosebarError.badData("--low-days cannot be negative (got \(record.lowDays))") }
+    }
+
+    private func duplicateName(_ name: String) -> DosebarError {
+        .badData("a medicine named \(name) already exists; pick another name or edit that one")
+    }
+
+    private func unknownMedication(_ id: Int64) -> DosebarError {
+        .badData("no medicine with id \(id)")
+    }
+}
