@@ -98,7 +98,7 @@ scenario_setup() {
     SHARED=$WORK/shared
     SCENARIO_DB=$SCENARIO_HOME/dosebar.sqlite
     mkdir -p "$SCENARIO_HOME" "$WORK/bin"
-    [ -n "${SCENARIO_USER:-}" ] && chown "$SCENARIO_USER" "$SCENARIO_HOME"
+    [ -n "${SCENARIO_USER:-}" ] && chown "$SCENARIO_USER" "$WORK" "$SCENARIO_HOME"
     if [ -n "$DOSEBAR_BIN" ] && scenario_from_binary; then
         SCENARIO_SOURCE=binary
     else
