@@ -1,0 +1,218 @@
+// The extension's logic, with no GNOME Shell import so it runs under plain
+// `gjs -m` (tests/test_logic.js): parse timeline.json, pick the entry in force,
+// decide whether the data is stale, and build what the panel and the menu show.
+// Every function is pure: the time is passed in, as milliseconds since the epoch.
+
+/** Day states of a snapshot (DESIGN §3), plus `stale` and `error` of our own. */
+export const STATES = ['empty', 'late', 'due', 'missed', 'done', 'upcoming', 'rest', 'none', 'stale', 'error'];
+
+/** A symbolic icon per state (Adwaita names), as data. */
+export const STATE_ICONS = {
+    empty: 'list-add-symbolic',
+    late: 'dialog-warning-symbolic',
+    due: 'alarm-symbolic',
+    missed: 'dialog-error-symbolic',
+    done: 'object-select-symbolic',
+    upcoming: 'alarm-symbolic',
+    rest: 'weather-clear-night-symbolic',
+    none: 'alarm-symbolic',
+    stale: 'content-loading-symbolic',
+    error: 'dialog-question-symbolic',
+};
+
+/** The words the menu uses, in English and Korean (as dosebar's own catalogs). */
+export const WORDS = {
+    en: {
+        upcoming: 'upcoming', due: 'due', late: 'late', missed: 'missed', taken: 'taken',
+        taken_early: 'taken early', taken_late: 'taken late', skipped: 'skipped',
+        take: 'Taken', takeAll: 'Take all due', noDoses: 'Nothing scheduled today',
+        stale: 'Out of date: the data is from %s. Is `dosebar daemon` running?',
+        staleLabel: 'dosebar: out of date', missing: 'No data yet: run `dosebar export` or start `dosebar daemon`.',
+        missingLabel: 'dosebar', bad: 'Cannot read timeline.json: %s', settings: 'Settings',
+    },
+    ko: {
+        upcoming: '예정', due: '복용 시간', late: '늦음', missed: '놓침', taken: '복용함',
+        taken_early: '일찍 복용', taken_late: '늦게 복용', skipped: '건너뜀',
+        take: '복용함', takeAll: '지금 먹을 약 모두 복용', noDoses: '오늘 예정된 약이 없습니다',
+        stale: '오래된 정보: %s 기준입니다. `dosebar daemon`이 실행 중인가요?',
+        staleLabel: 'dosebar: 오래된 정보', missing: '아직 정보가 없습니다: `dosebar export`를 실행하거나 `dosebar daemon`을 시작하세요.',
+        missingLabel: 'dosebar', bad: 'timeline.json을 읽을 수 없습니다: %s', settings: '설정',
+    },
+};
+
+/** `ko` for a Korean locale name such as `ko_KR.UTF-8`, else `en`. */
+export function languageFor(localeName) {
+    return String(localeName ?? '').toLowerCase().startsWith('ko') ? 'ko' : 'en';
+}
+
+const ACTIONABLE = new Set(['due', 'late']);
+
+function fill(template, value) {
+    return template.replace('%s', value);
+}
+
+/**
+ * Parses the text of timeline.json. Returns `{timeline}` or `{error}`; never throws.
+ * A timeline must have schema 1, a day, a reload_at and at least one entry with an `at`.
+ */
+export function parseTimeline(text) {
+    let data;
+    try {
+        data = JSON.parse(text);
+    } catch (e) {
+        return {error: `not JSON (${e.message})`};
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data))
+        return {error: 'not a JSON object'};
+    if (data.schema !== 1)
+        return {error: `unknown schema ${JSON.stringify(data.schema)}`};
+    if (!Array.isArray(data.entries) || data.entries.length === 0)
+        return {error: 'no entries'};
+    for (const key of ['day', 'reload_at']) {
+        if (typeof data[key] !== 'string')
+            return {error: `no ${key}`};
+    }
+    if (Number.isNaN(Date.parse(data.reload_at)))
+        return {error: `bad reload_at ${data.reload_at}`};
+    for (const entry of data.entries) {
+        if (!entry || typeof entry.at !== 'string' || Number.isNaN(Date.parse(entry.at)))
+            return {error: 'an entry without a valid "at"'};
+    }
+    return {timeline: data};
+}
+
+/**
+ * The entry in force at `now`: the last whose `at` is not after it (entries are
+ * sorted by `at`). Null when `now` is before the first entry.
+ */
+export function pickEntry(timeline, now) {
+    const entries = timeline.entries;
+    let lo = 0, hi = entries.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (Date.parse(entries[mid].at) <= now)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo === 0 ? null : entries[lo - 1];
+}
+
+/**
+ * Why the timeline cannot describe `now`, or null if it can: it is for another
+ * day than `today` (the local `YYYY-MM-DD`, when given), `now` is at or past its
+ * `reload_at`, or before its first entry.
+ */
+export function staleReason(timeline, now, today = null) {
+    if (today !== null && timeline.day !== today)
+        return `day ${timeline.day} is not today (${today})`;
+    if (now >= Date.parse(timeline.reload_at))
+        return `past reload_at ${timeline.reload_at}`;
+    if (now < Date.parse(timeline.entries[0].at))
+        return `before the first entry ${timeline.entries[0].at}`;
+    return null;
+}
+
+/**
+ * Milliseconds from `now` until the view may change on its own: the next entry's
+ * `at` or `reload_at`, whichever comes first (at least 1 s). Null for a stale
+ * timeline past its reload_at (only a new file can change it then).
+ */
+export function msUntilNextChange(timeline, now) {
+    const reload = Date.parse(timeline.reload_at);
+    let next = reload > now ? reload : null;
+    for (const entry of timeline.entries) {
+        const at = Date.parse(entry.at);
+        if (at > now) {
+            if (next === null || at < next)
+                next = at;
+            break;
+        }
+    }
+    return next === null ? null : Math.max(1000, next - now);
+}
+
+/** `HH:MM` of an ISO-8601 instant written with its local offset (no zone lookup). */
+export function clockOf(iso) {
+    const m = /T(\d\d):(\d\d)/.exec(String(iso ?? ''));
+    return m ? `${m[1]}:${m[2]}` : '';
+}
+
+/** The snapshot's one-line text without the leading icon (the panel has its own). */
+export function stripIcon(text) {
+    return String(text ?? '').replace(/^[^\p{L}\p{N}]+/u, '').trim();
+}
+
+/** The command line that marks `names` as taken (all due/late doses when empty). */
+export function takeArgv(command, dir, names = []) {
+    const argv = [command, 'take'];
+    if (dir)
+        argv.push('--dir', dir);
+    if (names.length > 0)
+        argv.push('--', ...names);
+    return argv;
+}
+
+/** How one dose's status reads in the menu, e.g. `late`, `taken 08:10`. */
+export function statusText(dose, words) {
+    const word = words[dose.status] ?? dose.status;
+    if (dose.taken_at && String(dose.status).startsWith('taken'))
+        return `${word} ${clockOf(dose.taken_at)}`;
+    return word;
+}
+
+/**
+ * What the panel and the menu show at `now`.
+ *
+ * `loaded` is the result of parseTimeline, or null when there is no file yet.
+ * Options: `today` (local YYYY-MM-DD), `command` and `dir` (for the take
+ * actions), `lang` (`en` or `ko`).
+ *
+ * Returns {state, iconName, label, styleClass, message, severity, items}, where
+ * each item is {kind: 'dose', text, status, action} (action: null or
+ * {label, argv}) or {kind: 'takeAll', label, argv} or {kind: 'empty', text}.
+ */
+export function buildView(loaded, now, {today = null, command = 'dosebar', dir = '', lang = 'en'} = {}) {
+    const words = WORDS[lang] ?? WORDS.en;
+    const result = (state, label, message, severity, items = []) => ({
+        state, label, message, severity, items,
+        iconName: STATE_ICONS[state] ?? STATE_ICONS.error,
+        styleClass: `dosebar-${state}`,
+    });
+    if (loaded === null)
+        return result('error', words.missingLabel, words.missing, 'info');
+    if (loaded.error)
+        return result('error', words.missingLabel, fill(words.bad, loaded.error), 'warning');
+
+    const timeline = loaded.timeline;
+    const stale = staleReason(timeline, now, today);
+    const entry = stale === null ? pickEntry(timeline, now) : null;
+    if (entry === null)
+        return result('stale', words.staleLabel, fill(words.stale, timeline.day), 'warning');
+
+    const doses = Array.isArray(entry.doses) ? entry.doses : [];
+    const items = [];
+    const due = [];
+    for (const dose of doses) {
+        const name = String(dose.medication ?? '');
+        const what = dose.dose ? `${name} ${dose.dose}` : name;
+        const actionable = ACTIONABLE.has(dose.status);
+        if (actionable)
+            due.push(name);
+        items.push({
+            kind: 'dose',
+            text: `${clockOf(dose.scheduled)}  ${what} — ${statusText(dose, words)}`,
+            status: String(dose.status),
+            action: actionable ? {label: words.take, argv: takeArgv(command, dir, [name])} : null,
+        });
+    }
+    if (items.length === 0)
+        items.push({kind: 'empty', text: words.noDoses});
+    if (due.length > 0)
+        items.push({kind: 'takeAll', label: `${words.takeAll} (${due.length})`, argv: takeArgv(command, dir)});
+
+    const state = STATES.includes(entry.state) ? entry.state : 'none';
+    const message = entry.message ?? {};
+    const label = stripIcon(entry.text) || `${entry.counts?.taken ?? 0}/${entry.counts?.total ?? 0}`;
+    return result(state, label, String(message.text ?? ''), String(message.severity ?? 'info'), items);
+}

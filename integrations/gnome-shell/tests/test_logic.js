@@ -1,0 +1,173 @@
+// Tests of the GNOME Shell extension's logic.js under plain gjs (1.74+):
+//
+//   gjs -m integrations/gnome-shell/tests/test_logic.js [timeline.json NOW]
+//
+// With a timeline.json written by the real `dosebar export` and the instant it
+// was made for, it also checks the view built from it (the scenario of
+// integrations/tests: Levothyroxine late, Magnesium due, Omega-3 taken).
+// Prints `ok`/`not ok` per check and exits 1 if any failed.
+import GLib from 'gi://GLib';
+import System from 'system';
+import * as Logic from '../dosebar@dosebar.github.io/logic.js';
+
+let failures = 0, count = 0;
+function check(name, condition, detail = '') {
+    count++;
+    if (condition) {
+        print(`ok ${count} - ${name}`);
+    } else {
+        failures++;
+        print(`not ok ${count} - ${name}${detail ? `: ${detail}` : ''}`);
+    }
+}
+function equal(name, actual, expected) {
+    const a = JSON.stringify(actual), e = JSON.stringify(expected);
+    check(name, a === e, `got ${a}, expected ${e}`);
+}
+const t = iso => Date.parse(iso);
+
+// A small timeline of 2026-11-22 in New York, as dosebar writes it.
+function dose(medication, hhmm, status, extra = {}) {
+    return {medication, medication_id: 1, dose: null, group: null,
+        scheduled: `2026-11-22T${hhmm}:00-05:00`, status, taken_at: null, late_minutes: null, ...extra};
+}
+function entry(hhmm, state, doses, text, message = {id: 'next_up', severity: 'info', text: 'Next'}) {
+    return {schema: 1, at: `2026-11-22T${hhmm}:00-05:00`, day: '2026-11-22', timezone: 'America/New_York',
+        state, counts: {total: doses.length, taken: doses.filter(d => d.status.startsWith('taken')).length},
+        doses, message, messages: [message], text, tooltip: ''};
+}
+const timeline = {
+    schema: 1, generated_at: '2026-11-22T08:10:00-05:00', day: '2026-11-22', timezone: 'America/New_York',
+    reload_at: '2026-11-23T00:00:00-05:00',
+    entries: [
+        entry('00:00', 'upcoming', [dose('Levothyroxine', '06:00', 'upcoming'), dose('Magnesium', '09:00', 'upcoming')],
+            '💊 0/2 · Levothyroxine 06:00'),
+        entry('06:00', 'due', [dose('Levothyroxine', '06:00', 'due', {dose: '50 µg'}), dose('Magnesium', '09:00', 'upcoming')],
+            '💊 0/2 · Levothyroxine', {id: 'due_now', severity: 'warning', text: 'Time for Levothyroxine'}),
+        entry('09:00', 'late', [dose('Levothyroxine', '06:00', 'late', {dose: '50 µg', late_minutes: 180}),
+            dose('Magnesium', '09:00', 'due')], '⏰ 0/2 · Levothyroxine late 3h',
+            {id: 'late_2h', severity: 'critical', text: 'Levothyroxine is 3h late'}),
+        entry('09:15', 'done', [dose('Levothyroxine', '06:00', 'taken_late', {taken_at: '2026-11-22T09:15:00-05:00'}),
+            dose('Magnesium', '09:00', 'taken', {taken_at: '2026-11-22T09:15:00-05:00'})], '✅ 2/2 done'),
+    ],
+};
+const text = JSON.stringify(timeline);
+
+// --- parseTimeline
+const parsed = Logic.parseTimeline(text);
+check('parse: a valid timeline', parsed.timeline !== undefined && parsed.error === undefined, JSON.stringify(parsed.error));
+check('parse: not JSON', /not JSON/.test(Logic.parseTimeline('{"schema":').error ?? ''));
+check('parse: half a file is an error, not a throw', Logic.parseTimeline(text.slice(0, text.length / 2)).error !== undefined);
+check('parse: an array', Logic.parseTimeline('[]').error === 'not a JSON object');
+check('parse: null', Logic.parseTimeline('null').error === 'not a JSON object');
+check('parse: unknown schema', /schema/.test(Logic.parseTimeline(JSON.stringify({...timeline, schema: 2})).error ?? ''));
+check('parse: no entries', Logic.parseTimeline(JSON.stringify({...timeline, entries: []})).error === 'no entries');
+check('parse: an entry without at', /at/.test(Logic.parseTimeline(JSON.stringify({...timeline, entries: [{}]})).error ?? ''));
+check('parse: bad reload_at', /reload_at/.test(Logic.parseTimeline(JSON.stringify({...timeline, reload_at: 'soon'})).error ?? ''));
+
+// --- pickEntry: the last entry whose at <= now
+const at = iso => Logic.pickEntry(timeline, t(iso))?.at ?? null;
+equal('pick: before the first entry', at('2026-11-21T23:59:59-05:00'), null);
+equal('pick: exactly the first', at('2026-11-22T00:00:00-05:00'), '2026-11-22T00:00:00-05:00');
+equal('pick: between entries', at('2026-11-22T07:30:00-05:00'), '2026-11-22T06:00:00-05:00');
+equal('pick: one ms before an entry', at('2026-11-22T08:59:59.999-05:00'), '2026-11-22T06:00:00-05:00');
+equal('pick: exactly an entry', at('2026-11-22T09:00:00-05:00'), '2026-11-22T09:00:00-05:00');
+equal('pick: the same instant in UTC', at('2026-11-22T14:00:00Z'), '2026-11-22T09:00:00-05:00');
+equal('pick: after the last', at('2026-11-22T23:00:00-05:00'), '2026-11-22T09:15:00-05:00');
+
+// --- staleReason
+equal('stale: in the day', Logic.staleReason(timeline, t('2026-11-22T09:30:00-05:00'), '2026-11-22'), null);
+check('stale: another day', /not today/.test(Logic.staleReason(timeline, t('2026-11-22T09:30:00-05:00'), '2026-11-23') ?? ''));
+check('stale: at reload_at', /reload_at/.test(Logic.staleReason(timeline, t('2026-11-23T00:00:00-05:00')) ?? ''));
+check('stale: before the first entry', /before/.test(Logic.staleReason(timeline, t('2026-11-21T23:00:00-05:00')) ?? ''));
+
+// --- msUntilNextChange: the next entry or reload_at
+equal('next change: to the next entry', Logic.msUntilNextChange(timeline, t('2026-11-22T08:00:00-05:00')), 3600 * 1000);
+equal('next change: to reload_at after the last entry', Logic.msUntilNextChange(timeline, t('2026-11-22T23:00:00-05:00')), 3600 * 1000);
+equal('next change: at least a second', Logic.msUntilNextChange(timeline, t('2026-11-22T08:59:59.900-05:00')), 1000);
+equal('next change: none past reload_at', Logic.msUntilNextChange(timeline, t('2026-11-23T01:00:00-05:00')), null);
+
+// --- small helpers
+equal('clock: local wall time of the instant', Logic.clockOf('2026-11-22T21:05:00-05:00'), '21:05');
+equal('clock: garbage', Logic.clockOf(null), '');
+equal('stripIcon: emoji', Logic.stripIcon('⏰ 1/4 · Levothyroxine late 3h'), '1/4 · Levothyroxine late 3h');
+equal('stripIcon: emoji with variation selector', Logic.stripIcon('⚠️ missed'), 'missed');
+equal('stripIcon: ascii set', Logic.stripIcon('[!] 1/4'), '1/4');
+equal('stripIcon: Hangul kept', Logic.stripIcon('💊 오메가3 21:00'), '오메가3 21:00');
+equal('takeArgv: one dose, with a dir', Logic.takeArgv('/b/dosebar', '/run/d', ['-odd name']),
+    ['/b/dosebar', 'take', '--dir', '/run/d', '--', '-odd name']);
+equal('takeArgv: all due, default dir', Logic.takeArgv('dosebar', ''), ['dosebar', 'take']);
+equal('language: ko_KR.UTF-8', Logic.languageFor('ko_KR.UTF-8'), 'ko');
+equal('language: C', Logic.languageFor('C'), 'en');
+check('every state has an icon', Logic.STATES.every(s => typeof Logic.STATE_ICONS[s] === 'string'));
+check('both languages have the same words',
+    JSON.stringify(Object.keys(Logic.WORDS.en).sort()) === JSON.stringify(Object.keys(Logic.WORDS.ko).sort()));
+
+// --- buildView
+const opts = {today: '2026-11-22', command: 'dosebar', dir: '/run/user/1000/dosebar'};
+let v = Logic.buildView(parsed, t('2026-11-22T09:10:00-05:00'), opts);
+equal('view late: state', v.state, 'late');
+equal('view late: icon', v.iconName, 'dialog-warning-symbolic');
+equal('view late: style class', v.styleClass, 'dosebar-late');
+equal('view late: label without the icon', v.label, '0/2 · Levothyroxine late 3h');
+equal('view late: message', [v.message, v.severity], ['Levothyroxine is 3h late', 'critical']);
+equal('view late: dose rows', v.items.filter(i => i.kind === 'dose').map(i => i.text),
+    ['06:00  Levothyroxine 50 µg — late', '09:00  Magnesium — due']);
+equal('view late: a Taken action per due/late dose', v.items.filter(i => i.action).map(i => i.action.argv),
+    [['dosebar', 'take', '--dir', '/run/user/1000/dosebar', '--', 'Levothyroxine'],
+        ['dosebar', 'take', '--dir', '/run/user/1000/dosebar', '--', 'Magnesium']]);
+equal('view late: take all due', v.items.filter(i => i.kind === 'takeAll').map(i => [i.label, i.argv]),
+    [['Take all due (2)', ['dosebar', 'take', '--dir', '/run/user/1000/dosebar']]]);
+
+v = Logic.buildView(parsed, t('2026-11-22T12:00:00-05:00'), opts);
+equal('view done: state and label', [v.state, v.label], ['done', '2/2 done']);
+equal('view done: taken times', v.items.map(i => i.text),
+    ['06:00  Levothyroxine — taken late 09:15', '09:00  Magnesium — taken 09:15']);
+check('view done: no action, no take-all', v.items.every(i => !i.action && i.kind !== 'takeAll'));
+
+v = Logic.buildView(parsed, t('2026-11-22T07:00:00-05:00'), {...opts, lang: 'ko'});
+equal('view ko: words', v.items.filter(i => i.kind === 'dose').map(i => i.text), ['06:00  Levothyroxine 50 µg — 복용 시간', '09:00  Magnesium — 예정']);
+equal('view ko: action label', v.items.find(i => i.action).action.label, '복용함');
+
+v = Logic.buildView(parsed, t('2026-11-23T08:00:00-05:00'), {...opts, today: '2026-11-23'});
+equal('view stale: yesterday\'s file the next morning', [v.state, v.items.length], ['stale', 0]);
+check('view stale: says which day', v.message.includes('2026-11-22'), v.message);
+v = Logic.buildView(parsed, t('2026-11-23T00:30:00-05:00'));
+equal('view stale: past reload_at without a today', v.state, 'stale');
+
+v = Logic.buildView(null, t('2026-11-22T09:30:00-05:00'), opts);
+equal('view: no file yet', [v.state, v.iconName], ['error', 'dialog-question-symbolic']);
+v = Logic.buildView(Logic.parseTimeline('{oops'), t('2026-11-22T09:30:00-05:00'), opts);
+check('view: a broken file says so', v.state === 'error' && v.message.includes('not JSON'), v.message);
+
+const empty = {...timeline, entries: [{...entry('00:00', 'empty', [], '💊 No medicines yet'), message: {id: 'empty', severity: 'info', text: 'Add one'}}]};
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify(empty)), t('2026-11-22T10:00:00-05:00'), opts);
+equal('view empty: a placeholder row', v.items, [{kind: 'empty', text: 'Nothing scheduled today'}]);
+equal('view empty: state', v.state, 'empty');
+
+// --- a timeline written by the real dosebar, when given
+const [file, now] = System.programArgs;
+if (file) {
+    const [, bytes] = GLib.file_get_contents(file);
+    const real = Logic.parseTimeline(new TextDecoder().decode(bytes));
+    check('real: timeline.json of dosebar parses', real.error === undefined, real.error);
+    if (real.timeline) {
+        const rv = Logic.buildView(real, Date.parse(now), {today: real.timeline.day, command: 'dosebar', dir: ''});
+        equal('real: state at the scenario instant', rv.state, 'late');
+        check('real: label names the late medicine', rv.label.includes('Levothyroxine'), rv.label);
+        equal('real: Taken actions for the late and the due dose',
+            rv.items.filter(i => i.action).map(i => i.action.argv.at(-1)), ['Levothyroxine', 'Magnesium']);
+        check('real: the taken dose shows its time', rv.items.some(i => i.text.includes('Omega-3') && i.text.includes('08:10')),
+            JSON.stringify(rv.items.map(i => i.text)));
+        check('real: a take-all item', rv.items.some(i => i.kind === 'takeAll'));
+        check('real: the message', rv.message.length > 0, rv.message);
+        const ms = Logic.msUntilNextChange(real.timeline, Date.parse(now));
+        check('real: next change within the hour', ms !== null && ms > 0 && ms <= 3600 * 1000, String(ms));
+    }
+}
+
+print(`1..${count}`);
+if (failures > 0) {
+    print(`${failures} of ${count} failed`);
+    System.exit(1);
+}
