@@ -1,0 +1,81 @@
+import DoseCore
+
+/// Expands the `{placeholder}`s of a bar template from a snapshot. The template itself is
+/// trusted (it comes from the user's config and may hold bar markup); every substituted
+/// value goes through the format's escaping. Unknown placeholders stay as written.
+public enum Template {
+    /// Every placeholder a template may use, without braces.
+    public static let placeholders: [String] = [
+        "icon", "text", "taken", "total", "progress", "state", "next", "next_time", "message", "streak",
+    ]
+
+    /// The value of one placeholder, unescaped; nil for an unknown name.
+    ///
+    /// `{taken}` counts resolved slots (taken + skipped), `{next_time}` is the local `HH:MM`
+    /// of the next dose, `{next}`/`{next_time}` are empty when nothing is next.
+    public static func value(of name: Substring, in snapshot: Snapshot, options: RenderOptions) -> String? {
+        switch name {
+        case "icon": options.icons[snapshot.state]
+        case "text": snapshot.text
+        case "taken": String(snapshot.counts.taken + snapshot.counts.skipped)
+        case "total": String(snapshot.counts.total)
+        case "progress": String(snapshot.progress)
+        case "state": snapshot.state.rawValue
+        case "next": snapshot.next?.medication ?? ""
+        case "next_time": snapshot.next?.scheduled.clock ?? ""
+        case "message": snapshot.message.text
+        case "streak": String(snapshot.streak.current)
+        default: nil
+        }
+    }
+
+    /// `template` with each known `{name}` replaced by `escape(value)`.
+    public static func expand(_ template: String, snapshot: Snapshot, options: RenderOptions,
+                              escape: (String) -> String) -> String {
+        var out = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" }), rest[close] == "}" else {
+                // No closing brace before the next opening one: keep the `{` literally.
+                out += "{"
+                rest = rest[afterOpen...]
+                continue
+            }
+            let name = rest[afterOpen..<close]
+            if let value = value(of: name, in: snapshot, options: options) {
+                out += escape(value)
+            } else {
+                out += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return out
+    }
+}
+
+/// Text clean-up shared by the renderers.
+enum Sanitize {
+    /// Replaces line breaks and other control characters by a space, so a value stays on one line.
+    static func oneLine(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars { out.append(isControl(u) ? " " : u) }
+        return String(out)
+    }
+
+    /// Drops control characters except line feeds and tabs (for multi-line fields such as tooltips).
+    static func keepingLines(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars where !(isControl(u) && u != "\n" && u != "\t") { out.append(u) }
+        return String(out)
+    }
+
+    /// C0, DEL, C1 and the Unicode line/paragraph separators.
+    static func isControl(_ u: Unicode.Scalar) -> Bool {
+        u.value < 0x20 || (0x7f...0x9f).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
+    }
+}
