@@ -1,0 +1,83 @@
+import DoseCore
+import Foundation
+
+/// One file of the shared directory and what it should contain.
+public struct ExportFile: Hashable, Sendable {
+    /// File name inside the shared directory, e.g. `waybar.json`.
+    public var name: String
+    /// Full content, ending in a newline.
+    public var contents: String
+
+    /// A file named `name` with `contents`.
+    public init(name: String, contents: String) { self.name = name; self.contents = contents }
+}
+
+/// Turns a timeline into every file of the shared directory (DESIGN §4) and writes the
+/// ones that changed.
+public struct Exporter: Sendable {
+    /// Icons, colours and templates for the bar outputs.
+    public var options: RenderOptions
+
+    /// An exporter rendering with `options`.
+    public init(options: RenderOptions = RenderOptions()) { self.options = options }
+
+    /// The snapshot formats in writing order (after `timeline.json`), as DESIGN §4 lists them.
+    private static let writeOrder: [OutputFormat] = [.json, .text, .waybar, .polybar, .tmux, .conky, .i3blocks]
+
+    /// Every file name the shared directory holds, in writing order.
+    public static let fileNames: [String] = ["timeline.json"] + writeOrder.map(\.fileName)
+
+    /// The rendering of `snapshot` in `format`, without a trailing newline: one line for
+    /// every format but `conky` (a head line plus one per dose) and `i3blocks` (three lines).
+    /// `json` is the snapshot object on one line. This is what `dosebar status --format` prints.
+    public func render(_ format: OutputFormat, _ snapshot: Snapshot) -> String {
+        switch format {
+        case .text: PlainTextRenderer.render(snapshot, options: options)
+        case .json: SnapshotJSON.snapshot(snapshot)
+        case .waybar: WaybarRenderer.render(snapshot, options: options)
+        case .polybar: PolybarRenderer.render(snapshot, options: options)
+        case .tmux: TmuxRenderer.render(snapshot, options: options)
+        case .conky: ConkyRenderer.render(snapshot, options: options)
+        case .i3blocks: I3blocksRenderer.render(snapshot, options: options)
+        }
+    }
+
+    /// The contents of every shared file for `timeline` at instant `now` (pure: no I/O).
+    /// `snapshot.*` and the bar files show the entry in force at `now`.
+    /// Throws `DosebarError.internal` for a timeline without entries.
+    public func files(for timeline: Timeline, now: Date) throws -> [ExportFile] {
+        [ExportFile(name: "timeline.json", contents: SnapshotJSON.timeline(timeline) + "\n")]
+            + (try snapshotFiles(for: timeline, now: now))
+    }
+
+    /// Every file but `timeline.json`.
+    private func snapshotFiles(for timeline: Timeline, now: Date) throws -> [ExportFile] {
+        guard let current = timeline.entry(at: now) else {
+            throw DosebarError.internal("the timeline of \(timeline.day) has no entries")
+        }
+        return Exporter.writeOrder.map { ExportFile(name: $0.fileName, contents: render($0, current) + "\n") }
+    }
+
+    /// Prepares `directory` and writes every file of `timeline` at `now` whose content
+    /// changed. Returns the names of the files rewritten (empty when nothing changed).
+    /// Throws `DosebarError.config` for an unsafe directory, `.io` when writing fails.
+    @discardableResult
+    public func export(_ timeline: Timeline, now: Date, to directory: SharedDirectory) throws -> [String] {
+        let others = try snapshotFiles(for: timeline, now: now)
+        try directory.prepare()
+        var changed: [String] = []
+        // The timeline can be tens of megabytes: written from json-c's buffer, not via a String.
+        let timelineChanged = try SnapshotJSON.object(timeline).withUTF8 { json in
+            var bytes = [UInt8]()
+            bytes.reserveCapacity(json.count + 1)
+            bytes.append(contentsOf: json)
+            bytes.append(UInt8(ascii: "\n"))
+            return try bytes.withUnsafeBytes { try directory.write(name: "timeline.json", bytes: $0) }
+        }
+        if timelineChanged { changed.append("timeline.json") }
+        for file in others where try directory.write(name: file.name, contents: file.contents) {
+            changed.append(file.name)
+        }
+        return changed
+    }
+}
