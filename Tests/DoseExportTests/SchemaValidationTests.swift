@@ -1,0 +1,86 @@
+@testable import DoseCore
+import DoseExport
+import Foundation
+import Testing
+
+/// Every JSON file the exporter writes validates against `schema/*.schema.json`, checked
+/// by Python's `jsonschema` (draft 2020-12) in a real subprocess.
+@Suite struct SchemaValidationTests {
+    static let schemaFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("schema")
+
+    static let validator = """
+    import json, pathlib, sys
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    folder = pathlib.Path(sys.argv[1])
+    schemas = {p.name: json.loads(p.read_text()) for p in folder.glob("*.schema.json")}
+    for s in schemas.values():
+        Draft202012Validator.check_schema(s)
+    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
+    failed = 0
+    for arg in sys.argv[2:]:
+        schema, path = arg.split("=", 1)
+        validator = Draft202012Validator(schemas[schema], registry=registry)
+        for error in validator.iter_errors(json.loads(pathlib.Path(path).read_text())):
+            failed += 1
+            print(f"{path}: /{'/'.join(map(str, error.absolute_path))}: {error.message}")
+    sys.exit(1 if failed else 0)
+    """
+
+    /// Runs the validator on `(schema file name, path)` pairs; returns its exit status and output.
+    static func validate(_ pairs: [(String, String)]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", validator, schemaFolder.path] + pairs.map { "\($0.0)=\($0.1)" }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func everyWrittenJSONFileValidates() throws {
+        let temp = try TemporaryDirectory()
+        var pairs: [(String, String)] = []
+        for (name, snapshot) in Fixtures.scenarios {
+            let dir = SharedDirectory(path: temp.path + "/" + name)
+            try Exporter().export(Fixtures.timeline([snapshot]), now: snapshot.at.date, to: dir)
+            pairs += [("timeline.schema.json", dir.path(of: "timeline.json")),
+                      ("snapshot.schema.json", dir.path(of: "snapshot.json")),
+                      ("waybar.schema.json", dir.path(of: "waybar.json"))]
+        }
+        // A multi-entry timeline too.
+        let all = SharedDirectory(path: temp.path + "/all")
+        var entries = [Fixtures.newYork, Fixtures.hostile]
+        entries[1].at = Fixtures.at("2026-03-09", "15:00", Fixtures.newYorkEDT)
+        try Exporter().export(Fixtures.timeline(entries), now: entries[1].at.date, to: all)
+        pairs.append(("timeline.schema.json", all.path(of: "timeline.json")))
+
+        let result = try Self.validate(pairs)
+        #expect(result.status == 0, "schema validation failed:\n\(result.output)")
+    }
+
+    /// The validator really runs: a file with a wrong field is rejected.
+    @Test func aBrokenFileFailsValidation() throws {
+        let temp = try TemporaryDirectory()
+        let good = SnapshotJSON.snapshot(Fixtures.newYork)
+        let broken: [(String, String)] = [
+            ("state", good.replacingOccurrences(of: "\"state\":\"late\"", with: "\"state\":\"tardy\"")),
+            ("float", good.replacingOccurrences(of: "\"progress\":40", with: "\"progress\":40.5")),
+            ("offset", good.replacingOccurrences(of: "\"at\":\"2026-03-09T13:30:00-04:00\"", with: "\"at\":\"2026-03-09T13:30:00\"")),
+            ("extra", good.replacingOccurrences(of: "\"schema\":1,", with: "\"schema\":1,\"generated_at\":\"2026-03-09T13:30:00-04:00\",")),
+            ("missing", good.replacingOccurrences(of: "\"taken_at\":null,", with: "")),
+        ]
+        for (name, text) in broken {
+            #expect(text != good, "the \(name) mutation did not apply")
+            let path = temp.path + "/\(name).json"
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            let result = try Self.validate([("snapshot.schema.json", path)])
+            #expect(result.status == 1, "\(name): expected a validation failure, got \(result.status): \(result.output)")
+        }
+    }
+}

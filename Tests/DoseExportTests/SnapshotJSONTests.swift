@@ -1,0 +1,144 @@
+@testable import DoseCore
+@testable import DoseExport
+import Foundation
+import Testing
+
+@Suite struct SnapshotJSONTests {
+    func parse(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func topLevelKeysInContractOrder() throws {
+        let text = SnapshotJSON.snapshot(Fixtures.empty)
+        let keys = ["schema", "at", "valid_until", "day", "timezone", "state", "counts", "progress", "doses",
+                    "as_needed", "next", "streak", "adherence", "stock", "cycle", "message", "messages", "text", "tooltip"]
+        // Each key found after the previous one: the top-level keys come in this order.
+        var from = text.startIndex
+        for key in keys {
+            let found = text.range(of: "\"\(key)\":", range: from..<text.endIndex)
+            #expect(found != nil, "\(key) missing or out of order")
+            from = found?.upperBound ?? from
+        }
+        #expect(try parse(text).count == keys.count)
+        #expect(text.hasPrefix("{\"schema\":1,\"at\":\"2026-11-01T00:00:00+09:00\",\"valid_until\":"))
+    }
+
+    @Test func optionalsAreNullWithTheirKeys() throws {
+        let text = SnapshotJSON.snapshot(Fixtures.newYork)
+        #expect(text.contains("\"dose\":null,\"group\":null"))
+        #expect(text.contains("\"taken_at\":null,\"late_minutes\":null"))
+        #expect(text.contains("\"late_minutes\":150"))
+        let seoul = SnapshotJSON.snapshot(Fixtures.seoulDone)
+        #expect(seoul.contains("\"next\":null"))
+        #expect(seoul.contains("\"max_per_day\":null,\"next_allowed\":null"))
+        #expect(seoul.contains("\"days30\":null"))
+        #expect(seoul.contains("\"days_left\":null,\"low\":false"))
+    }
+
+    @Test func valuesMatchTheSnapshot() throws {
+        let s = Fixtures.newYork
+        let o = try parse(SnapshotJSON.snapshot(s))
+        #expect(o["schema"] as? Int == 1)
+        #expect(o["at"] as? String == "2026-03-09T13:30:00-04:00")
+        #expect(o["day"] as? String == "2026-03-09")
+        #expect(o["state"] as? String == "late")
+        #expect(o["progress"] as? Int == 40)
+        let counts = try #require(o["counts"] as? [String: Int])
+        #expect(counts == ["total": 5, "taken": 2, "skipped": 0, "due": 1, "late": 1, "missed": 0, "upcoming": 1])
+        let doses = try #require(o["doses"] as? [[String: Any]])
+        #expect(doses.count == 5)
+        #expect(doses[1]["status"] as? String == "taken_late")
+        #expect(doses[1]["taken_at"] as? String == "2026-03-09T10:45:00-04:00")
+        #expect(doses[1]["medication_id"] as? Int == 2)
+        let next = try #require(o["next"] as? [String: Any])
+        #expect(next["scheduled"] as? String == "2026-03-09T21:00:00-04:00")
+        let streak = try #require(o["streak"] as? [String: Any])
+        #expect(streak["today"] as? String == "pending")
+        let message = try #require(o["message"] as? [String: String])
+        #expect(message == ["id": "late_2h", "severity": "warning", "text": "Iron is 2 h 30 min late"])
+        #expect((o["messages"] as? [Any])?.count == 3)
+        #expect(o["tooltip"] as? String == s.tooltip)
+    }
+
+    @Test func unicodeStaysUTF8() {
+        let text = SnapshotJSON.snapshot(Fixtures.seoulDone)
+        #expect(text.contains("\"medication\":\"오메가3\""))
+        #expect(text.contains("🎉"))
+        #expect(text.contains("\"timezone\":\"Asia/Seoul\""))
+    }
+
+    @Test func timelineWrapsEntriesAndSharesEqualDoses() throws {
+        var later = Fixtures.newYork
+        later.at = Fixtures.at("2026-03-09", "14:00", Fixtures.newYorkEDT)
+        later.validUntil = Fixtures.at("2026-03-09", "15:00", Fixtures.newYorkEDT)
+        later.doses[3].status = .late
+        later.doses[3].lateMinutes = 60
+        let timeline = Fixtures.timeline([Fixtures.newYork, later])
+        let text = SnapshotJSON.timeline(timeline)
+        #expect(text.hasPrefix("{\"schema\":1,\"generated_at\":\"2026-03-09T13:30:00-04:00\",\"day\":\"2026-03-09\",\"timezone\":\"America/New_York\",\"reload_at\":\"2026-03-10T00:00:00-04:00\",\"entries\":[{\"schema\":1,"))
+        let o = try parse(text)
+        let entries = try #require(o["entries"] as? [[String: Any]])
+        #expect(entries.count == 2)
+        // Shared nodes serialise like fresh ones: each entry equals its own snapshot's JSON.
+        for (entry, snapshot) in zip(entries, timeline.entries) {
+            let alone = try parse(SnapshotJSON.snapshot(snapshot))
+            #expect(NSDictionary(dictionary: entry).isEqual(to: alone))
+        }
+        let lateDoses = try #require(entries[1]["doses"] as? [[String: Any]])
+        #expect(lateDoses[3]["late_minutes"] as? Int == 60)
+        #expect(text.components(separatedBy: "\"medication\":\"Vitamin D\",\"medication_id\":1").count - 1 == 2)
+    }
+
+    /// The dose-list fast path gives the same bytes as building every dose as a json-c object,
+    /// across entries where doses stay, change status, change lateness, appear and go.
+    @Test func fastDoseListMatchesTheReference() {
+        for (_, snapshot) in Fixtures.scenarios {
+            #expect(SnapshotJSON.snapshot(snapshot) == SnapshotJSON.referenceObject(snapshot).text)
+        }
+        let o = Fixtures.newYorkEDT
+        var entries = [Fixtures.newYork]
+        var e = Fixtures.newYork
+        e.doses[2].lateMinutes = 180                       // lateness only
+        entries.append(e)
+        e.doses[3].status = .taken                         // status and taken_at
+        e.doses[3].takenAt = Fixtures.at("2026-03-09", "14:10", o)
+        entries.append(e)
+        e.doses.remove(at: 0)                              // every slot shifts by one
+        entries.append(e)
+        e.doses.append(Fixtures.hostile.doses[0])          // a new slot with escapes
+        e.doses[0].medication = "Metformin XR"             // a renamed slot
+        entries.append(e)
+        e.doses = []
+        entries.append(e)
+        entries.append(Fixtures.seoulDone)
+        let timeline = Fixtures.timeline(entries)
+        let reference = "{\"schema\":1,\"generated_at\":\"\(timeline.generatedAt.iso8601)\",\"day\":\"2026-03-09\","
+            + "\"timezone\":\"America/New_York\",\"reload_at\":\"\(timeline.reloadAt.iso8601)\",\"entries\":["
+            + entries.map { SnapshotJSON.referenceObject($0).text }.joined(separator: ",") + "]}"
+        let fast = SnapshotJSON.timeline(timeline)
+        #expect(fast == reference, "\(Golden.diff(reference, fast))")
+    }
+
+    @Test func jsonValueBuilderCoversEveryKind() {
+        let value = JSONValue.object { o in
+            o.set("s", "a\"b\\c/d\u{1}")
+            o.set("i", -5)
+            o.set("t", true)
+            o.set("f", false)
+            o.set("n", nil as String?)
+            o.setNull("m")
+            o.set("e", "")
+            o.setArray("a") { a in
+                a.append(1); a.append("x"); a.append(nil as Int?); a.append(true)
+                a.appendArray { $0.append(2) }
+                a.appendObject { $0.set("k", "v") }
+                a.appendRaw(json: Array(#"{"raw":[1,2]}"#.utf8))
+            }
+            o.setRaw("r", json: Array("null".utf8))
+        }
+        #expect(value.text == #"{"s":"a\"b\\c/d\u0001","i":-5,"t":true,"f":false,"n":null,"m":null,"e":"","a":[1,"x",null,true,[2],{"k":"v"},{"raw":[1,2]}],"r":null}"#)
+        #expect(JSONValue.array { _ in }.text == "[]")
+        #expect(JSONValue.quoted("a/\"é\n") == #""a/\"é\n""#)
+        #expect(JSONValue.quoted("") == #""""#)
+    }
+}
