@@ -23,7 +23,7 @@ rm -f "$ARTIFACTS/.fixtures-used"
 for t in "${tests[@]}"; do
     name=$(basename "$t" .sh); name=${name#test_}
     echo "=== $name"
-    out=$ARTIFACTS/$name.out
+    out=$ARTIFACTS/$name.results
     t0=$(date +%s)
     bash "$t" >"$out" 2>"$ARTIFACTS/$name.err"; rc=$?
     cat "$out"

@@ -96,11 +96,11 @@ else
     # As the daemon would after a change: the files move, i3blocks gets the signal.
     scenario_advance
     after=$(sed -n 1p "$SHARED/i3blocks.txt")
-    kill -s RTMIN+8 "$i3pid"
+    kill -s RTMIN+10 "$i3pid"
     if wait_for 8 shows dosebar-signal "$after"; then
-        result PASS i3blocks-signal "SIGRTMIN+8 re-read i3blocks.txt: $after"
+        result PASS i3blocks-signal "SIGRTMIN+10 re-read i3blocks.txt: $after"
     else
-        result FAIL i3blocks-signal "expected '$after' after SIGRTMIN+8; got $(block dosebar-signal)"
+        result FAIL i3blocks-signal "expected '$after' after SIGRTMIN+10; got $(block dosebar-signal)"
     fi
 fi
 exec 9>&-
