@@ -34,8 +34,13 @@ enum StoreFile {
                 // Safe against crashes in WAL mode; only a power cut may lose the last commit.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
-            try claim(queue, path: path)
-            try migrate(queue, path: path)
+            let claimed = try claim(queue, path: path)
+            let migrated = try migrate(queue, path: path)
+            if claimed || migrated {
+                // Put the new header and schema in the main file now, so the next opener
+                // recognises the file from its header alone.
+                try queue.writeWithoutTransaction { _ = try Row.fetchAll($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            }
             return queue
         } catch {
             throw StoreErrors.map(error, path: path)
@@ -48,8 +53,10 @@ enum StoreFile {
     /// Several processes may open a new database at the same moment: none of them may see a
     /// table without our id (it would look foreign), nor our id without the migrator's table
     /// (GRDB's migrator fails when that table appears while it checks for it).
-    static func claim(_ queue: DatabaseQueue, path: String) throws {
-        if try queue.read({ try identity($0) }) == .ours { return }
+    /// Returns whether it stamped the file.
+    @discardableResult
+    static func claim(_ queue: DatabaseQueue, path: String) throws -> Bool {
+        if try queue.read({ try identity($0) }) == .ours { return false }
         try queue.inTransaction(.immediate) { db in
             switch try identity(db) {
             case .ours: break
@@ -62,24 +69,28 @@ enum StoreFile {
             }
             return .commit
         }
+        return true
     }
 
     /// Runs pending migrations, refusing a database migrated by a newer dosebar.
-    static func migrate(_ queue: DatabaseQueue, path: String) throws {
+    /// Returns whether there were any.
+    @discardableResult
+    static func migrate(_ queue: DatabaseQueue, path: String) throws -> Bool {
         let migrator = Schema.migrator
         let (superseded, complete) = try queue.read { db in
             (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
         }
         if superseded { throw StoreErrors.newer(path) }
-        if complete { return }
+        if complete { return false }
         do {
             try migrator.migrate(queue)
         } catch {
             // Two processes opening a new database at once may both try `v1`: the loser's
             // transaction fails and rolls back, and the winner has done the work.
-            if try queue.read(migrator.hasCompletedMigrations) { return }
+            if try queue.read(migrator.hasCompletedMigrations) { return true }
             try migrator.migrate(queue)
         }
+        return true
     }
 
     // MARK: - Identity
@@ -99,20 +110,48 @@ enum StoreFile {
     /// Throws unless `path` is a dosebar database or an empty one. Never writes to it.
     static func checkIdentity(_ path: String, busyTimeout: TimeInterval) throws {
         if headerApplicationID(path) == Schema.applicationID { return }
-        // The header may be stale (pages still in the WAL) or absent: ask SQLite, read-only.
-        var config = configuration(busyTimeout: busyTimeout)
-        config.readonly = true
+        // First a peek that can neither change nor create anything (`immutable`: no locks, no
+        // -wal/-shm left beside another program's database). It does not see pages still in a
+        // WAL and may race a writer, so only "foreign" is final; on anything else (including
+        // SQLite built without URI support, which cannot open the URI) the read-only probe decides.
+        switch try? probe(immutableURI(path), busyTimeout: busyTimeout) {
+        case .foreign: throw StoreErrors.foreign(path)
+        case .ours: return
+        case .empty, nil: break
+        }
         let identity: Identity
         do {
-            let probe = try DatabaseQueue(path: path, configuration: config)
-            identity = try probe.read { try Self.identity($0) }
-            try probe.close()
+            identity = try probe(path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
             throw StoreErrors.corrupt(path)
         } catch {
             throw StoreErrors.map(error, path: path)
         }
         if identity == .foreign { throw StoreErrors.foreign(path) }
+    }
+
+    /// What a read-only connection to `path` (a file name or a `file:` URI) sees.
+    private static func probe(_ path: String, busyTimeout: TimeInterval) throws -> Identity {
+        var config = configuration(busyTimeout: busyTimeout)
+        config.readonly = true
+        let probe = try DatabaseQueue(path: path, configuration: config)
+        let identity = try probe.read { try Self.identity($0) }
+        try probe.close()
+        return identity
+    }
+
+    /// `file:PATH?immutable=1`, with the characters URIs reserve escaped.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for c in path.unicodeScalars {
+            switch c {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(c)
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
     }
 
     /// The application id in the 100-byte SQLite header of the main file, if it has one.
