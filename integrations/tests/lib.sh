@@ -155,6 +155,22 @@ scenario_advance() {
     fi
 }
 
+# daemon_start: `dosebar daemon` in the scenario, in the background (DAEMON_PID);
+# false, with the reason on stderr, if it does not stay up. The daemon inherits
+# this shell's environment (XDG_RUNTIME_DIR, TMUX_TMPDIR) to find the bars.
+daemon_start() {
+    [ "$SCENARIO_SOURCE" = binary ] || return 1
+    dose_argv
+    "${DOSE_ARGV[@]}" daemon >"$WORK/daemon.log" 2>&1 &
+    DAEMON_PID=$!
+    CLEANUP_PIDS+=($DAEMON_PID)
+    if wait_for 5 test -e "$SHARED/daemon.lock" && sleep 0.3 && kill -0 "$DAEMON_PID" 2>/dev/null; then
+        return 0
+    fi
+    echo "dosebar daemon did not stay up: $(tail -n 3 "$WORK/daemon.log" | tr '\n' ' ')" >&2
+    return 1
+}
+
 # has_scenario_name TEXT: true if TEXT names a medicine of the scenario.
 has_scenario_name() {
     local n

@@ -92,6 +92,21 @@ if [ "$SCENARIO_SOURCE" = binary ]; then
     else
         result FAIL i3blocks-undo "expected '$back' after the right click; got $(block dosebar-signal)"
     fi
+    # With `dosebar daemon` running, an undo in a terminal reaches the block
+    # (interval=once: only the daemon's SIGRTMIN+10 re-reads the file).
+    if daemon_start; then
+        dose undo >/dev/null 2>&1
+        again=$(sed -n 1p "$SHARED/i3blocks.txt")
+        if [ "$again" = "$back" ]; then
+            result FAIL i3blocks-daemon "undo changed nothing"
+        elif wait_for 8 shows dosebar-signal "$again"; then
+            result PASS i3blocks-daemon "undo in a terminal, daemon signalled i3blocks: $again"
+        else
+            result FAIL i3blocks-daemon "expected '$again' with the daemon running; got $(block dosebar-signal)"
+        fi
+    else
+        result SKIP i3blocks-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
+    fi
 else
     # As the daemon would after a change: the files move, i3blocks gets the signal.
     scenario_advance

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # polybar under xvfb-run: both shipped modules in one real bar,
-#   dosebar.ini      custom/script, tail = true, `dosebar watch --format polybar` (left)
-#   dosebar-ipc.ini  custom/ipc reading polybar.txt, re-read by polybar-msg (right)
+#   dosebar.ini      custom/script, tail = true, `dosebar watch --format polybar`
+#                    (left, renamed dosebar-stream)
+#   dosebar-ipc.ini  custom/ipc reading polybar.txt, re-read by polybar-msg (right,
+#                    keeps its name: `dosebar daemon` sends `action dosebar hook 0`)
 # The bar is screenshot (kept as an artifact) and read back with OCR: it must show
 # the medicine of our file, in the colour of our file, and follow a take.
 set -u
@@ -35,16 +37,18 @@ font-0 = DejaVu Sans:size=17;3
 font-1 = Noto Color Emoji:scale=9;2
 module-margin = 2
 enable-ipc = true
-modules-left = $([ $stream = 1 ] && echo dosebar)
-modules-right = dosebar-ipc
+modules-left = $([ $stream = 1 ] && echo dosebar-stream)
+modules-right = dosebar
 
 include-file = $WORK/dosebar.ini
 include-file = $WORK/dosebar-ipc.ini
 INI
-if [ $stream = 1 ]; then cp "$INTEGRATIONS_DIR/polybar/dosebar.ini" "$WORK/dosebar.ini"
-else : >"$WORK/dosebar.ini"; fi
-sed -e 's|^\[module/dosebar\]|[module/dosebar-ipc]|' -e 's/action dosebar hook/action dosebar-ipc hook/g' \
-    "$INTEGRATIONS_DIR/polybar/dosebar-ipc.ini" >"$WORK/dosebar-ipc.ini"
+if [ $stream = 1 ]; then
+    sed 's|^\[module/dosebar\]|[module/dosebar-stream]|' "$INTEGRATIONS_DIR/polybar/dosebar.ini" >"$WORK/dosebar.ini"
+else
+    : >"$WORK/dosebar.ini"
+fi
+cp "$INTEGRATIONS_DIR/polybar/dosebar-ipc.ini" "$WORK/dosebar-ipc.ini"
 
 dose_argv # polybar runs with the scenario's environment, our binary first on PATH
 env PATH="$WORK/bin:$PATH" "${DOSE_ARGV[@]:0:${#DOSE_ARGV[@]}-1}" XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" \
@@ -85,7 +89,7 @@ fi
 before_ocr=$(ocr "$WORK/now.png" "$right")
 scenario_advance || result FAIL polybar-advance "take failed"
 after=$(visible_polybar "$SHARED/polybar.txt"); aword=$(scenario_word "$after")
-env XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" polybar-msg -p "$pbpid" action dosebar-ipc hook 0 >"$WORK/msg.log" 2>&1 ||
+env XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" polybar-msg -p "$pbpid" action dosebar hook 0 >"$WORK/msg.log" 2>&1 ||
     result FAIL polybar-msg "polybar-msg failed: $(cat "$WORK/msg.log")"
 if [ "$after" = "$expect" ]; then
     result FAIL polybar-update "polybar.txt did not change after the take"
@@ -102,6 +106,25 @@ if [ $stream = 1 ]; then
     fi
 fi
 cp "$WORK/now.png" "$ARTIFACTS/polybar-after.png"
+
+# With `dosebar daemon` running, an undo in a terminal reaches the ipc module
+# (only the daemon's polybar-msg re-reads the file).
+if [ "$SCENARIO_SOURCE" = binary ]; then
+    if daemon_start; then
+        after_ocr=$(ocr "$WORK/now.png" "$right")
+        dose undo >/dev/null 2>&1
+        back=$(visible_polybar "$SHARED/polybar.txt"); bword=$(scenario_word "$back")
+        if [ "$back" = "$after" ]; then
+            result FAIL polybar-daemon "undo changed nothing"
+        elif wait_for 10 reads "$right" "$bword" && [ "$(ocr "$WORK/now.png" "$right")" != "$after_ocr" ]; then
+            result PASS polybar-daemon "undo in a terminal, daemon ran polybar-msg: '$bword' (of: $back)"
+        else
+            result FAIL polybar-daemon "expected '$bword' with the daemon running; read: $(ocr "$WORK/now.png" "$right")"
+        fi
+    else
+        result SKIP polybar-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
+    fi
+fi
 
 errors=$(grep -a '|error' "$WORK/polybar.log")
 if [ -n "$errors" ]; then result FAIL polybar-log "polybar logged errors: $errors"

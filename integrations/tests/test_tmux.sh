@@ -10,9 +10,11 @@ fi
 new_work tmux
 scenario_setup || { result FAIL tmux-scenario "could not build the scenario"; finish; }
 
-sock=$WORK/tmux.sock
-tm() { tmux -S "$sock" "$@"; }
-stop_tmux() { tmux -S "$sock" kill-server 2>/dev/null; }
+# The default socket of a private TMUX_TMPDIR: the daemon's `tmux refresh-client -S`
+# (which names no socket) then reaches this server and no other.
+export TMUX_TMPDIR=$WORK
+tm() { tmux "$@"; }
+stop_tmux() { tmux kill-server 2>/dev/null; }
 CLEANUP_HOOK=stop_tmux
 
 tm -f /dev/null new-session -d -s it -x 200 -y 12 'sleep 600' || {
@@ -38,7 +40,7 @@ fi
 
 # A real client in a pty of 200x12, drawing into a typescript.
 typescript=$WORK/typescript
-script -qfc "stty cols 200 rows 12; TERM=xterm-256color LANG=C.UTF-8 exec tmux -u -S '$sock' attach -t it" \
+script -qfc "stty cols 200 rows 12; TERM=xterm-256color LANG=C.UTF-8 exec tmux -u attach -t it" \
     "$typescript" </dev/null >/dev/null 2>&1 &
 CLEANUP_PIDS+=($!)
 
@@ -85,6 +87,24 @@ fi
 case $after in *'#'*) # a literal '#' (doubled in the file) must show once
     if shows "$after"; then result PASS tmux-hash "'#' shown single: $after"; fi ;;
 esac
+
+# With `dosebar daemon` running, an undo from a terminal reaches the bar alone
+# (status-interval is 60 s: only the daemon's refresh-client can be that fast).
+if [ "$SCENARIO_SOURCE" = binary ]; then
+    if daemon_start; then
+        dose undo >/dev/null 2>&1
+        back=$(visible_tmux "$SHARED/tmux.txt")
+        if [ "$back" = "$after" ]; then
+            result FAIL tmux-daemon "undo changed nothing"
+        elif wait_for 8 shows "[$back]"; then
+            result PASS tmux-daemon "undo in a terminal, daemon refreshed tmux: [$back]"
+        else
+            result FAIL tmux-daemon "expected [$back] after undo with the daemon running; $(tail -n 2 "$WORK/daemon.log" | tr '\n' ' ')"
+        fi
+    else
+        result SKIP tmux-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
+    fi
+fi
 
 cp "$typescript" "$ARTIFACTS/tmux-typescript.txt" 2>/dev/null
 drawn | tail -c 4000 >"$ARTIFACTS/tmux-drawn.txt"

@@ -154,6 +154,25 @@ if [ $stream = 1 ]; then
 fi
 cp "$WORK/out/now.png" "$ARTIFACTS/waybar-after.png" 2>/dev/null
 
+# With `dosebar daemon` running (as the same user), an undo in a terminal
+# reaches the signal module (interval 60 s: only SIGRTMIN+8 is that fast).
+if [ "$SCENARIO_SOURCE" = binary ]; then
+    if daemon_start; then
+        after_ocr=$(ocr "$WORK/out/now.png" "$right")
+        dose undo >/dev/null 2>&1
+        back=$(visible_waybar "$file"); bword=$(scenario_word "$back")
+        if [ "$back" = "$after" ]; then
+            result FAIL waybar-daemon "undo changed nothing"
+        elif wait_for 10 reads "$right" "$bword" && [ "$(ocr "$WORK/out/now.png" "$right")" != "$after_ocr" ]; then
+            result PASS waybar-daemon "undo in a terminal, daemon signalled waybar: '$bword' (of: $back)"
+        else
+            result FAIL waybar-daemon "expected '$bword' with the daemon running; read: $(ocr "$WORK/out/now.png" "$right")"
+        fi
+    else
+        result SKIP waybar-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
+    fi
+fi
+
 # waybar itself: no error, no rejected markup. ("basic_string::_M_create" is
 # printed by waybar 0.9.17 at every start under sway 1.7, with or without us.)
 errors=$(grep -a -i -E '\[error\]|\[critical\]|WARNING|markup' "$WORK/waybar.log" | grep -v 'basic_string::_M_create')
