@@ -1,0 +1,18 @@
+import DoseCore
+import Foundation
+
+extension AppContext {
+    /// The same set-up as of another instant, with the time zone looked up again: a command's
+    /// context is built for one instant, the daemon lives across many (and across zone changes).
+    init(_ base: AppContext, now: Date) {
+        env = base.env
+        self.now = now
+        (zone, zoneProblem) = AppContext.timeZone(base.env)
+        dbPath = base.dbPath
+        dirPath = base.dirPath
+        dirFallback = base.dirFallback
+        configPath = base.configPath
+        config = base.config
+        catalog = base.catalog
+    }
+}

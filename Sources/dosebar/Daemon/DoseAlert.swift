@@ -1,0 +1,67 @@
+import DoseCore
+import Foundation
+
+/// One desktop notification the daemon owes the person: every unresolved dose of one time that has
+/// just become due (or late), named together so one click acts on exactly those doses.
+///
+/// Pure (DoseCore only): the daemon's loop tests compile this file too.
+struct DoseAlert: Hashable, Sendable {
+    /// Which transition the notification announces.
+    enum Kind: String, Sendable, Comparable {
+        case due, late
+        static func < (a: Kind, b: Kind) -> Bool { a == .due && b == .late }
+    }
+
+    /// One dose named in the notification.
+    struct Dose: Hashable, Sendable {
+        var slot: SlotKey
+        var medication: String
+        var dose: String?
+    }
+
+    var kind: Kind
+    /// The scheduled instant every dose of the alert shares.
+    var scheduled: Date
+    var doses: [Dose]
+    /// True for the reminder after "Snooze 10 min".
+    var reminder = false
+
+    /// The slots this alert acts on.
+    var slots: [SlotKey] { doses.map(\.slot) }
+
+    /// The persisted "already sent" key of one slot's transition: `due:<medication id>:<YYYY-MM-DDTHH:MM>`.
+    static func key(_ kind: Kind, _ slot: SlotKey) -> String { "\(kind.rawValue):\(slot.medicationID):\(slot)" }
+
+    /// This alert's keys, one per dose.
+    var keys: [String] { doses.map { DoseAlert.key(kind, $0.slot) } }
+
+    /// The alerts owed at `now` for the day's slots: every slot that is `due` or `late` now whose
+    /// transition was not announced yet (`alreadySent` answers for a key), grouped by kind and
+    /// scheduled instant. Resolved, upcoming and missed slots never produce an alert.
+    static func owed(slots: [PlannedSlot], now: Date, alreadySent: (String) -> Bool) -> [DoseAlert] {
+        var groups: [DoseAlert] = []
+        for slot in slots {
+            let kind: Kind
+            switch slot.status(at: now) {
+            case .due: kind = .due
+            case .late: kind = .late
+            default: continue
+            }
+            if alreadySent(key(kind, slot.key)) { continue }
+            let dose = Dose(slot: slot.key, medication: slot.medication.name, dose: slot.medication.dose)
+            if let i = groups.firstIndex(where: { $0.kind == kind && $0.scheduled == slot.instant }) {
+                groups[i].doses.append(dose)
+            } else {
+                groups.append(DoseAlert(kind: kind, scheduled: slot.instant, doses: [dose]))
+            }
+        }
+        return groups.sorted { ($0.scheduled, $0.kind) < ($1.scheduled, $1.kind) }
+    }
+}
+
+/// What the person chose in a notification.
+struct AlertAnswer: Hashable, Sendable {
+    enum Choice: String, Sendable, CaseIterable { case taken, snooze, skip }
+    var alert: DoseAlert
+    var choice: Choice
+}

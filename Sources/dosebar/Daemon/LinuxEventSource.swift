@@ -1,0 +1,93 @@
+import CLinuxShim
+import Foundation
+import Glibc
+
+/// The daemon's real sleep: one `epoll_wait` over
+/// - a CLOCK_REALTIME timerfd armed at the next instant (absolute, cancelled by clock steps),
+/// - inotify on the database's directory, keeping only events for the database and its
+///   `-wal`/`-journal` (so the daemon's own writes to a shared directory that happens to be the
+///   same directory do not count), and on /etc for `localtime`/`timezone` when `TZ` is unset,
+/// - a signalfd for SIGHUP, SIGTERM, SIGINT, SIGUSR1 and SIGCHLD (children are reaped here).
+/// Nothing else wakes it: no polling, no intervals.
+final class LinuxEventSource: DaemonEventSource {
+    /// The signals the daemon takes through the signalfd (blocked for the whole process).
+    static let signals = [SIGHUP, SIGTERM, SIGINT, SIGUSR1, SIGCHLD]
+
+    private let epoll: Epoll
+    private let timer: RealtimeTimer
+    private let signalFD: SignalFD
+    private let inotify: Inotify
+    private let databaseWatch: Int32
+    private let databaseNames: Set<String>
+    private var zoneWatch: Int32?
+    private let children: ChildProcesses
+    private let answers: () -> [AlertAnswer]
+    /// Returns of `epoll_wait`, including those that led to nothing (an unrelated file in the
+    /// database directory): every time the process was woken.
+    private(set) var epollReturns = 0
+
+    /// `signalFD` must have been created (signals blocked) before any thread started.
+    init(databasePath: String, watchZone: Bool, signalFD: SignalFD, children: ChildProcesses,
+         answers: @escaping () -> [AlertAnswer]) throws {
+        self.signalFD = signalFD
+        self.children = children
+        self.answers = answers
+        epoll = try Epoll()
+        timer = try RealtimeTimer()
+        inotify = try Inotify()
+        let url = URL(fileURLWithPath: databasePath).standardizedFileURL
+        let base = url.lastPathComponent
+        databaseNames = [base, base + "-wal", base + "-journal"]
+        let directory = url.deletingLastPathComponent().path
+        guard let wd = inotify.add(directory, mask: Inotify.closeWrite | Inotify.movedTo | Inotify.modify) else {
+            throw SystemCall.error("cannot watch the database directory \(directory)")
+        }
+        databaseWatch = wd
+        if watchZone { zoneWatch = inotify.add("/etc", mask: Inotify.closeWrite | Inotify.movedTo | Inotify.create | Inotify.delete) }
+        for fd in [timer.fd, signalFD.fd, inotify.fd] { try epoll.add(fd) }
+    }
+
+    func wait(until deadline: Date?) throws -> [DaemonWake] {
+        try timer.arm(at: deadline)
+        while true {
+            let ready = try epoll.wait()
+            epollReturns += 1
+            var wakes: [DaemonWake] = []
+            for (fd, _) in ready {
+                if fd == timer.fd {
+                    switch timer.read() {
+                    case .expired: wakes.append(.deadline)
+                    case .clockChanged: wakes.append(.clockChanged)
+                    case .nothing: break
+                    }
+                } else if fd == signalFD.fd {
+                    for signal in signalFD.read() {
+                        switch signal {
+                        case SIGHUP: wakes.append(.reloadConfig)
+                        case SIGTERM, SIGINT: wakes.append(.stop)
+                        case SIGUSR1: wakes.append(.report)
+                        case SIGCHLD: children.reap()
+                        default: break
+                        }
+                    }
+                    wakes += answers().map { .answered($0) }
+                } else if fd == inotify.fd {
+                    for event in inotify.read() {
+                        if event.has(Inotify.overflow) {
+                            wakes.append(.dataChanged)
+                        } else if event.watch == databaseWatch, databaseNames.contains(event.name) {
+                            wakes.append(.dataChanged)
+                        } else if event.watch == zoneWatch, event.name == "localtime" || event.name == "timezone" {
+                            wakes.append(.clockChanged)
+                        }
+                    }
+                }
+            }
+            if !wakes.isEmpty {
+                // Coalesce what was queued together: one refresh for a burst of WAL writes.
+                var seen = Set<DaemonWake>()
+                return wakes.filter { seen.insert($0).inserted }
+            }
+        }
+    }
+}

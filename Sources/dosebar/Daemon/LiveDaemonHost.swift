@@ -1,0 +1,90 @@
+import DoseCore
+import DoseExport
+import DoseStore
+import Foundation
+
+/// The daemon's effects on the real world: the store, the shared directory, the bars, the
+/// notification server, systemd and stderr.
+final class LiveDaemonHost: DaemonHost {
+    private let options: GlobalOptions
+    private var base: AppContext
+    private let store: DoseStore
+    private let nudger: BarNudger
+    private let notifier: Notifier?
+    private let systemd: SystemdNotify
+    /// The context of the last refresh (its zone and language are what notifications use).
+    private var current: AppContext
+    private var forgottenBefore: LocalDate?
+    /// More counters for the report (the event source's raw wake-ups).
+    var extraReport: () -> String = { "" }
+
+    init(options: GlobalOptions, context: AppContext, store: DoseStore, nudger: BarNudger, notifier: Notifier?,
+         systemd: SystemdNotify) {
+        self.options = options; base = context; current = context; self.store = store
+        self.nudger = nudger; self.notifier = notifier; self.systemd = systemd
+    }
+
+    func refresh(now: Date) throws -> DaemonDay {
+        if base.env["TZ"].map({ $0.isEmpty }) ?? true { NSTimeZone.resetSystemTimeZone() }
+        let context = AppContext(base, now: now)
+        current = context
+        let service = DayService(store: store, context: context)
+        let day = try service.load()
+        let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: now)
+        let changed = try Exporter(options: context.config.renderOptions)
+            .export(timeline, now: now, to: SharedDirectory(path: context.dirPath))
+        return DaemonDay(timeline: timeline, slots: day.plan.slots, changed: changed)
+    }
+
+    func reloadConfig() throws {
+        base = try AppContext(options, env: base.env)
+        nudger.settings = base.config.nudge
+    }
+
+    func nudgeBars(changed: [String]) { nudger.nudge(changed: changed) }
+
+    func claimAlertKeys(_ keys: [String], now: Date) throws -> Set<String> {
+        let today = current.today
+        return try store.write { w in
+            // Keys older than a few days can never be asked about again.
+            if forgottenBefore != today {
+                try w.forgetNotified(before: now.addingTimeInterval(-3 * 86400))
+                forgottenBefore = today
+            }
+            var claimed = Set<String>()
+            for key in keys where try !w.wasNotified(key) {
+                try w.markNotified(key, at: now)
+                claimed.insert(key)
+            }
+            return claimed
+        }
+    }
+
+    func alertKeyWasClaimed(_ key: String) throws -> Bool {
+        try store.read { try $0.wasNotified(key) }
+    }
+
+    func show(_ alert: DoseAlert, now: Date) {
+        notifier?.show(alert, zone: current.zone, now: now, language: current.catalog.language)
+    }
+
+    func withdrawAlerts(unresolved: Set<SlotKey>) { notifier?.withdraw(unresolved: unresolved) }
+
+    func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
+        let kind: DoseEvent.Kind = choice == .skip ? .skipped : .taken
+        try SlotRecorder(context: AppContext(base, now: now), store: store).record(kind, slots: slots)
+    }
+
+    func status(_ text: String, ready: Bool) {
+        systemd.send((ready ? ["READY=1"] : []) + ["STATUS=\(text)"])
+    }
+
+    func stopping() {
+        notifier?.closeAll()
+        systemd.send(["STOPPING=1", "STATUS=stopping"])
+    }
+
+    func warn(_ text: String) { Output.warning(text) }
+
+    func report(_ stats: DaemonStats) { Output.error("daemon: " + stats.line + extraReport()) }
+}
