@@ -1,0 +1,81 @@
+import DoseCore
+import Foundation
+import Testing
+
+/// `edit` never rewrites the past (DESIGN §2, §3): a new schedule version effective D changes no day
+/// before D — its slots, statuses, summaries, streak and snapshots — and does change D itself.
+@Suite struct PropertyEditTests {
+    /// A comparable picture of one day: slots with instants and windows, cycle positions, as-needed items.
+    static func picture(_ plan: DayPlan) -> [String] {
+        plan.slots.map { "\($0.key)|\($0.instant.timeIntervalSince1970)|\($0.window)|\($0.event?.id ?? 0)" }
+            + plan.cycles.map { "cycle \($0.medication.id) \($0.position.phase) \($0.position.day)/\($0.position.length)" }
+            + plan.asNeeded.map { "asneeded \($0.medication.id) \($0.maxPerDay ?? -1) \($0.minInterval ?? -1) \($0.taken.count)" }
+    }
+
+    @Test(arguments: Property.seeds(120, salt: 40))
+    func aScheduleEditChangesNoDayBeforeItsEffectiveDate(seed: UInt64) {
+        var g = Gen(seed: seed)
+        let (zone, transitions) = g.zone()
+        let d = g.day(transitions: transitions) // the effective date
+        let first = d.adding(days: -g.rng.int(5...45))
+        var meds = (1...g.rng.int(1...4)).map { g.medication(id: Int64($0), around: first, firstDay: first) }
+        // Events on every day, fixed before the edit (the store keeps them whatever the schedule).
+        var eventsByDay: [LocalDate: [DoseEvent]] = [:]
+        var day = first
+        while day <= d.adding(days: 3) {
+            eventsByDay[day] = g.events(for: DayPlan(date: day, medications: meds, events: [], zone: zone), resolveProbability: 0.8)
+            day = day.adding(days: 1)
+        }
+        func summaries(_ meds: [Medication], through last: LocalDate) -> [DaySummary] {
+            var out: [DaySummary] = []
+            var previous: DaySummary?
+            var x = first
+            while x <= last {
+                let s = DayPlan(date: x, medications: meds, events: eventsByDay[x] ?? [], zone: zone).summary(after: previous)
+                out.append(s); previous = s; x = x.adding(days: 1)
+            }
+            return out
+        }
+        let before = meds
+        let beforeSummaries = summaries(before, through: d.adding(days: -1))
+
+        // The edit: one medicine gets a new version effective d (replacing one already there, if any).
+        let index = g.rng.int(0...(meds.count - 1))
+        var edited = meds[index]
+        let new = g.schedule(around: d, back: 60)
+        let version = ScheduleVersion(effective: d, schedule: new)
+        edited = Medication(id: edited.id, name: edited.name, dose: edited.dose, group: edited.group, note: edited.note,
+                            stock: edited.stock, perDose: edited.perDose, lowDays: edited.lowDays, archivedOn: edited.archivedOn,
+                            versions: edited.versions.filter { $0.effective != d } + [version])
+        meds[index] = edited
+        let after = meds
+
+        // Every day before d: the same plan, the same summaries, the same snapshots at any instant.
+        #expect(summaries(after, through: d.adding(days: -1)) == beforeSummaries, "summaries before \(d); \(Property.label(seed))")
+        var x = first
+        while x < d {
+            let p0 = DayPlan(date: x, medications: before, events: eventsByDay[x] ?? [], zone: zone)
+            let p1 = DayPlan(date: x, medications: after, events: eventsByDay[x] ?? [], zone: zone)
+            #expect(PropertyEditTests.picture(p0) == PropertyEditTests.picture(p1), "\(x) changed by an edit effective \(d); \(Property.label(seed))")
+            let history = History(today: x, recent: beforeSummaries)
+            let b0 = SnapshotBuilder(plan: p0, history: history, medications: before)
+            let b1 = SnapshotBuilder(plan: p1, history: history, medications: after)
+            for _ in 0..<3 {
+                let t = g.instant(p0.dayStart, p0.dayEnd)
+                #expect(b0.snapshot(at: t, validUntil: p0.dayEnd) == b1.snapshot(at: t, validUntil: p0.dayEnd),
+                        "snapshot of \(x) at \(zone.local(t).iso8601) changed by an edit effective \(d); \(Property.label(seed))")
+            }
+            x = x.adding(days: 1)
+        }
+        // From d on, the edited medicine follows the new schedule (so the check above is not vacuous).
+        let nextEffective = edited.versions.map(\.effective).filter { $0 > d }.min()
+        for k in 0..<3 {
+            let y = d.adding(days: k)
+            guard edited.archivedOn.map({ y < $0 }) ?? true, nextEffective.map({ y < $0 }) ?? true else { continue }
+            let only = Medication(id: edited.id, name: edited.name, versions: [version])
+            let want = DayPlan(date: y, medications: [only], events: [], zone: zone).slots.map(\.key)
+            let got = DayPlan(date: y, medications: after, events: [], zone: zone).slots.filter { $0.key.medicationID == edited.id }.map(\.key)
+            #expect(got == want, "\(y) after an edit effective \(d): \(got) vs \(want); \(Property.label(seed))")
+        }
+    }
+}

@@ -1,0 +1,298 @@
+import DoseCore
+import Foundation
+import Testing
+
+/// A small, fast, seedable PRNG (Steele, Lea & Flood's SplitMix64). Its own range helpers keep
+/// every generated case reproducible from its seed whatever the standard library does.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in `range` (multiply-shift; the bias is far below anything a test notices).
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        let span = UInt64(range.upperBound - range.lowerBound) &+ 1
+        if span == 0 { return Int(bitPattern: UInt(next())) }
+        return range.lowerBound + Int(next().multipliedFullWidth(by: span).high)
+    }
+
+    /// True with probability `p`.
+    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+
+    mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
+}
+
+/// Seeds for the property tests and how to replay one.
+///
+/// Every case gets its own seed, printed in each failed expectation. Replay a failing case alone with
+/// `DOSEBAR_PROPERTY_SEED=0x… swift test --skip-build --filter Property`; change the base with
+/// `DOSEBAR_PROPERTY_BASE=…` and multiply the number of cases with `DOSEBAR_PROPERTY_SCALE=N`.
+enum Property {
+    static let environment = ProcessInfo.processInfo.environment
+
+    static func parse(_ text: String?) -> UInt64? {
+        guard let t = text?.trimmingCharacters(in: .whitespaces), !t.isEmpty else { return nil }
+        if t.lowercased().hasPrefix("0x") { return UInt64(t.dropFirst(2), radix: 16) }
+        return UInt64(t)
+    }
+
+    static let base: UInt64 = parse(environment["DOSEBAR_PROPERTY_BASE"]) ?? 0xD05E_BA20_2026_0001
+    static let scale: Int = Int(environment["DOSEBAR_PROPERTY_SCALE"] ?? "") ?? 1
+
+    /// `count` seeds (times the scale), or only the replayed one.
+    static func seeds(_ count: Int, salt: UInt64) -> [UInt64] {
+        if let only = parse(environment["DOSEBAR_PROPERTY_SEED"]) { return [only] }
+        var g = SplitMix64(seed: base ^ salt)
+        return (0..<(count * max(1, scale))).map { _ in g.next() }
+    }
+
+    /// `seed 0x…` for failure messages.
+    static func label(_ seed: UInt64) -> Comment { "seed 0x\(String(seed, radix: 16)) (replay: DOSEBAR_PROPERTY_SEED=0x\(String(seed, radix: 16)))" }
+}
+
+/// Zones the properties run in: the DESIGN matrix plus odd offsets and a southern-hemisphere DST.
+enum Zones {
+    static let identifiers = ["UTC", "Asia/Seoul", "America/New_York", "Europe/London", "Australia/Lord_Howe",
+                              "Pacific/Chatham", "Asia/Kathmandu", "America/St_Johns", "America/Santiago"]
+
+    /// The local dates in 2025–2027 on which the zone's offset changes (empty for fixed zones).
+    static func transitionDays(_ zone: Zone) -> [LocalDate] {
+        var days: [LocalDate] = []
+        var t = Date(timeIntervalSince1970: 1_735_689_600) // 2025-01-01Z
+        let end = Date(timeIntervalSince1970: 1_830_297_600) // 2028-01-01Z
+        while let next = zone.timeZone.nextDaylightSavingTimeTransition(after: t), next < end {
+            // The local date just before and just after the change (they differ for a midnight change).
+            days.append(zone.date(of: next.addingTimeInterval(-1)))
+            days.append(zone.date(of: next))
+            t = next
+        }
+        return days
+    }
+
+    static let cache: [String: (Zone, [LocalDate])] = Dictionary(uniqueKeysWithValues: identifiers.map { id in
+        let z = Zone(TimeZone(identifier: id)!)
+        return (id, (z, transitionDays(z)))
+    })
+}
+
+/// A random but reproducible world: a zone, "today", medicines with schedule histories and the
+/// effective events of today, as DoseStore would hand them to DoseCore.
+struct World {
+    var seed: UInt64
+    var zone: Zone
+    var day: LocalDate
+    var medications: [Medication]
+    var events: [DoseEvent]
+
+    var plan: DayPlan { DayPlan(date: day, medications: medications, events: events, zone: zone) }
+}
+
+/// Generators of domain values, biased towards the edges: DST days, times near midnight and in
+/// the small hours, tiny and huge windows, courses that start or end around today.
+struct Gen {
+    var rng: SplitMix64
+    var nextEventID: Int64 = 1
+
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+    mutating func zone() -> (Zone, [LocalDate]) { Zones.cache[rng.pick(Zones.identifiers)]! }
+
+    /// A day in 2025–2027, half the time on or next to one of the zone's DST changes.
+    mutating func day(transitions: [LocalDate]) -> LocalDate {
+        if !transitions.isEmpty, rng.chance(0.5) {
+            return rng.pick(transitions).adding(days: rng.pick([0, 0, 0, -1, 1]))
+        }
+        return LocalDate(year: 2025, month: 1, day: 1)!.adding(days: rng.int(0...(3 * 365)))
+    }
+
+    static let trickyTimes = ["00:00", "00:01", "00:30", "01:00", "01:30", "01:59", "02:00", "02:15", "02:30", "02:45",
+                              "03:00", "03:30", "11:59", "12:00", "21:00", "22:00", "23:00", "23:30", "23:59"]
+
+    mutating func time() -> LocalTime {
+        if rng.chance(0.45) { return LocalTime(rng.pick(Gen.trickyTimes))! }
+        return LocalTime(minuteOfDay: rng.int(0...1439))
+    }
+
+    mutating func times() -> [LocalTime] { (0..<rng.int(1...4)).map { _ in time() } }
+
+    mutating func window() -> Int { rng.pick([0, 60, 900, 1800, 3600, 7200, 7200, 7200, 10800, 14400, 21600, 43200]) }
+
+    mutating func recurrence(allowAsNeeded: Bool = true) -> Recurrence {
+        switch rng.int(0...(allowAsNeeded ? 7 : 6)) {
+        case 0, 1: return .daily
+        case 2:
+            var days = Set<Weekday>()
+            for d in Weekday.allCases where rng.chance(0.45) { days.insert(d) }
+            return .weekdays(days.isEmpty ? [rng.pick(Weekday.allCases)] : days)
+        case 3: return .everyDays(rng.int(1...10))
+        case 4: return .everyWeeks(rng.int(1...4))
+        case 5: return .everyMonths(rng.int(1...6))
+        case 6: return .cycle(active: rng.int(1...28), rest: rng.int(0...14))
+        default:
+            return .asNeeded(maxPerDay: rng.chance(0.5) ? rng.int(1...5) : nil,
+                             minInterval: rng.chance(0.5) ? rng.pick([600, 3600, 4 * 3600, 8 * 3600]) : nil)
+        }
+    }
+
+    /// A schedule whose course starts at most `back` days before `day` (and may end around it).
+    mutating func schedule(around day: LocalDate, back: Int = 120, allowAsNeeded: Bool = true) -> Schedule {
+        let recurrence = recurrence(allowAsNeeded: allowAsNeeded)
+        let start = day.adding(days: -rng.int(0...back))
+        let until: LocalDate? = rng.chance(0.3) ? start.adding(days: rng.int(0...(back + 30))) : nil
+        return Schedule(recurrence: recurrence, times: recurrence.isAsNeeded ? [] : times(), window: window(),
+                        start: start, until: until)
+    }
+
+    /// A medicine as `add` then `edit` would leave it: the first version effective no later than its
+    /// course starts (or `firstDay`), later versions on distinct later dates.
+    mutating func medication(id: Int64, around day: LocalDate, firstDay: LocalDate? = nil,
+                             versions: ClosedRange<Int> = 1...3, allowAsNeeded: Bool = true) -> Medication {
+        var list: [ScheduleVersion] = []
+        let first = schedule(around: day, allowAsNeeded: allowAsNeeded)
+        var effective = min(first.start, firstDay ?? first.start)
+        list.append(ScheduleVersion(effective: effective, schedule: first))
+        for _ in 1..<rng.int(versions) {
+            effective = effective.adding(days: rng.int(1...40))
+            list.append(ScheduleVersion(effective: effective, schedule: schedule(around: effective, back: 30, allowAsNeeded: allowAsNeeded)))
+        }
+        let stock: Int? = rng.chance(0.6) ? rng.int(0...60) : nil
+        return Medication(id: id, name: "Med\(id)", dose: rng.chance(0.5) ? "\(rng.int(1...500)) mg" : nil,
+                          group: rng.chance(0.3) ? rng.pick(["morning", "evening"]) : nil,
+                          stock: stock, perDose: rng.int(1...3), lowDays: rng.int(0...10),
+                          archivedOn: rng.chance(0.1) ? day.adding(days: rng.int(-3...3)) : nil, versions: list)
+    }
+
+    mutating func medications(around day: LocalDate, count: ClosedRange<Int> = 1...5, allowAsNeeded: Bool = true) -> [Medication] {
+        (1...rng.int(count)).map { medication(id: Int64($0), around: day, allowAsNeeded: allowAsNeeded) }
+    }
+
+    /// An instant in `[from, to)`, whole seconds.
+    mutating func instant(_ from: Date, _ to: Date) -> Date {
+        let a = Int(from.timeIntervalSince1970), b = Int(to.timeIntervalSince1970) - 1
+        return Date(timeIntervalSince1970: Double(b <= a ? a : rng.int(a...b)))
+    }
+
+    /// Effective events of `plan`'s day: some slots taken (near or far from their time) or skipped,
+    /// a few resolved twice (the later log wins), as-needed doses; all inside the local day, as the
+    /// CLI logs them.
+    mutating func events(for plan: DayPlan, resolveProbability p: Double = 0.5) -> [DoseEvent] {
+        var out: [DoseEvent] = []
+        for slot in plan.slots where rng.chance(p) {
+            for _ in 0..<(rng.chance(0.1) ? 2 : 1) {
+                let at: Date
+                if rng.chance(0.6) {
+                    let spread = Double(max(slot.window, 600)) * 2
+                    let x = slot.instant.addingTimeInterval(Double(rng.int(Int(-spread)...Int(spread))))
+                    at = min(max(x, plan.dayStart), plan.dayEnd.addingTimeInterval(-1))
+                } else {
+                    at = instant(plan.dayStart, plan.dayEnd)
+                }
+                out.append(event(slot.key.medicationID, rng.chance(0.8) ? .taken : .skipped, slot: slot.key, at: at))
+            }
+        }
+        for item in plan.asNeeded {
+            for _ in 0..<rng.int(0...3) {
+                out.append(event(item.medication.id, .taken, slot: nil, at: instant(plan.dayStart, plan.dayEnd)))
+            }
+        }
+        return out
+    }
+
+    /// An event logged a little after it happened, with ids growing in the order of logging.
+    mutating func event(_ medicationID: Int64, _ kind: DoseEvent.Kind, slot: SlotKey?, at: Date) -> DoseEvent {
+        defer { nextEventID += 1 }
+        return DoseEvent(id: nextEventID, medicationID: medicationID, kind: kind, slot: slot, at: at,
+                         loggedAt: at.addingTimeInterval(Double(rng.int(0...3600)) + Double(nextEventID) / 1000))
+    }
+
+    mutating func world(seed: UInt64, allowAsNeeded: Bool = true) -> World {
+        let (zone, transitions) = zone()
+        let day = day(transitions: transitions)
+        let meds = medications(around: day, allowAsNeeded: allowAsNeeded)
+        let events = events(for: DayPlan(date: day, medications: meds, events: [], zone: zone))
+        return World(seed: seed, zone: zone, day: day, medications: meds, events: events)
+    }
+}
+
+/// Independent oracles: what DESIGN §3 says, computed with Foundation's calendar and by brute force,
+/// never by calling the code under test for the answer.
+enum Oracle {
+    static func calendar(_ zone: Zone) -> Calendar {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = zone.timeZone
+        return c
+    }
+
+    /// The first instant of a local date (Foundation's `startOfDay`, from the day's noon).
+    static func startOfDay(_ date: LocalDate, _ zone: Zone) -> Date {
+        let cal = calendar(zone)
+        let noon = cal.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12))!
+        return cal.startOfDay(for: noon)
+    }
+
+    static func endOfDay(_ date: LocalDate, _ zone: Zone) -> Date { startOfDay(date.adding(days: 1), zone) }
+
+    /// Wall-clock seconds since the epoch at `t` (local time read as if it were UTC).
+    static func wall(_ t: Date, _ zone: Zone) -> Int {
+        Int(t.timeIntervalSince1970) + zone.timeZone.secondsFromGMT(for: t)
+    }
+
+    /// DESIGN §3: the instant of `time` on `date` — its first occurrence, or, when the wall time
+    /// does not exist, the instant the same distance past the start of the gap. Found by walking
+    /// every minute of a wide band of UTC instants.
+    static func instant(_ date: LocalDate, _ time: LocalTime, _ zone: Zone) -> Date {
+        let naive = date.dayNumber * 86400 + time.minuteOfDay * 60
+        var t = naive - 16 * 3600
+        while t <= naive + 16 * 3600 {
+            if wall(Date(timeIntervalSince1970: Double(t)), zone) == naive { return Date(timeIntervalSince1970: Double(t)) }
+            t += 60
+        }
+        // In a gap: the wall clock jumped over `naive`. The gap starts at the last instant whose
+        // wall time is below `naive`; move forward by the time between that jump and `naive`.
+        t = naive - 16 * 3600
+        while wall(Date(timeIntervalSince1970: Double(t + 60)), zone) < naive { t += 60 }
+        let jump = t + 60 // first instant past the gap
+        let before = wall(Date(timeIntervalSince1970: Double(t)), zone) + 60 // wall time at the gap's start
+        return Date(timeIntervalSince1970: Double(jump + (naive - before)))
+    }
+
+    /// Every row of the status table that holds for an unresolved-or-resolved slot at `t`;
+    /// exactly one must.
+    static func statuses(scheduled T: Date, window W: Int, dayEnd: Date, event: DoseEvent?, at t: Date) -> [SlotStatus] {
+        let e = event.flatMap { $0.at <= t ? $0 : nil }
+        let notTaken = e == nil
+        var rows: [SlotStatus] = []
+        let tt = t.timeIntervalSince1970, TT = T.timeIntervalSince1970, w = Double(W)
+        if notTaken && t < dayEnd && tt < TT { rows.append(.upcoming) }
+        if notTaken && t < dayEnd && TT <= tt && tt < TT + w { rows.append(.due) }
+        if notTaken && t < dayEnd && TT + w <= tt { rows.append(.late) }
+        if notTaken && t >= dayEnd { rows.append(.missed) }
+        if let e, e.kind == .taken {
+            let x = e.at.timeIntervalSince1970
+            if TT - w <= x && x <= TT + w { rows.append(.taken) }
+            if x < TT - w { rows.append(.takenEarly) }
+            if x > TT + w { rows.append(.takenLate) }
+        }
+        if let e, e.kind == .skipped { rows.append(.skipped) }
+        return rows
+    }
+
+    /// Position in the unresolved order of DESIGN §3 (upcoming → due → late → missed).
+    static func rank(_ s: SlotStatus) -> Int? {
+        switch s {
+        case .upcoming: 0
+        case .due: 1
+        case .late: 2
+        case .missed: 3
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import DoseCore
+import Foundation
+import Testing
+
+/// Properties of the timeline (DESIGN §4): every entry is the snapshot a fresh computation gives at
+/// its instant, and nothing a bar shows changes between two entries.
+@Suite struct PropertyTimelineTests {
+    /// What a bar shows, apart from the minute count of lateness (which ticks every minute by design).
+    struct Shown: Equatable, CustomStringConvertible {
+        var state: DayState
+        var counts: Snapshot.Counts
+        var doses: [String]
+        var next: Snapshot.Next?
+        var streak: Snapshot.Streak
+        var asNeeded: [Snapshot.AsNeeded]
+        var messages: [String]
+
+        init(_ s: Snapshot) {
+            state = s.state; counts = s.counts; next = s.next; streak = s.streak; asNeeded = s.asNeeded
+            doses = s.doses.map { "\($0.medicationID)@\($0.scheduled.iso8601)=\($0.status.rawValue)" }
+            messages = s.messages.map(\.id)
+        }
+
+        var description: String { "\(state) \(doses) \(messages) next=\(next.map { "\($0.medication)@\($0.scheduled.iso8601)" } ?? "-")" }
+    }
+
+    static func history(_ g: inout Gen, _ day: LocalDate) -> History {
+        var recent: [DaySummary] = []
+        var streak = 0, best = 0
+        for back in stride(from: 29, through: 1, by: -1) where g.rng.chance(0.8) {
+            let total = g.rng.int(0...4), missed = g.rng.chance(0.2) ? g.rng.int(0...total) : 0
+            let taken = total - missed
+            streak = missed > 0 ? 0 : streak + (taken > 0 ? 1 : 0)
+            best = max(best, streak)
+            recent.append(DaySummary(date: day.adding(days: -back), total: total, taken: taken, onTime: taken,
+                                     skipped: 0, missed: missed, streak: streak, best: best,
+                                     troubled: missed > 0 ? ["1@08:00"] : []))
+        }
+        return History(today: day, recent: recent)
+    }
+
+    @Test(arguments: Property.seeds(120, salt: 10))
+    func everyEntryIsAFreshSnapshotAtItsInstant(seed: UInt64) {
+        var g = Gen(seed: seed)
+        let w = g.world(seed: seed)
+        let history = PropertyTimelineTests.history(&g, w.day)
+        let catalog = g.rng.chance(0.5) ? Catalog.english : Catalog.korean
+        let provider = TimelineProvider(builder: SnapshotBuilder(plan: w.plan, history: history, medications: w.medications, catalog: catalog))
+        let timeline = provider.timeline(generatedAt: w.zone.startOfDay(w.day))
+        let entries = timeline.entries
+        guard !entries.isEmpty else { Issue.record("empty timeline; \(Property.label(seed))"); return }
+        let dayStart = Oracle.startOfDay(w.day, w.zone), dayEnd = Oracle.endOfDay(w.day, w.zone)
+        #expect(entries.first!.at.date == dayStart, "first entry at midnight; \(Property.label(seed))")
+        #expect(entries.last!.validUntil.date == dayEnd, "last entry valid until the next midnight; \(Property.label(seed))")
+        #expect(timeline.reloadAt.date == dayEnd, "\(Property.label(seed))")
+        for (a, b) in zip(entries, entries.dropFirst()) {
+            #expect(a.at.date < b.at.date && a.validUntil.date == b.at.date, "entries sorted and contiguous; \(Property.label(seed))")
+        }
+        // Every local hour is an entry.
+        let hourSet = Set(entries.map(\.at.date))
+        var t = dayStart
+        while t < dayEnd {
+            if Oracle.wall(t, w.zone) % 3600 == 0 { #expect(hourSet.contains(t), "hour \(w.zone.local(t).iso8601) has no entry; \(Property.label(seed))") }
+            t = t.addingTimeInterval(60)
+        }
+        // Each entry equals a snapshot built from scratch at its instant.
+        for e in entries {
+            let fresh = SnapshotBuilder(plan: DayPlan(date: w.day, medications: w.medications, events: w.events, zone: w.zone),
+                                        history: history, medications: w.medications, catalog: catalog)
+                .snapshot(at: e.at.date, validUntil: e.validUntil.date)
+            guard e == fresh else {
+                Issue.record("entry at \(e.at.iso8601) differs from a fresh snapshot; \(Property.label(seed))")
+                return
+            }
+            #expect(provider.snapshot(at: e.at.date) == fresh, "snapshot(at:) at an entry instant; \(Property.label(seed))")
+        }
+        // Between two entries nothing a bar shows changes: probe random instants inside each interval.
+        let builder = provider.builder
+        for e in entries {
+            let shown = Shown(e)
+            for _ in 0..<3 {
+                let probe = g.instant(e.at.date, e.validUntil.date)
+                let s = builder.snapshot(at: probe, validUntil: e.validUntil.date)
+                if Shown(s) != shown {
+                    Issue.record("""
+                        \(w.zone.identifier) \(w.day): entry \(e.at.iso8601)…\(e.validUntil.iso8601) shows \(shown)
+                        but at \(w.zone.local(probe).iso8601) it is \(Shown(s)); \(Property.label(seed))
+                        """)
+                    return
+                }
+            }
+        }
+    }
+}
