@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// Scenario days replayed through the binary; every file of the shared directory is compared
+/// with `Tests/DosebarTests/Expected/<scenario>/` and validated against `schema/`.
+/// Regenerate after an intended change: `DOSEBAR_REGENERATE=1 swift test --filter ScenarioGoldenTests`
+/// (then review `git diff Tests/DosebarTests/Expected`).
+@Suite struct ScenarioGoldenTests {
+    struct Scenario: Sendable, CustomStringConvertible {
+        var name: String
+        var tz: String
+        var now: String
+        var steps: [[String]]
+        var description: String { name }
+    }
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "ordinary-day", tz: "Asia/Seoul", now: "2026-11-22T12:00:00+09:00", steps: [
+            ["add", "Aspirin", "--at", "08:00", "--dose", "100 mg", "--stock", "30", "--from", "2026-11-15"],
+            ["add", "Magnesium", "--at", "21:00", "--from", "2026-11-15"],
+            ["take", "Aspirin", "--at", "08:10"],
+        ]),
+        Scenario(name: "late-dose", tz: "Asia/Seoul", now: "2026-11-22T13:00:00+09:00", steps: [
+            ["add", "Metformin", "--at", "08:00,20:00", "--dose", "500 mg", "--from", "2026-11-22"],
+        ]),
+        Scenario(name: "everything-done", tz: "Asia/Seoul", now: "2026-11-22T22:00:00+09:00", steps: [
+            ["add", "Aspirin", "--at", "08:00", "--from", "2026-11-22"],
+            ["add", "Magnesium", "--at", "21:00", "--from", "2026-11-22"],
+            ["take", "Aspirin", "--at", "08:01"],
+            ["take", "Magnesium", "--at", "21:30"],
+        ]),
+        Scenario(name: "rest-day", tz: "Europe/London", now: "2026-11-24T12:00:00+00:00", steps: [
+            ["add", "Yaz", "--at", "22:00", "--cycle", "21/7", "--from", "2026-11-01"],
+        ]),
+        Scenario(name: "nothing-today", tz: "UTC", now: "2026-11-22T12:00:00Z", steps: [
+            ["add", "Weekly", "--at", "09:00", "--days", "mon", "--from", "2026-11-16"],
+        ]),
+        Scenario(name: "dst-spring-new-york", tz: "America/New_York", now: "2026-03-08T04:00:00-04:00", steps: [
+            ["add", "Night", "--at", "02:30,22:00", "--from", "2026-03-01"],
+        ]),
+        Scenario(name: "dst-fall-new-york", tz: "America/New_York", now: "2026-11-01T01:45:00-05:00", steps: [
+            ["add", "Early", "--at", "01:30", "--from", "2026-10-25"],
+        ]),
+    ]
+
+    static let files = ["timeline.json", "snapshot.json", "snapshot.txt", "waybar.json", "polybar.txt",
+                        "tmux.txt", "conky.txt", "i3blocks.txt"]
+
+    static var expectedRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Expected") }
+    static var repoRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+
+    @Test(arguments: scenarios)
+    func scenarioDay(_ s: Scenario) throws {
+        let h = Harness(tz: s.tz, now: s.now)
+        for step in s.steps { try h.ok(step.map { $0 }[0], now: nil, args: Array(step.dropFirst())) }
+        try h.ok("export")
+        let regenerate = ProcessInfo.processInfo.environment["DOSEBAR_REGENERATE"] != nil
+        let dir = ScenarioGoldenTests.expectedRoot.appendingPathComponent(s.name)
+        for f in ScenarioGoldenTests.files {
+            let got = try String(contentsOfFile: h.dir + "/" + f, encoding: .utf8)
+            let path = dir.appendingPathComponent(f)
+            if regenerate {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                try got.write(to: path, atomically: true, encoding: .utf8)
+                continue
+            }
+            let want = try? String(contentsOf: path, encoding: .utf8)
+            #expect(want != nil, "missing golden \(s.name)/\(f): run DOSEBAR_REGENERATE=1 swift test --filter ScenarioGoldenTests")
+            if let want, want != got {
+                Issue.record("\(s.name)/\(f) differs from its golden file:\n\(Self.firstDifference(want, got))")
+            }
+        }
+        try Self.validate(dir: h.dir)
+    }
+
+    /// Validates snapshot.json and timeline.json against the schemas with python's jsonschema.
+    static func validate(dir: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let script = """
+        import json, sys, jsonschema
+        from referencing import Registry, Resource
+        root, d = sys.argv[1], sys.argv[2]
+        schemas = {n: json.load(open(root + "/schema/" + n)) for n in ("snapshot.schema.json", "timeline.schema.json", "waybar.schema.json")}
+        registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
+        for name, schema in (("snapshot.json", "snapshot.schema.json"), ("timeline.json", "timeline.schema.json"), ("waybar.json", "waybar.schema.json")):
+            v = jsonschema.Draft202012Validator(schemas[schema], registry=registry, format_checker=jsonschema.FormatChecker())
+            v.validate(json.load(open(d + "/" + name)))
+        json.loads(open(d + "/waybar.json").read())
+        """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, repoRoot.path, dir]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "schema validation failed: \(String(decoding: e, as: UTF8.self))", sourceLocation: sourceLocation)
+    }
+
+    static func firstDifference(_ a: String, _ b: String) -> String {
+        let x = a.split(separator: "\n", omittingEmptySubsequences: false), y = b.split(separator: "\n", omittingEmptySubsequences: false)
+        for i in 0..<max(x.count, y.count) where (i < x.count ? x[i] : nil) != (i < y.count ? y[i] : nil) {
+            func clip(_ s: Substring?) -> String {
+                guard let s else { return "<none>" }
+                return s.count > 400 ? String(s.prefix(400)) + "…" : String(s)
+            }
+            return "line \(i + 1)\n- expected: \(clip(i < x.count ? x[i] : nil))\n+ got:      \(clip(i < y.count ? y[i] : nil))"
+        }
+        return "(same lines, different bytes)"
+    }
+}
+
+extension Harness {
+    /// `ok` with an explicit argument list.
+    @discardableResult
+    func ok(_ command: String, now: String?, args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+        let r = try run([command] + args, now: now)
+        #expect(r.status == 0, "dosebar \(command) \(args.joined(separator: " ")) failed: \(r.err)", sourceLocation: sourceLocation)
+        return r
+    }
+}
+
+/// The shared directory as a bar sees it: written after every change, modes, unchanged files left alone.
+@Suite struct SharedDirectoryE2ETests {
+    @Test func changesAreWrittenAtOnceAndUnchangedFilesAreLeftAlone() throws {
+        let h = Harness(now: "2026-11-22T08:30:00+09:00")
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        let fm = FileManager.default
+        #expect(try fm.attributesOfItem(atPath: h.dir)[.posixPermissions] as? Int == 0o700)
+        for f in ScenarioGoldenTests.files {
+            #expect(try fm.attributesOfItem(atPath: h.dir + "/" + f)[.posixPermissions] as? Int == 0o600, "\(f)")
+        }
+        #expect(try String(contentsOfFile: h.dir + "/snapshot.txt", encoding: .utf8).contains("Aspirin due"))
+        let inode = { (f: String) throws -> Int in (try fm.attributesOfItem(atPath: h.dir + "/" + f)[.systemFileNumber] as! Int) }
+        let before = try ScenarioGoldenTests.files.map(inode)
+        let again = try h.ok("export")
+        #expect(again.out.contains("nothing changed"))
+        #expect(try ScenarioGoldenTests.files.map(inode) == before)
+        try h.ok("take", "Aspirin")
+        #expect(try String(contentsOfFile: h.dir + "/snapshot.txt", encoding: .utf8).contains("1/1"))
+        #expect(try inode("snapshot.txt") != before[2])
+        let snapshot = try String(contentsOfFile: h.dir + "/snapshot.json", encoding: .utf8)
+        #expect(!snapshot.contains("generated_at"))
+        #expect(!snapshot.contains("\\/"))
+    }
+
+    @Test func templatesIconsAndLanguageFromConfig() throws {
+        let h = Harness(now: "2026-11-22T08:30:00+09:00")
+        try FileManager.default.createDirectory(atPath: h.root + "/config/dosebar", withIntermediateDirectories: true)
+        try """
+        language = "ko"
+        icons = "ascii"
+        [templates]
+        waybar = "{icon} {taken}/{total} {state}"
+        [colors]
+        due = "#123456"
+        """.write(toFile: h.root + "/config/dosebar/config.toml", atomically: true, encoding: .utf8)
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        let waybar = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.dir + "/waybar.json"))) as! [String: Any]
+        #expect(waybar["text"] as? String == "[*] 0/1 due")
+        #expect((waybar["tooltip"] as! String).contains("드실 시간"))
+        #expect(try String(contentsOfFile: h.dir + "/polybar.txt", encoding: .utf8).contains("#123456"))
+    }
+}
