@@ -1,0 +1,12 @@
+# Convenience targets; the scripts are the source of truth.
+.PHONY: build test install demo bench
+build:
+	swift build
+test:
+	scripts/test
+install:
+	scripts/install
+demo:
+	scripts/demo
+bench:
+	scripts/bench
