@@ -17,6 +17,7 @@ public enum InputParser {
         for ch in t {
             if ch.isASCII, ch.isNumber { number.append(ch); continue }
             guard let n = Int(number) else { throw DosebarError.usage("\(flag): '\(text)' is not a duration (try 2h, 90m or 1h30m)") }
+            guard n <= 7 * 86400 else { throw DosebarError.usage("\(flag): '\(text)' is out of range (0 to 7 days)") }
             switch ch {
             case "d": total += n * 86400
             case "h": total += n * 3600
