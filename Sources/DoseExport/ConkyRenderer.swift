@@ -41,7 +41,7 @@ public enum ConkyRenderer {
         for dose in snapshot.doses {
             var line = dose.scheduled.clock + " " + escape(dose.medication)
             if let d = dose.dose, !d.isEmpty { line += " (" + escape(d) + ")" }
-            line += " — " + statusLabel(dose)
+            line += " — " + statusLabel(dose, options)
             lines.append(colored(line, statusColors[dose.status].flatMap(options.color(for:))))
         }
         return lines.joined(separator: "\n")
@@ -63,13 +63,15 @@ public enum ConkyRenderer {
         return out
     }
 
-    static func statusLabel(_ dose: Snapshot.Dose) -> String {
+    static func statusLabel(_ dose: Snapshot.Dose, _ options: RenderOptions) -> String {
+        let word = escape(options.statusLabels[dose.status] ?? dose.status.rawValue)
         switch dose.status {
-        case .late: dose.lateMinutes.map { "late \($0) min" } ?? "late"
-        case .taken: "taken" + (dose.takenAt.map { " " + $0.clock } ?? "")
-        case .takenEarly: "taken early" + (dose.takenAt.map { " " + $0.clock } ?? "")
-        case .takenLate: "taken late" + (dose.takenAt.map { " " + $0.clock } ?? "")
-        case .upcoming, .due, .missed, .skipped: dose.status.rawValue
+        case .late:
+            return dose.lateMinutes.map { word + " " + escape(options.minutesFormat.replacingOccurrences(of: "{m}", with: String($0))) } ?? word
+        case .taken, .takenEarly, .takenLate:
+            return word + (dose.takenAt.map { " " + $0.clock } ?? "")
+        case .upcoming, .due, .missed, .skipped:
+            return word
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import DoseCore
 
 /// How the bar outputs look: icon set, a colour per day state and a text template per
@@ -13,12 +14,25 @@ public struct RenderOptions: Hashable, Sendable {
     public var templates: [String: String]
 
     /// Options with the given overrides on top of the defaults.
+    /// Words for dose statuses in the user's language (conky's per-dose lines); English by default.
+    public var statusLabels: [SlotStatus: String]
+    /// How a number of late minutes is written, `{m}` standing for the number (`{m} min`, `{m}분`).
+    public var minutesFormat: String
+
     public init(icons: IconSet = .emoji, colors: [DayState: String] = RenderOptions.defaultColors,
-                templates: [String: String] = [:]) {
+                templates: [String: String] = [:], statusLabels: [SlotStatus: String] = RenderOptions.englishStatusLabels,
+                minutesFormat: String = "{m} min") {
         self.icons = icons
         self.colors = colors
         self.templates = templates
+        self.statusLabels = statusLabels
+        self.minutesFormat = minutesFormat
     }
+
+    /// `upcoming`, `due`, `late`, `missed`, `taken`, `taken early`, `taken late`, `skipped`.
+    public static let englishStatusLabels: [SlotStatus: String] = Dictionary(uniqueKeysWithValues: SlotStatus.allCases.map {
+        ($0, $0.rawValue.replacingOccurrences(of: "_", with: " "))
+    })
 
     /// Late red, due orange, done green, missed dark red, rest blue-grey, nothing grey,
     /// upcoming in the bar's own foreground (empty string).

@@ -43,8 +43,11 @@ struct Config: Sendable {
     static let formats = RenderOptions.templateNames
 
     /// Icons, colours and templates for the renderers.
-    var renderOptions: RenderOptions {
-        RenderOptions(icons: icons, colors: RenderOptions.defaultColors.merging(colors) { $1 }, templates: templates)
+    func renderOptions(_ catalog: Catalog) -> RenderOptions {
+        var labels = RenderOptions.englishStatusLabels
+        for s in SlotStatus.allCases { labels[s] = catalog.text("status." + s.rawValue) }
+        return RenderOptions(icons: icons, colors: RenderOptions.defaultColors.merging(colors) { $1 }, templates: templates,
+                             statusLabels: labels, minutesFormat: catalog.language == "ko" ? "{m}분" : "{m} min")
     }
 
     /// Loads `path`; a missing file is the defaults unless `required`.

@@ -9,7 +9,7 @@ enum Refresh {
     @discardableResult
     static func export(_ context: AppContext, _ store: DoseStore) throws -> (Timeline, [String]) {
         let timeline = try DayService(store: store, context: context).timeline()
-        let exporter = Exporter(options: context.config.renderOptions)
+        let exporter = Exporter(options: context.config.renderOptions(context.catalog))
         let changed = try exporter.export(timeline, now: context.now, to: SharedDirectory(path: context.dirPath))
         return (timeline, changed)
     }

@@ -29,6 +29,6 @@ struct Status: ParsableCommand {
         let store = try context.openStore()
         let timeline = try DayService(store: store, context: context).timeline()
         guard let snapshot = timeline.entry(at: context.now) else { throw DosebarError.internal("empty timeline") }
-        Output.line(Exporter(options: context.config.renderOptions).render(f, snapshot))
+        Output.line(Exporter(options: context.config.renderOptions(context.catalog)).render(f, snapshot))
     }
 }

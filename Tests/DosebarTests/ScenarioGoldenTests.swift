@@ -160,5 +160,6 @@ extension Harness {
         #expect(waybar["text"] as? String == "[*] 0/1 due")
         #expect((waybar["tooltip"] as! String).contains("드실 시간"))
         #expect(try String(contentsOfFile: h.dir + "/polybar.txt", encoding: .utf8).contains("#123456"))
+        #expect(try String(contentsOfFile: h.dir + "/conky.txt", encoding: .utf8).contains("Aspirin — 복용 시간"))
     }
 }
