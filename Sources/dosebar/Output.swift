@@ -7,11 +7,28 @@ enum Output {
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("dosebar: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("dosebar: " + oneLine(text) + "\n").utf8))
     }
 
     static func warning(_ text: String) {
-        FileHandle.standardError.write(Data(("dosebar: warning: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("dosebar: warning: " + oneLine(text) + "\n").utf8))
+    }
+
+    /// An error stays one line even when it quotes what the user typed: control characters and
+    /// line separators in it are shown escaped (`\n`, `\u{1B}`).
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Whether stdout is a terminal that wants colour (not when NO_COLOR is set).
