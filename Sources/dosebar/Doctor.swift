@@ -44,9 +44,8 @@ struct Doctor: ParsableCommand {
             } catch let e as DosebarError { fix(e.description) }
         } catch let e as DosebarError { fix(e.description) }
         if context.dirFallback { fix("XDG_RUNTIME_DIR is not set: bars and the daemon may disagree on \(context.dirPath); set DOSEBAR_DIR") }
-        let lock = context.dirPath + "/daemon.lock"
-        if let pid = (try? String(contentsOfFile: lock, encoding: .utf8)).flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
-           kill(pid, 0) == 0 {
+        // The lock, not the pid in it: a killed daemon leaves its pid behind, and pids get reused.
+        if let pid = InstanceLock.holder(directory: context.dirPath) {
             ok("daemon running (pid \(pid))")
         } else {
             fix("the daemon is not running: start it with 'systemctl --user enable --now dosebar' or 'dosebar daemon &'")

@@ -36,6 +36,12 @@ struct Watch: ParsableCommand {
         }
         // A closed pipe must surface as EPIPE from write(2), not kill the process.
         signal(SIGPIPE, SIG_IGN)
+        // Whoever started us may have left SIGTERM/SIGINT/SIGHUP blocked or ignored (exec keeps
+        // both): a bar stopping its module must still end this process.
+        var stop = sigset_t()
+        sigemptyset(&stop)
+        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stop, s); signal(s, SIG_DFL) }
+        sigprocmask(SIG_UNBLOCK, &stop, nil)
         let context = try AppContext(global)
         let follower = try DirectoryFollower(directory: context.dirPath, fileName: output.fileName)
         if follower.read() == nil {

@@ -12,6 +12,9 @@ final class SignalFD {
         sigemptyset(&set)
         for s in signals { sigaddset(&set, s) }
         try SystemCall.check(sigprocmask(SIG_BLOCK, &set, nil), "sigprocmask")
+        // An ignored signal is discarded instead of queued, and exec keeps "ignored" from the
+        // parent: back to the default, which blocked signals never run.
+        for s in signals { signal(s, SIG_DFL) }
         fd = try SystemCall.check(signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)), "signalfd")
     }
 

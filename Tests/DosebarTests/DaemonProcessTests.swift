@@ -1,0 +1,179 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The real `dosebar daemon` process on a temporary database and shared directory.
+@Suite("Daemon process", .serialized)
+struct DaemonProcessTests {
+    @Test("one daemon per directory: a second is refused, a killed one does not block, SIGTERM exits 0 with whole files")
+    func lifecycle() throws {
+        let h = try DaemonTest.harness()
+        let first = try DaemonTest.startDaemon(h)
+
+        let second = try h.run("daemon")
+        #expect(second.status == 75)
+        #expect(second.err.contains("already running") && second.err.contains("pid \(first.pid)"), "got: \(second.err)")
+        // doctor sees it through the lock, not a pid that may have been reused.
+        #expect(try h.run("doctor").out.contains("daemon running (pid \(first.pid))"))
+
+        // kill -9: the lock file keeps the dead pid, but the kernel dropped the lock.
+        first.signal(SIGKILL)
+        #expect(first.waitExit() != nil)
+        #expect(try String(contentsOfFile: h.dir + "/daemon.lock", encoding: .utf8).contains("\(first.pid)"))
+        #expect(try h.run("doctor").out.contains("the daemon is not running"))
+        let third = try DaemonTest.startDaemon(h)
+
+        third.signal(SIGTERM)
+        #expect(third.waitExit() == 0, "stderr: \(third.stderr)")
+        #expect(third.stderr.contains("stopped"))
+        #expect(try String(contentsOfFile: h.dir + "/daemon.lock", encoding: .utf8).isEmpty)
+        let names = try FileManager.default.contentsOfDirectory(atPath: h.dir)
+        #expect(!names.contains { $0.hasPrefix(".") }, "temporary files left: \(names)")
+        for name in names where name.hasSuffix(".json") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: h.dir + "/" + name))
+            #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "\(name) is not whole JSON")
+        }
+    }
+
+    @Test("SIGINT also stops it cleanly; SIGHUP reloads the config and keeps running")
+    func signals() throws {
+        let h = try DaemonTest.harness()
+        let d = try DaemonTest.startDaemon(h)
+        try FileManager.default.createDirectory(atPath: h.root + "/config/dosebar", withIntermediateDirectories: true)
+        try "icons = \"ascii\"\n".write(toFile: h.root + "/config/dosebar/config.toml", atomically: true, encoding: .utf8)
+        let before = try String(contentsOfFile: h.dir + "/snapshot.txt", encoding: .utf8)
+        d.signal(SIGHUP)
+        #expect(DaemonTest.waitUntil(5) { (try? String(contentsOfFile: h.dir + "/snapshot.txt", encoding: .utf8)) != before },
+                "the reloaded icon set did not reach snapshot.txt: \(d.stderr)")
+        // A broken config on reload is reported and the old one kept.
+        try "icons = 3\n".write(toFile: h.root + "/config/dosebar/config.toml", atomically: true, encoding: .utf8)
+        d.signal(SIGHUP)
+        #expect(DaemonTest.waitUntil(5) { d.stderr.contains("config not reloaded") })
+        #expect(d.process.isRunning)
+        d.signal(SIGINT)
+        #expect(d.waitExit() == 0)
+    }
+
+    @Test("take → file and take → watch line latency, measured from the database commit")
+    func latency() throws {
+        let h = try DaemonTest.harness()
+        let d = try DaemonTest.startDaemon(h)
+        let w = try LiveProcess(["watch", "--format", "json"], env: h.env, root: h.root, captureStdout: true)
+        let firstLine = w.readLine()
+        #expect(firstLine?.hasPrefix("{") == true)
+
+        // One inotify descriptor on both directories: the last write to the database (the commit)
+        // and the rename of snapshot.json into the shared directory, each with its instant.
+        let ino = inotify_init1(Int32(IN_NONBLOCK))
+        defer { close(ino) }
+        let dbWatch = inotify_add_watch(ino, h.root + "/data", UInt32(IN_MODIFY))
+        let dirWatch = inotify_add_watch(ino, h.dir, UInt32(IN_MOVED_TO))
+        #expect(dbWatch >= 0 && dirWatch >= 0)
+
+        // `take` writes its own copy elsewhere, so only the daemon updates the watched directory.
+        var env = h.env
+        env["DOSEBAR_DIR"] = h.root + "/elsewhere"
+        var rows: [(take: Double, commitToFile: Double, commitToLine: Double, startToLine: Double)] = []
+        for _ in 0..<10 {
+            var lastModify = 0.0, fileAt = 0.0, lineAt = 0.0
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Harness.binary)
+            p.arguments = ["take", "Ibuprofen"]
+            p.environment = env
+            p.standardOutput = FileHandle.nullDevice
+            let start = DaemonTest.clock()
+            try p.run()
+            var exitAt = 0.0
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while (fileAt == 0 || lineAt == 0 || exitAt == 0) && DaemonTest.clock() - start < 5 {
+                var fds = [pollfd(fd: ino, events: Int16(POLLIN), revents: 0), pollfd(fd: w.stdoutFD, events: Int16(POLLIN), revents: 0)]
+                _ = poll(&fds, 2, 1)
+                let now = DaemonTest.clock()
+                if exitAt == 0 && !p.isRunning { exitAt = now }
+                if fds[0].revents != 0 {
+                    let n = read(ino, &buffer, buffer.count)
+                    var off = 0
+                    while n > 0 && off + 16 <= n {
+                        let wd = buffer.withUnsafeBytes { $0.load(fromByteOffset: off, as: Int32.self) }
+                        let len = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: off + 12, as: UInt32.self)) }
+                        let name = String(decoding: buffer[(off + 16)..<(off + 16 + len)].prefix { $0 != 0 }, as: UTF8.self)
+                        if wd == dbWatch && fileAt == 0 { lastModify = now }
+                        if wd == dirWatch && name == "snapshot.json" && fileAt == 0 { fileAt = now }
+                        off += 16 + len
+                    }
+                }
+                if fds[1].revents != 0, lineAt == 0, w.readLine(timeout: 0.001) != nil { lineAt = DaemonTest.clock() }
+            }
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+            #expect(fileAt > 0 && lineAt > 0, "no change reached the shared directory / watch")
+            rows.append((exitAt - start, fileAt - lastModify, lineAt - lastModify, lineAt - start))
+            usleep(100_000)
+        }
+        let ms = { (x: Double) in String(format: "%.1f", x * 1000) }
+        for r in rows {
+            print("take ran \(ms(r.take)) ms; commit→file \(ms(r.commitToFile)) ms; commit→watch line \(ms(r.commitToLine)) ms; take start→watch line \(ms(r.startToLine)) ms")
+        }
+        let toFile = DaemonTest.median(rows.map(\.commitToFile)), toLine = DaemonTest.median(rows.map(\.commitToLine))
+        print("median: take \(ms(DaemonTest.median(rows.map(\.take)))) ms, commit→file \(ms(toFile)) ms, commit→watch line \(ms(toLine)) ms, take start→watch line \(ms(DaemonTest.median(rows.map(\.startToLine)))) ms")
+        #expect(toFile <= 0.050)
+        #expect(toLine <= 0.050)
+        w.signal(SIGTERM)
+        d.signal(SIGTERM)
+        #expect(d.waitExit() == 0)
+    }
+
+    @Test("no wake-ups while nothing happens; RSS")
+    func idle() throws {
+        let h = try DaemonTest.harness()
+        let d = try DaemonTest.startDaemon(h)
+        usleep(3_000_000)
+        d.signal(SIGUSR1)
+        #expect(DaemonTest.waitUntil(5) { DaemonTest.counter("wakeups", in: d.stderr) != nil })
+        let err = d.stderr
+        let wakeups = DaemonTest.counter("wakeups", in: err) ?? -1
+        let deadlines = DaemonTest.counter("deadlines", in: err) ?? -1
+        let raw = DaemonTest.counter("epoll_returns", in: err) ?? -1
+        // Only a timeline entry may wake it (one at most in 3 s: an hour or a dose boundary);
+        // the SIGUSR1 itself is the one wake-up being reported.
+        #expect(wakeups - deadlines == 1 && deadlines <= 1, "\(err)")
+        #expect(raw == wakeups, "the process woke \(raw) times for \(wakeups) loop turns")
+        let status = try String(contentsOfFile: "/proc/\(d.pid)/status", encoding: .utf8)
+        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS") } ?? "?"
+        print("idle 3 s: wakeups=\(wakeups) (deadlines \(deadlines)), epoll returns \(raw); \(rss)")
+        d.signal(SIGTERM)
+        #expect(d.waitExit() == 0)
+    }
+
+    @Test("READY=1 and STATUS= reach NOTIFY_SOCKET (a path and an abstract name); STOPPING=1 on exit", arguments: [false, true])
+    func sdNotify(abstract: Bool) throws {
+        let h = try DaemonTest.harness()
+        let name = abstract ? "@dosebar-test-\(getpid())-\(UUID().uuidString.prefix(6))" : h.root + "/notify.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(name.utf8)
+        if abstract { bytes[0] = 0 }
+        withUnsafeMutableBytes(of: &addr.sun_path) { $0.copyBytes(from: bytes) }
+        let len = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count)
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        #expect(bound == 0)
+
+        func receive() -> String? {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 5000) > 0 else { return nil }
+            var buf = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buf, buf.count, 0)
+            return n > 0 ? String(decoding: buf[0..<n], as: UTF8.self) : nil
+        }
+        let d = try DaemonTest.startDaemon(h, extraEnv: ["NOTIFY_SOCKET": name])
+        let first = receive()
+        #expect(first?.contains("READY=1") == true && first?.contains("STATUS=") == true, "got \(first ?? "nothing")")
+        d.signal(SIGTERM)
+        var rest = ""
+        while let m = receive() { rest += m + "\n"; if m.contains("STOPPING=1") { break } }
+        #expect(rest.contains("STOPPING=1"))
+        #expect(d.waitExit() == 0)
+    }
+}
