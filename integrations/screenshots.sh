@@ -38,22 +38,31 @@ for d in "$late" "$due" "$done"; do echo "$(basename "$d"): $(cat "$d/snapshot.t
 BG='#1e1e2e' FG='#cdd6f4'
 rt=$WORK/rt; run_as mkdir -m 700 "$rt"
 mkdir -m 777 "$WORK/out"; mkdir -p "$WORK/cfg"
-as_user() {
-    run_as env -i HOME="$SCENARIO_HOME" USER="${SCENARIO_USER:-$USER}" LANG=C.UTF-8 \
-        PATH="$WORK/bin:/usr/local/bin:/usr/bin:/bin" XDG_RUNTIME_DIR="$rt" XDG_CONFIG_HOME="$WORK/cfg/none" \
-        TZ="$SCENARIO_TZ" DOSEBAR_NOW="$SCENARIO_NOW" DOSEBAR_DB="$SCENARIO_DB" "$@"
-}
+# UARGV: the prefix that runs a program in the test user's session; used as a
+# plain command (not through a function) so that $! is the program's own pid.
+UARGV=(env -i HOME="$SCENARIO_HOME" USER="${SCENARIO_USER:-$USER}" LANG=C.UTF-8
+    PATH="$WORK/bin:/usr/local/bin:/usr/bin:/bin" XDG_RUNTIME_DIR="$rt" XDG_CONFIG_HOME="$WORK/cfg/none"
+    TZ="$SCENARIO_TZ" DOSEBAR_NOW="$SCENARIO_NOW" DOSEBAR_DB="$SCENARIO_DB")
+if [ -n "${SCENARIO_USER:-}" ]; then
+    UARGV=(setpriv --reuid="$SCENARIO_USER" --regid="$SCENARIO_USER" --init-groups "${UARGV[@]}")
+fi
+as_user() { "${UARGV[@]}" "$@"; }
 # sway_session WIDTH HEIGHT EXTRA-CONFIG: a headless sway for one screenshot.
 sway_session() {
     printf 'output HEADLESS-1 resolution %sx%s\nxwayland disable\ndefault_border none\noutput * bg %s solid_color\n%s\n' \
         "$1" "$2" "$BG" "$3" >"$WORK/cfg/sway"
     chmod -R a+rX "$WORK/cfg"
-    as_user WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
+    "${UARGV[@]}" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
         sway -c "$WORK/cfg/sway" >"$WORK/sway.log" 2>&1 &
     SWAY=$!
+    CLEANUP_PIDS+=($SWAY)
     wait_for 10 test -S "$rt/wayland-1" || { echo "sway did not start" >&2; tail "$WORK/sway.log" >&2; exit 1; }
 }
-sway_end() { kill "$SWAY" 2>/dev/null; wait "$SWAY" 2>/dev/null; rm -f "$rt"/wayland-1*; }
+# swaymsg exit, not a kill: sway then ends swaybar, which ends its status command.
+sway_end() {
+    as_user SWAYSOCK="$(ls "$rt"/sway-ipc.*.sock)" swaymsg exit >/dev/null 2>&1 || kill "$SWAY" 2>/dev/null
+    wait "$SWAY" 2>/dev/null; rm -f "$rt"/wayland-1* "$rt"/sway-ipc.*.sock
+}
 grab() { as_user WAYLAND_DISPLAY=wayland-1 grim -g "$1" "$WORK/out/$2"; }
 
 # --- waybar: the shipped config-signal.jsonc and style.css, one bar per moment
@@ -68,7 +77,7 @@ jq -n --slurpfile g <(grep -v '^[[:space:]]*//' "$INTEGRATIONS_DIR/waybar/config
 shots=()
 for d in "$late" "$due" "$done"; do
     sway_session 720 60 ""
-    as_user WAYLAND_DISPLAY=wayland-1 DOSEBAR_DIR="$d" waybar -c "$WORK/cfg/waybar.json" -s "$WORK/cfg/waybar.css" \
+    "${UARGV[@]}" WAYLAND_DISPLAY=wayland-1 DOSEBAR_DIR="$d" waybar -c "$WORK/cfg/waybar.json" -s "$WORK/cfg/waybar.css" \
         >"$WORK/waybar.log" 2>&1 &
     wb=$!; sleep 2.5
     grab "0,0 720x30" "waybar-$(basename "$d").png"; shots+=("$WORK/out/waybar-$(basename "$d").png")
@@ -108,7 +117,7 @@ chmod a+r "$WORK/cfg/tmux.conf"
 printf '[main]\nfont=DejaVu Sans Mono:size=11\npad=6x4\n[colors]\nbackground=1e1e2e\nforeground=cdd6f4\n' >"$WORK/cfg/foot.ini"
 chmod a+r "$WORK/cfg/foot.ini"
 sway_session 820 260 ""
-as_user WAYLAND_DISPLAY=wayland-1 TMUX_TMPDIR="$WORK/out" DOSEBAR_DIR="$late" \
+"${UARGV[@]}" WAYLAND_DISPLAY=wayland-1 TMUX_TMPDIR="$WORK/out" DOSEBAR_DIR="$late" \
     DOSEBAR_DB="$WORK/late-db/$(basename "$SCENARIO_DB")" \
     foot -c "$WORK/cfg/foot.ini" tmux -u -f "$WORK/cfg/tmux.conf" new-session -n today \
     "clear; dosebar today; sleep 30" >"$WORK/foot.log" 2>&1 &

@@ -53,14 +53,18 @@ if [ -n "$DOSEBAR_BIN" ]; then DOSEBAR_BIN=$(readlink -f "$DOSEBAR_BIN"); fi
 new_work() {
     WORK=$(mktemp -d "${TMPDIR:-/tmp}/dosebar-it-$1.XXXXXX")
     chmod 755 "$WORK"
-    if [ "${KEEP_WORK:-0}" != 1 ]; then trap cleanup EXIT; fi
+    trap cleanup EXIT
 }
+# Pids to end when the test ends. Start background programs as plain commands
+# (an argv array, not a shell function), so that $! is the program's own pid.
 CLEANUP_PIDS=()
 cleanup() {
     local pid
-    for pid in "${CLEANUP_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
     [ -n "${CLEANUP_HOOK:-}" ] && $CLEANUP_HOOK
-    [ -n "${WORK:-}" ] && rm -rf "$WORK"
+    for pid in "${CLEANUP_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${CLEANUP_PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+    if [ "${KEEP_WORK:-0}" = 1 ]; then echo "kept $WORK" >&2
+    elif [ -n "${WORK:-}" ]; then rm -rf "$WORK"; fi
 }
 
 # run_as: prefix for running a command as SCENARIO_USER (empty: as ourselves).

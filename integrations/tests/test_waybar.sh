@@ -54,13 +54,18 @@ jq -n --slurpfile s "$WORK/stream.json" --slurpfile g "$WORK/signal.json" --argj
 chmod -R a+rX "$WORK/cfg"
 printf 'output HEADLESS-1 resolution 1400x300\nxwayland disable\ndefault_border none\n' >"$WORK/cfg/sway"
 
-as_user_env() { # the environment the desktop session of the test user has
-    dose_argv
-    run_as env -i HOME="$SCENARIO_HOME" USER="${SCENARIO_USER:-$USER}" LANG=C.UTF-8 \
-        PATH="$WORK/bin:/usr/local/bin:/usr/bin:/bin" XDG_RUNTIME_DIR="$rt" \
-        XDG_CONFIG_HOME="$WORK/cfg/none" "$@"
+# UARGV: the command prefix for the desktop session of the test user.
+user_env_argv() {
+    UARGV=(env -i HOME="$SCENARIO_HOME" USER="${SCENARIO_USER:-$USER}" LANG=C.UTF-8
+        PATH="$WORK/bin:/usr/local/bin:/usr/bin:/bin" XDG_RUNTIME_DIR="$rt"
+        XDG_CONFIG_HOME="$WORK/cfg/none")
+    if [ -n "${SCENARIO_USER:-}" ]; then
+        UARGV=(setpriv --reuid="$SCENARIO_USER" --regid="$SCENARIO_USER" --init-groups "${UARGV[@]}")
+    fi
 }
-as_user_env WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
+as_user_env() { user_env_argv; "${UARGV[@]}" "$@"; }
+user_env_argv
+"${UARGV[@]}" WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
     sway -c "$WORK/cfg/sway" >"$WORK/sway.log" 2>&1 &
 CLEANUP_PIDS+=($!)
 if ! wait_for 10 test -S "$rt/wayland-1"; then
@@ -70,8 +75,9 @@ fi
 
 # waybar with the scenario's environment (database, directory, clock).
 envs=()
+dose_argv
 for a in "${DOSE_ARGV[@]}"; do case $a in DOSEBAR_*=*|TZ=*) envs+=("$a") ;; esac; done
-as_user_env WAYLAND_DISPLAY=wayland-1 "${envs[@]}" \
+"${UARGV[@]}" WAYLAND_DISPLAY=wayland-1 "${envs[@]}" \
     waybar -l debug -c "$WORK/cfg/config" -s "$WORK/cfg/style.css" >"$WORK/waybar.log" 2>&1 &
 wbpid=$!
 CLEANUP_PIDS+=($wbpid)
