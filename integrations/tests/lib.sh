@@ -168,7 +168,8 @@ daemon_start() {
     "${DOSE_ARGV[@]}" daemon >"$WORK/daemon.log" 2>&1 &
     DAEMON_PID=$!
     CLEANUP_PIDS+=($DAEMON_PID)
-    if wait_for 5 test -e "$SHARED/daemon.lock" && sleep 0.3 && kill -0 "$DAEMON_PID" 2>/dev/null; then
+    # "daemon: pid" is printed once its inotify watches are set up.
+    if wait_for 5 grep -q "daemon: pid" "$WORK/daemon.log" && kill -0 "$DAEMON_PID" 2>/dev/null; then
         return 0
     fi
     echo "dosebar daemon did not stay up: $(tail -n 3 "$WORK/daemon.log" | tr '\n' ' ')" >&2
