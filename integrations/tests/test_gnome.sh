@@ -60,6 +60,8 @@ cp -r "$ext" "$copy"; cp -r "$gnome/tests/stubs" "$copy/stubs"
 sed -i -e "s#'resource:///org/gnome/shell/extensions/extension.js'#'./stubs/extension.js'#" \
        -e "s#'resource:///org/gnome/shell/ui/\([a-zA-Z]*\).js'#'./stubs/\1.js'#" \
        -e "s#'gi://St'#'./stubs/St.js'#" -e "s#'gi://Clutter'#'./stubs/Clutter.js'#" "$copy/extension.js"
+sed -i -e "s#'resource:///org/gnome/Shell/Extensions/js/extensions/prefs.js'#'./stubs/prefs.js'#" \
+       -e "s#'gi://Adw'#'./stubs/Adw.js'#" "$copy/prefs.js"
 if ! glib-compile-schemas "$copy/schemas" 2>"$WORK/schema.err"; then
     result FAIL gnome-extension "cannot compile the schema: $(cat "$WORK/schema.err")"; finish
 fi
@@ -81,4 +83,11 @@ if [ $rc = 0 ] && grep -q '^1\.\.' "$WORK/extension.out"; then
 else
     result FAIL gnome-extension "exit $rc: $(grep -v '^ok' "$WORK/extension.out" | head -n 8 | tr '\n' ' ')"
 fi
+# --- prefs.js with stand-ins for Adw and the shell's prefs module
+if GSETTINGS_BACKEND=memory timeout 30 gjs -m "$gnome/tests/test_prefs.js" "$copy" >"$WORK/prefs.out" 2>&1; then
+    result PASS gnome-prefs "$(grep -c '^ok' "$WORK/prefs.out") checks: both entries bound to their GSettings keys"
+else
+    result FAIL gnome-prefs "$(grep -v '^ok' "$WORK/prefs.out" | head -n 6 | tr '\n' ' ')"
+fi
+cp "$WORK/prefs.out" "$ARTIFACTS/gnome-prefs.out"
 finish
