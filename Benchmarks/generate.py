@@ -16,7 +16,8 @@ Scenario (the benchmark's "now" is NOW below, Asia/Seoul, no DST):
 - 1-3 times a day (50/30/20 %), drawn from on-the-hour and half-hour times between 07:00 and
   22:00, weighted towards the usual ones (08:00, 12:00, 20:00 …). Real schedules look like
   this; random minutes would give the timeline thousands of entries instead of ~40;
-- every slot of every past day: 90 % taken (mostly within -20/+40 min, 4 % more than 2 h
+- every slot of every past day (the same days alike in both lengths: the 1-month history is
+  the last month of the 20-year one): 90 % taken (mostly within -20/+40 min, 4 % more than 2 h
   late), 5 % skipped, 5 % missed (no event); one third of the medicines track stock;
 - today: every slot before 12:00 taken. The first medicine, Aspirin (08:00, 12:00), has its
   12:00 dose due at NOW: that is the one `take` logs.
@@ -137,8 +138,10 @@ def main():
     count = {"taken": 0, "skipped": 0, "missed": 0}
 
     def events():
-        r = rnd.random
         for day in range(start, today + 1):
+            # One random stream per day: the last month of the 20-year history is the 1-month
+            # history, so the two differ only in length.
+            r = random.Random(f"dosebar-bench-{a.meds}-{day}").random
             iso = (EPOCH + dt.timedelta(days=day)).isoformat()
             base = day * 86400 - TZ_OFFSET
             outcome = {} if habits is not None else None
