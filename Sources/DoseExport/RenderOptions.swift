@@ -45,9 +45,9 @@ public struct RenderOptions: Hashable, Sendable {
     /// `i3blocks_short` for i3blocks' `short_text`.
     public static let templateNames: [String] = ["text", "waybar", "polybar", "tmux", "conky", "i3blocks", "i3blocks_short"]
 
-    /// `{text}` (the snapshot's own line) everywhere; `{icon} {taken}/{total}` for i3blocks' short text.
+    /// `{text}` (the snapshot's own line) everywhere but waybar (`{summary}`: waybar draws the icon from `format-icons`); `{icon} {taken}/{total}` for i3blocks' short text.
     public static let defaultTemplates: [String: String] = [
-        "text": "{text}", "waybar": "{text}", "polybar": "{text}", "tmux": "{text}", "conky": "{text}",
+        "text": "{text}", "waybar": "{summary}", "polybar": "{text}", "tmux": "{text}", "conky": "{text}",
         "i3blocks": "{text}", "i3blocks_short": "{icon} {taken}/{total}",
     ]
 

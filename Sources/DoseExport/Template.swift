@@ -6,7 +6,7 @@ import DoseCore
 public enum Template {
     /// Every placeholder a template may use, without braces.
     public static let placeholders: [String] = [
-        "icon", "text", "taken", "total", "progress", "state", "next", "next_time", "message", "streak",
+        "icon", "text", "summary", "taken", "total", "progress", "state", "next", "next_time", "message", "streak",
     ]
 
     /// The value of one placeholder, unescaped; nil for an unknown name.
@@ -17,6 +17,7 @@ public enum Template {
         switch name {
         case "icon": options.icons[snapshot.state]
         case "text": snapshot.text
+        case "summary": summary(of: snapshot, options: options)
         case "taken": String(snapshot.counts.taken + snapshot.counts.skipped)
         case "total": String(snapshot.counts.total)
         case "progress": String(snapshot.progress)
@@ -27,6 +28,13 @@ public enum Template {
         case "streak": String(snapshot.streak.current)
         default: nil
         }
+    }
+
+    /// The snapshot's text without its leading icon, for bars that draw the icon themselves
+    /// (waybar's `format: "{icon} {0}"` with `format-icons`).
+    public static func summary(of snapshot: Snapshot, options: RenderOptions) -> String {
+        let prefix = options.icons[snapshot.state] + " "
+        return snapshot.text.hasPrefix(prefix) ? String(snapshot.text.dropFirst(prefix.count)) : snapshot.text
     }
 
     /// `template` with each known `{name}` replaced by `escape(value)`.

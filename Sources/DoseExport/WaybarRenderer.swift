@@ -12,7 +12,7 @@
 //
 // Config keys read (defaults):
 //   icons = "emoji"                 # {icon}
-//   [templates] waybar = "{text}"
+//   [templates] waybar = "{summary}"   (the text without its icon: waybar adds {icon} itself)
 //
 // Example (~/.config/waybar/config):
 //   "custom/dosebar": {

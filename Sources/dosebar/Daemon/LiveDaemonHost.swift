@@ -31,7 +31,7 @@ final class LiveDaemonHost: DaemonHost {
         let service = DayService(store: store, context: context)
         let day = try service.load()
         let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: now)
-        let changed = try Exporter(options: context.config.renderOptions)
+        let changed = try Exporter(options: context.config.renderOptions(context.catalog))
             .export(timeline, now: now, to: SharedDirectory(path: context.dirPath))
         return DaemonDay(timeline: timeline, slots: day.plan.slots, changed: changed)
     }
