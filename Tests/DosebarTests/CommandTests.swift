@@ -207,3 +207,22 @@ import Testing
         #expect(((viaLang.json as! [String: Any])["message"] as! [String: Any])["text"] as? String == msg["text"] as? String)
     }
 }
+
+@Suite struct UndoTests {
+    @Test func undoRevertsEveryDoseOneTakeLogged() throws {
+        let h = Harness(now: "2026-11-22T08:30:00+09:00")
+        try h.ok("add", "A", "--at", "08:00", "--stock", "10")
+        try h.ok("add", "B", "--at", "08:00", "--stock", "10")
+        try h.ok("add", "C", "--at", "08:00")
+        try h.ok("take", "C", now: "2026-11-22T08:20:00+09:00")
+        try h.ok("take")
+        #expect(try h.statuses() == ["A:taken", "B:taken", "C:taken"])
+        let r = try h.ok("undo")
+        #expect(r.out.contains("1 more"))
+        #expect(try h.statuses() == ["A:due", "B:due", "C:taken"])
+        let stock = (try h.today()["stock"] as! [[String: Any]]).map { $0["remaining"] as! Int }
+        #expect(stock == [10, 10])
+        try h.ok("undo")
+        #expect(try h.statuses() == ["A:due", "B:due", "C:due"])
+    }
+}
