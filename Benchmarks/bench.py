@@ -380,6 +380,14 @@ def habitrack_venv(data):
     return venv
 
 
+def source_state():
+    """The commit benchmarked, and whether Sources/ or Package.swift had uncommitted changes."""
+    git = lambda *args: subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown commit"
+    dirty = git("status", "--porcelain", "--", "Sources", "Package.swift")
+    return head + (" + uncommitted changes in Sources/" if dirty else "")
+
+
 # --- the table ---------------------------------------------------------------------------------
 
 def report(res, info, meds, histories, a, linked):
@@ -392,6 +400,7 @@ def report(res, info, meds, histories, a, linked):
              f"{subprocess.run(['hyperfine', '--version'], capture_output=True, text=True).stdout.split()[-1]}, "
              f"{a.runs} runs after {a.warmup} warm-ups (mean ± σ); binary: release, {linked}")
     L.append(f"DOSEBAR_NOW={NOW} TZ={TZ}; databases on disk ({a.data}), shared directory on tmpfs")
+    L.append(f"sources: {source_state()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     load = res.get("load", [])
     if len(load) == 2:
         L.append(f"load average (1 min) at start {load[0]:.2f}, at end {load[1]:.2f}"
