@@ -6,6 +6,7 @@ means and ratios. Run it through `scripts/bench`; `--help` lists the knobs.
 
 import argparse
 import ctypes
+import glob
 import hashlib
 import json
 import os
@@ -131,6 +132,8 @@ def scenario(data, binary, meds, history, extras):
     """The cached scenario directory, generated on first use."""
     d = os.path.join(data, "scenarios", f"{meds}-{history}-{scenario_key()}")
     if not os.path.exists(os.path.join(d, "info.json")):
+        for old in glob.glob(os.path.join(data, "scenarios", f"{meds}-{history}-*")):
+            shutil.rmtree(old)      # made by an older generator or schema: up to 770 MB each
         log(f"  generating {meds} medicines × {HISTORY_NAMES[history]} into {d} (once) …")
         args = [sys.executable, os.path.join(BENCH, "generate.py"), "--dosebar", binary, "--meds", str(meds),
                 "--history", history, "--out", d]
