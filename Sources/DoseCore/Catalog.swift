@@ -103,14 +103,25 @@ public struct Catalog: Sendable {
                 args["count_is"] = templates[items.count == 1 ? "count_is.one" : "count_is.many"] ?? ""
             }
         }
-        var text = Catalog.fill(templates[message.id] ?? message.id, args)
-        while text.contains("  ") { text = text.replacingOccurrences(of: "  ", with: " ") }
+        let text = Catalog.collapseSpaces(Catalog.fill(templates[message.id] ?? message.id, args))
         return RenderedMessage(id: message.id, severity: message.severity, text: text)
+    }
+
+    /// Runs of spaces become one (an empty argument leaves a double space behind).
+    static func collapseSpaces(_ s: String) -> String {
+        var previousSpace = false
+        var out = [UInt8]()
+        out.reserveCapacity(s.utf8.count)
+        for b in s.utf8 {
+            if b == 32 { if previousSpace { continue }; previousSpace = true } else { previousSpace = false }
+            out.append(b)
+        }
+        return out.count == s.utf8.count ? s : String(decoding: out, as: UTF8.self)
     }
 
     /// Replaces `{key}` with `args[key]`; unknown keys stay as written.
     public static func fill(_ template: String, _ args: [String: String]) -> String {
-        guard template.contains("{") else { return template }
+        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {

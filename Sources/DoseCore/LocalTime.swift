@@ -25,5 +25,9 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (a: LocalTime, b: LocalTime) -> Bool { a.minuteOfDay < b.minuteOfDay }
 
     /// `HH:MM`.
-    public var description: String { pad(hour, 2) + ":" + pad(minute, 2) }
+    public var description: String {
+        let h = hour, m = minute
+        let bytes: [UInt8] = [48 + UInt8(h / 10), 48 + UInt8(h % 10), 58, 48 + UInt8(m / 10), 48 + UInt8(m % 10)]
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

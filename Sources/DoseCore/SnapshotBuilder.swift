@@ -30,9 +30,19 @@ public struct SnapshotBuilder: Sendable {
         var troubled: [String: Int] = [:]
         for day in history.last(6) { for k in Set(day.troubled) { troubled[k, default: 0] += 1 } }
         pastTroubled = troubled
-        _ = zone
+        slotLabels = plan.slots.map { slot in
+            var line = zone.local(slot.instant).clock + "  " + slot.medication.name
+            if let dose = slot.medication.dose, !dose.isEmpty { line += " " + dose }
+            return line
+        }
+        var words: [SlotStatus: String] = [:]
+        for status in SlotStatus.allCases { words[status] = catalog.text("status." + status.rawValue) }
+        statusWords = words
     }
 
+    /// Tooltip line heads per slot (`08:00  Aspirin 100 mg`) and status words: the same in every entry.
+    private let slotLabels: [String]
+    private let statusWords: [SlotStatus: String]
     private let stockLines: [Snapshot.Stock]
     private let cycleLines: [Snapshot.Cycle]
     private let pastTroubled: [String: Int]
@@ -62,7 +72,7 @@ public struct SnapshotBuilder: Sendable {
         var dueSlots: [PlannedSlot] = []
         var next: [PlannedSlot] = []
         var onTimeToday = 0, takenToday = 0, knownToday = 0
-        var troubledToday: [String] = []
+        var troubledToday = Set<String>()
         for slot in plan.slots {
             let status = slot.status(at: t)
             var lateMinutes: Int?
@@ -77,15 +87,15 @@ public struct SnapshotBuilder: Sendable {
                 let m = slot.lateMinutes(at: t)
                 lateMinutes = m
                 lateSlots.append((slot, m))
-                troubledToday.append("\(slot.key.medicationID)@\(slot.key.time)")
+                troubledToday.insert("\(slot.key.medicationID)@\(slot.key.time)")
             case .missed:
                 counts.missed += 1; knownToday += 1
-                troubledToday.append("\(slot.key.medicationID)@\(slot.key.time)")
+                troubledToday.insert("\(slot.key.medicationID)@\(slot.key.time)")
             case .taken: counts.taken += 1; takenToday += 1; onTimeToday += 1; knownToday += 1
             case .takenEarly: counts.taken += 1; takenToday += 1; knownToday += 1
             case .takenLate:
                 counts.taken += 1; takenToday += 1; knownToday += 1
-                troubledToday.append("\(slot.key.medicationID)@\(slot.key.time)")
+                troubledToday.insert("\(slot.key.medicationID)@\(slot.key.time)")
             case .skipped: counts.skipped += 1; knownToday += 1
             }
             let takenAt: LocalInstant? = (status.isTaken || status == .skipped) ? slot.event.map { zone.local($0.at) } : nil
@@ -236,10 +246,9 @@ public struct SnapshotBuilder: Sendable {
     private func tooltipText(doses: [Snapshot.Dose], messages: [RenderedMessage], streak: Snapshot.Streak,
                              adherence: Snapshot.Adherence) -> String {
         var lines: [String] = []
-        for d in doses {
-            var line = d.scheduled.clock + "  " + d.medication
-            if let dose = d.dose, !dose.isEmpty { line += " " + dose }
-            line += "  " + catalog.text("status." + d.status.rawValue)
+        lines.reserveCapacity(doses.count + 6)
+        for (i, d) in doses.enumerated() {
+            var line = slotLabels[i] + "  " + (statusWords[d.status] ?? d.status.rawValue)
             if let at = d.takenAt, d.status != .skipped { line += " " + at.clock }
             lines.append(line)
         }

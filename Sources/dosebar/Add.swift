@@ -5,6 +5,7 @@ import DoseStore
 /// `dosebar add`: a new medicine with its schedule.
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add a medicine or supplement with its schedule.",
         discussion: """
         Examples:

@@ -7,6 +7,7 @@ import Foundation
 /// `dosebar doctor`: check the set-up and say what to fix.
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check the set-up and say what to fix.",
         discussion: """
         Checks the time zone, the config file, the database, the shared directory, the daemon and

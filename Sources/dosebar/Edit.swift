@@ -5,6 +5,7 @@ import DoseStore
 /// `dosebar edit`: change a medicine; schedule changes apply from a date on and never rewrite the past.
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Change a medicine's schedule or details.",
         discussion: """
         A schedule change takes effect from --effective (default today); days before it keep the

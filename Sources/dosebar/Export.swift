@@ -5,6 +5,7 @@ import DoseExport
 /// `dosebar export`: write every file of the shared directory once.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write every file of the shared directory once.",
         discussion: """
         Writes timeline.json, snapshot.json, snapshot.txt and one file per bar (waybar.json,

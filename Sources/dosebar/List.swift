@@ -6,6 +6,7 @@ import Foundation
 /// `dosebar list`: the medicines and their schedules.
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List medicines and their schedules.",
         discussion: """
         Examples:

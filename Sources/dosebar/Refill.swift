@@ -5,6 +5,7 @@ import DoseStore
 /// `dosebar refill`: add to (or set) a medicine's stock.
 struct Refill: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "refill",
         abstract: "Add units to a medicine's stock, or set it with --set.",
         discussion: """
         Examples:

@@ -8,10 +8,12 @@ enum Refresh {
     /// Computes today's timeline and writes the files that changed. Returns the timeline and the changed names.
     @discardableResult
     static func export(_ context: AppContext, _ store: DoseStore) throws -> (Timeline, [String]) {
-        let timeline = try DayService(store: store, context: context).timeline()
-        let exporter = Exporter(options: context.config.renderOptions(context.catalog))
-        let changed = try exporter.export(timeline, now: context.now, to: SharedDirectory(path: context.dirPath))
-        return (timeline, changed)
+        try ExportLock.run(dir: context.dirPath) {
+            let timeline = try DayService(store: store, context: context).timeline()
+            let exporter = Exporter(options: context.config.renderOptions(context.catalog))
+            let changed = try exporter.export(timeline, now: context.now, to: SharedDirectory(path: context.dirPath))
+            return (timeline, changed)
+        }
     }
 
     /// After a command changed data: the bar shows it at once. A failure here does not undo the

@@ -5,6 +5,7 @@ import DoseStore
 /// `dosebar remove`: archive a medicine; its history stays.
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "remove",
         abstract: "Archive a medicine: gone from today on, its history kept.",
         discussion: """
         Past doses stay in history, streaks and adherence. 'dosebar list --all' still shows it.

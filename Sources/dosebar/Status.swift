@@ -5,6 +5,7 @@ import DoseExport
 /// `dosebar status`: print the current line for one output format.
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Print what a bar would show now, in one output format.",
         discussion: """
         Bars should read the pre-rendered files of the shared directory (or 'dosebar watch');

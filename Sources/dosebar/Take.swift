@@ -4,6 +4,7 @@ import DoseCore
 /// `dosebar take`: log doses as taken.
 struct Take: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "take",
         abstract: "Log doses as taken (every due dose when no name is given).",
         discussion: """
         'take NAME' takes that medicine's earliest due or late dose today, else its next dose if it
@@ -39,6 +40,7 @@ struct Take: ParsableCommand {
 /// `dosebar skip`: log doses as deliberately skipped.
 struct Skip: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "skip",
         abstract: "Log doses as skipped on purpose (they do not break the streak).",
         discussion: """
         Examples:

@@ -6,6 +6,7 @@ import Foundation
 /// `dosebar today`: today's doses with their status.
 struct Today: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "today",
         abstract: "Show today's doses and their status.",
         discussion: """
         Colour when stdout is a terminal (never with NO_COLOR set).

@@ -5,6 +5,7 @@ import DoseStore
 /// `dosebar undo`: revert the latest take or skip.
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "undo",
         abstract: "Revert the most recent take or skip (of NAME, if given), restoring stock.",
         discussion: """
         Events are never deleted: undo appends an event that cancels the last one.

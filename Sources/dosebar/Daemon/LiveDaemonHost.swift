@@ -28,12 +28,14 @@ final class LiveDaemonHost: DaemonHost {
         if base.env["TZ"].map({ $0.isEmpty }) ?? true { NSTimeZone.resetSystemTimeZone() }
         let context = AppContext(base, now: now)
         current = context
-        let service = DayService(store: store, context: context)
-        let day = try service.load()
-        let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: now)
-        let changed = try Exporter(options: context.config.renderOptions(context.catalog))
-            .export(timeline, now: now, to: SharedDirectory(path: context.dirPath))
-        return DaemonDay(timeline: timeline, slots: day.plan.slots, changed: changed)
+        return try ExportLock.run(dir: context.dirPath) {
+            let service = DayService(store: store, context: context)
+            let day = try service.load()
+            let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: now)
+            let changed = try Exporter(options: context.config.renderOptions(context.catalog))
+                .export(timeline, now: now, to: SharedDirectory(path: context.dirPath))
+            return DaemonDay(timeline: timeline, slots: day.plan.slots, changed: changed)
+        }
     }
 
     func reloadConfig() throws {

@@ -1,0 +1,29 @@
+import DoseCore
+import DoseExport
+import Foundation
+
+/// Serialises "read the database, render, write the shared directory" across processes.
+///
+/// Without it two writers race: one commits and reads, the other commits, reads and writes,
+/// then the first writes its older view last and the bar shows a stale day. Under the lock
+/// every exporter reads the database after the previous one finished writing, so the last
+/// writer has seen every commit before it.
+enum ExportLock {
+    /// Runs `body` holding an exclusive `flock` on `<dir>/.lock` (created 0600 after the
+    /// directory passes SharedDirectory's checks).
+    static func run<T>(dir: String, _ body: () throws -> T) throws -> T {
+        try SharedDirectory(path: dir).prepare()
+        let fd = open(dir + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            throw DosebarError.io("cannot open \(dir)/.lock: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw DosebarError.io("cannot lock \(dir)/.lock: \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}
