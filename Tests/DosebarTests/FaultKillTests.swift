@@ -42,7 +42,7 @@ import Glibc
     static func strayProblems(_ dir: String) -> (problems: [String], temps: Int) {
         var problems: [String] = []
         var temps = 0
-        for name in Fault.strayFiles(dir) where name != "daemon.lock" {
+        for name in Fault.strayFiles(dir) where name != "daemon.lock" && name != ".lock" {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false)
             // "", base, ext, pid, hex
             if parts.count == 5, parts[0].isEmpty, let pid = Int32(parts[3]), UInt32(parts[4], radix: 16) != nil {
