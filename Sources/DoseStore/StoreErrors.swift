@@ -1,5 +1,9 @@
 import DoseCore
+import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns SQLite and GRDB failures into `DosebarError`s a person can act on.
 enum StoreErrors {
@@ -10,7 +14,10 @@ enum StoreErrors {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return DosebarError.busy("the database \(path) is busy (another dosebar is writing to it); try again")
             case .SQLITE_FULL:
-                return DosebarError.io("the disk holding \(path) is full; free some space and try again")
+                return full(path)
+            case .SQLITE_IOERR where diskIsFull(path):
+                // A full disk surfaces as an I/O error when SQLite cannot grow the -shm or -wal file.
+                return full(path)
             case .SQLITE_CORRUPT, .SQLITE_NOTADB:
                 return corrupt(path)
             case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_AUTH:
@@ -24,6 +31,18 @@ enum StoreErrors {
         default:
             return error
         }
+    }
+
+    static func full(_ path: String) -> DosebarError {
+        .io("the disk holding \(path) is full; free some space and try again")
+    }
+
+    /// Whether the file system holding `path` has no block left for us.
+    static func diskIsFull(_ path: String) -> Bool {
+        var info = statvfs()
+        let directory = (path as NSString).deletingLastPathComponent
+        guard statvfs(directory.isEmpty ? "." : directory, &info) == 0 else { return false }
+        return info.f_bavail == 0
     }
 
     static func corrupt(_ path: String) -> DosebarError {

@@ -71,8 +71,9 @@ import Glibc
             #expect(r.status == 0, "\(args): \(r.err)")
             return DaemonTest.clock() - t0
         }
-        let takeTime = try [0, 1, 2].map { _ in try duration(["take", "Prn", "--at", "23:00"]) }.max()!
-        let exportTime = try duration(["export"], ["DOSEBAR_NOW": "2026-11-22T09:30:00+09:00"])
+        // Then follow the load: a moving average of the runs that finished.
+        var takeTime = try [0, 1, 2].map { _ in try duration(["take", "Prn", "--at", "23:00"]) }.max()!
+        var exportTime = try duration(["export"], ["DOSEBAR_NOW": "2026-11-22T09:30:00+09:00"])
         let iterations = 100
         var exited: [Int: Int32] = [:]   // iteration → exit status (not killed)
         var killed = Set<Int>()
@@ -91,9 +92,12 @@ import Glibc
                 args = ["export"]; extra = ["DOSEBAR_NOW": g.chance(0.5) ? "2026-11-22T09:30:00+09:00" : now]; kinds[i] = "export"
             }
             let span = kinds[i] == "export" ? exportTime : takeTime
-            let delay = Double(g.int(0...Int(span * 1200))) / 1000
-            let (wasKilled, status) = try Fault.killAfter(h, args, delay: delay, extra: extra)
+            let delay = Double(g.int(0...Int(span * 1500))) / 1000
+            let (wasKilled, status, elapsed) = try Fault.killAfter(h, args, delay: delay, extra: extra)
             if wasKilled { killed.insert(i) } else { exited[i] = status }
+            if !wasKilled && status == 0 {
+                if kinds[i] == "export" { exportTime = 0.7 * exportTime + 0.3 * elapsed } else { takeTime = 0.7 * takeTime + 0.3 * elapsed }
+            }
             let problems = Fault.sharedFileProblems(h.dir)
             #expect(problems.isEmpty, "after \(args) killed=\(wasKilled) at \(delay)s: \(problems); \(g.label)")
             if !wasKilled {

@@ -98,9 +98,10 @@ enum Fault {
         try run(Harness.binary, args, env: h.env.merging(extra) { $1 }, timeout: timeout)
     }
 
-    /// Starts `dosebar args…` and SIGKILLs it after `delay` seconds (if still running).
-    /// Returns whether it was killed (false: it had already exited, with that status).
-    static func killAfter(_ h: Harness, _ args: [String], delay: TimeInterval, extra: [String: String] = [:]) throws -> (killed: Bool, status: Int32) {
+    /// Starts `dosebar args…` and SIGKILLs it after `delay` seconds if it is still running.
+    /// Returns whether it was killed, its exit status otherwise, and how long it ran (to the ms).
+    static func killAfter(_ h: Harness, _ args: [String], delay: TimeInterval, extra: [String: String] = [:])
+        throws -> (killed: Bool, status: Int32, elapsed: TimeInterval) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Harness.binary)
         p.arguments = args
@@ -109,11 +110,12 @@ enum Fault {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        if delay > 0 { usleep(useconds_t(delay * 1_000_000)) }
-        kill(p.processIdentifier, SIGKILL)
+        let t0 = DaemonTest.clock()
+        while DaemonTest.clock() - t0 < delay && p.isRunning { usleep(500) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
         let killed = p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL
-        return (killed, p.terminationStatus)
+        return (killed, p.terminationStatus, DaemonTest.clock() - t0)
     }
 
     /// `sqlite3 DB SQL` → stdout (trimmed). Uses a busy timeout so it waits for writers.
@@ -147,7 +149,7 @@ enum Fault {
     /// Names in the shared directory that are not one of its files: temporary files of writers.
     static func strayFiles(_ dir: String) -> [String] {
         let known: Set<String> = ["timeline.json", "snapshot.json", "snapshot.txt", "waybar.json", "polybar.txt",
-                                  "tmux.txt", "conky.txt", "i3blocks.txt"]
+                                  "tmux.txt", "conky.txt", "i3blocks.txt", "daemon.lock", ".lock"]
         return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !known.contains($0) }.sorted()
     }
 
