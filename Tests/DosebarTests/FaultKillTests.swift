@@ -173,4 +173,24 @@ import Glibc
         #expect(a.takenAt.count == okTakes, "\(okTakes) takes exited 0, \(a.takenAt.count) recorded; \(g.label)")
         #expect(a.stock == initial - a.used && a.used == okTakes, "stock \(a.stock), used \(a.used)")
     }
+
+    /// The very first run creates the database (file, WAL, application id, migrations): killed at
+    /// any point of that, the next run must still open it — never "not a dosebar database".
+    @Test func killNineWhileTheDatabaseIsBeingCreated() throws {
+        var g = FaultRandom(salt: 720)
+        var killedCount = 0
+        for round in 0..<30 {
+            let h = Harness(now: "2026-11-22T08:30:00+09:00")
+            let (killed, status, _) = try Fault.killAfter(h, ["add", "Aspirin", "--at", "08:00"], delay: Double(g.int(0...45)) / 1000)
+            if killed { killedCount += 1 } else { #expect(status == 0) }
+            let again = try Fault.dosebar(h, ["add", "Aspirin", "--at", "08:00"])
+            #expect(again.status == 0 || (again.status == 65 && again.err.contains("already exists")),
+                    "round \(round), first run killed=\(killed): \(again.status) \(again.err); \(g.label)")
+            let list = try Fault.dosebar(h, ["list", "--json"])
+            #expect(list.status == 0 && list.out.contains("Aspirin"), "round \(round): \(list.err)")
+            #expect(try Fault.integrity(h.db) == "ok")
+            try? FileManager.default.removeItem(atPath: h.root)
+        }
+        #expect(killedCount >= 5, "only \(killedCount) first runs were killed")
+    }
 }
