@@ -162,6 +162,9 @@ enum Mounts {
             #expect(r.status == 74, "--db \(db): exit \(r.status), \(r.err)")
             #expect(FaultFilesystemTests.oneLine(r), "\(r.err.debugDescription)")
         }
+        // The same through --db rather than DOSEBAR_DB.
+        let flag = try Fault.dosebar(h, ["list", "--db", h.root + "/plainfile/x/dosebar.sqlite"])
+        #expect(flag.status == 74 && FaultFilesystemTests.oneLine(flag) && flag.err.contains("plainfile"), "\(flag.err)")
         // A database path that is a directory.
         let r = try Fault.dosebar(h, ["list"], extra: ["DOSEBAR_DB": h.root])
         #expect([65, 74].contains(r.status) && FaultFilesystemTests.oneLine(r), "a directory as --db: exit \(r.status), \(r.err)")
