@@ -65,6 +65,7 @@ struct Config: Sendable {
     }
 
     static func parse(_ text: String, path: String) throws -> Config {
+        try precheck(text, path: path)
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -128,6 +129,58 @@ struct Config: Sendable {
             }
         }
         return config
+    }
+
+    /// Accepts only the TOML dosebar's config uses — `[table]` headers and `key = "string" | 'string'
+    /// | integer | true | false` lines, with comments — before TOMLKit sees the text: its bundled
+    /// toml++ aborts the process on some malformed input (`[` alone on a line) instead of throwing.
+    static func precheck(_ text: String, path: String) throws {
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            func fail(_ why: String) -> DosebarError { .config("\(path):\(i + 1): \(why)") }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let bare = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+            if line.hasPrefix("[") {
+                guard let close = line.firstIndex(of: "]") else { throw fail("a table header needs a closing ]") }
+                let name = line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces)
+                let rest = line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty, name.unicodeScalars.allSatisfy(bare.contains) else {
+                    throw fail("'\(line)' is not a table header like [colors]")
+                }
+                guard rest.isEmpty || rest.hasPrefix("#") else { throw fail("unexpected text after [\(name)]") }
+                continue
+            }
+            guard let eq = line.firstIndex(of: "=") else { throw fail("expected key = value") }
+            var key = line[..<eq].trimmingCharacters(in: .whitespaces)
+            if key.count >= 2, key.hasPrefix("\""), key.hasSuffix("\"") { key = String(key.dropFirst().dropLast()) }
+            guard !key.isEmpty, key.unicodeScalars.allSatisfy(bare.contains) else {
+                throw fail("'\(key)' is not a plain key (letters, digits, _ and -)")
+            }
+            var value = Substring(line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+            if let quote = value.first, quote == "\"" || quote == "'" {
+                var j = value.index(after: value.startIndex)
+                var closed = false
+                while j < value.endIndex {
+                    let c = value[j]
+                    if quote == "\"" && c == "\\" {
+                        j = value.index(after: j)
+                        guard j < value.endIndex else { break }
+                    } else if c == quote { closed = true; break }
+                    j = value.index(after: j)
+                }
+                guard closed else { throw fail("the string for \(key) is not closed on its line") }
+                value = value[value.index(after: j)...]
+            } else {
+                let token = value.prefix { !$0.isWhitespace && $0 != "#" }
+                let t = String(token)
+                guard t == "true" || t == "false" || Int(t.replacingOccurrences(of: "_", with: "")) != nil else {
+                    throw fail("the value of \(key) must be a \"string\", a number, true or false")
+                }
+                value = value.dropFirst(token.count)
+            }
+            let rest = value.trimmingCharacters(in: .whitespaces)
+            guard rest.isEmpty || rest.hasPrefix("#") else { throw fail("unexpected text after the value of \(key)") }
+        }
     }
 
     /// The 1-based line where `key` is assigned (inside `[section]` if given), for error messages.

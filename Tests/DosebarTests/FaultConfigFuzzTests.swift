@@ -124,20 +124,17 @@ import Testing
     }
 
     /// Typos in a config file that make toml++ 3.4.0 (inside TOMLKit 0.6.0) fail an internal
-    /// assertion and abort the process, instead of reporting a parse error: a table header with no
+    /// assertion and abort the process instead of reporting a parse error: a table header with no
     /// name (`[` alone on a line, `[=`, `[[[1]]]` — upstream marzer/tomlplusplus#301) and a date
-    /// followed by `T:`. DESIGN §9 wants exit 78 and one line. Known and reported; when the
-    /// parser is guarded or upgraded this test reports "known issue not recorded": drop the wrapper.
+    /// followed by `T:`. Config.precheck refuses them first: exit 78 and one line naming the line.
     @Test(arguments: ["[\n", "[\nlanguage = \"en\"\n", "[=\n", "[[[1]]]\n", "window = 2026-01-01T:\n"])
     func malformedTomlThatAbortsTOMLKit(config: String) throws {
         let h = Harness()
         try FileManager.default.createDirectory(atPath: h.root + "/config/dosebar", withIntermediateDirectories: true)
         try config.write(toFile: h.root + "/config/dosebar/config.toml", atomically: true, encoding: .utf8)
         let r = try Fault.dosebar(h, ["list"])
-        withKnownIssue("toml++ assertion aborts dosebar on \(config.debugDescription)") {
-            #expect(r.status == 78 && r.err.split(separator: "\n").count == 1,
-                    "config \(config.debugDescription): exit \(r.status) signal \(r.signal): \(r.err.prefix(200).debugDescription)")
-        }
+        #expect(r.status == 78 && r.err.split(separator: "\n").count == 1 && r.err.contains("config.toml:1"),
+                "config \(config.debugDescription): exit \(r.status) signal \(r.signal): \(r.err.prefix(200).debugDescription)")
     }
 
     /// Random flag values for add/take/edit, random clocks, zones and languages.
