@@ -61,6 +61,25 @@ public struct SharedDirectory: Hashable, Sendable {
         }
     }
 
+    /// Removes temporary files (`.NAME.PID.HEX`) left by writers that were killed mid-write
+    /// (their PID is gone). Returns how many were removed.
+    @discardableResult
+    public func removeStaleTemporaries() -> Int {
+        guard let dir = opendir(path) else { return 0 }
+        defer { closedir(dir) }
+        var removed = 0
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+            guard name.hasPrefix("."), parts.count >= 4, let pid = Int32(parts[parts.count - 2]), pid > 0,
+                  UInt32(parts[parts.count - 1], radix: 16) != nil else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH, unlink(path + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     /// `mkdir -p` with every created component at mode 0700 whatever the umask.
     private func makeDirectories() throws {
         var prefix = path.hasPrefix("/") ? "" : "."

@@ -24,6 +24,7 @@ enum ExportLock {
             }
         }
         defer { flock(fd, LOCK_UN) }
+        SharedDirectory(path: dir).removeStaleTemporaries()
         return try body()
     }
 }

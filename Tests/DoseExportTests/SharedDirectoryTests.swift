@@ -198,3 +198,23 @@ extension Timeline {
         return copy
     }
 }
+
+@Suite struct StaleTemporaryTests {
+    @Test func removesOnlyTemporariesOfDeadWriters() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-stale-" + UUID().uuidString).path
+        let shared = SharedDirectory(path: dir)
+        try shared.prepare()
+        var dead: Int32 = 4_000_000
+        while kill(dead, 0) == 0 || errno != ESRCH { dead -= 1 }
+        let stale = dir + "/.snapshot.json.\(dead).1f2e"
+        let live = dir + "/.waybar.json.\(getpid()).abcd"
+        for f in [stale, live, dir + "/snapshot.json", dir + "/.lock"] {
+            FileManager.default.createFile(atPath: f, contents: Data("x".utf8))
+        }
+        #expect(shared.removeStaleTemporaries() == 1)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: live))
+        #expect(FileManager.default.fileExists(atPath: dir + "/snapshot.json"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/.lock"))
+    }
+}
