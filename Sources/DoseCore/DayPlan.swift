@@ -61,7 +61,10 @@ public struct DayPlan: Sendable {
         dayEnd = zone.endOfDay(date)
         var latest: [SlotKey: DoseEvent] = [:]
         var extra: [Int64: [Date]] = [:]
-        for e in events where e.kind != .undone {
+        // Events may come with the undo events that cancel them (the store filters those out
+        // already; a raw log does not): a cancelled event counts for nothing.
+        let cancelled = Set(events.compactMap { $0.kind == .undone ? $0.target : nil })
+        for e in events where e.kind != .undone && !cancelled.contains(e.id) {
             if let key = e.slot {
                 guard key.date == date else { continue }
                 if let old = latest[key], (old.loggedAt, old.id) > (e.loggedAt, e.id) { continue }

@@ -68,3 +68,15 @@ import Testing
         #expect(Fx.plan("2026-11-21", [archived, future]).slots.count == 1)
     }
 }
+
+@Suite struct UndoneEventTests {
+    @Test func anUndoCancelsItsTargetInARawLog() {
+        let m = Fx.med(1, "Aspirin")
+        let take = Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:10:00+09:00")
+        let undo = DoseEvent(id: take.id + 1, medicationID: 1, kind: .undone, slot: nil, at: Fx.instant("2026-11-22T08:20:00+09:00"),
+                             loggedAt: Fx.instant("2026-11-22T08:20:00+09:00"), target: take.id)
+        let now = Fx.instant("2026-11-22T09:00:00+09:00")
+        #expect(Fx.plan("2026-11-22", [m], [take]).slots[0].status(at: now) == .taken)
+        #expect(Fx.plan("2026-11-22", [m], [take, undo]).slots[0].status(at: now) == .due)
+    }
+}
