@@ -6,18 +6,7 @@ import Testing
     @Test func twentyParallelTakesRecordTwentyEvents() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
         for i in 1...20 { try h.ok("add", "Med\(i)", "--at", "08:00", "--stock", "100") }
-        var processes: [Process] = []
-        for i in 1...20 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Harness.binary)
-            p.arguments = ["take", "Med\(i)"]
-            p.environment = h.env
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            processes.append(p)
-        }
-        for p in processes { try p.run() }
-        for p in processes { p.waitUntilExit() }
+        let processes = try ConcurrencyTests.runAtOnce(h, (1...20).map { ["take", "Med\($0)"] })
         #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "\(processes.map(\.terminationStatus))")
         let s = try h.today()
         #expect((s["counts"] as! [String: Int])["taken"] == 20)
@@ -30,21 +19,26 @@ import Testing
     @Test func parallelTakesOfOneDoseTakeItOnce() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
         try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "10")
-        var processes: [Process] = []
-        for _ in 1...10 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Harness.binary)
-            p.arguments = ["take", "Aspirin"]
-            p.environment = h.env
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            processes.append(p)
-        }
-        for p in processes { try p.run() }
-        for p in processes { p.waitUntilExit() }
+        let processes = try ConcurrencyTests.runAtOnce(h, Array(repeating: ["take", "Aspirin"], count: 10))
         #expect(processes.filter { $0.terminationStatus == 0 }.count == 1)
         #expect(processes.filter { $0.terminationStatus == 65 }.count == 9)
         let s = try h.today()
         #expect((s["stock"] as! [[String: Any]])[0]["remaining"] as? Int == 9)
+    }
+
+    /// Starts one `dosebar` process per argument list, all before any is waited for; returns them finished.
+    static func runAtOnce(_ h: Harness, _ commands: [[String]]) throws -> [Process] {
+        let processes = commands.map { args -> Process in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Harness.binary)
+            p.arguments = args
+            p.environment = h.env
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            return p
+        }
+        for p in processes { try p.run() }
+        for p in processes { p.waitUntilExit() }
+        return processes
     }
 }
