@@ -11,11 +11,14 @@ final class LiveProcess {
     private(set) var stdoutFD: Int32 = -1
     private var buffered: [UInt8] = []
 
-    init(_ arguments: [String], env: [String: String], root: String, captureStdout: Bool = false) throws {
+    /// `viaEnv`: started as `/usr/bin/env dosebar …` (env execs it, so the pid is the same).
+    /// Needed with LD_PRELOAD=libfaketime: spawned directly by Foundation's Process, the binary
+    /// then sees no arguments.
+    init(_ arguments: [String], env: [String: String], root: String, captureStdout: Bool = false, viaEnv: Bool = false) throws {
         errPath = root + "/stderr-\(arguments[0])-\(UUID().uuidString.prefix(8)).txt"
         FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Harness.binary)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: viaEnv ? "/usr/bin/env" : Harness.binary)
+        process.arguments = viaEnv ? [Harness.binary] + arguments : arguments
         process.environment = env
         process.standardError = FileHandle(forWritingAtPath: errPath)
         process.standardInput = FileHandle.nullDevice
