@@ -227,10 +227,9 @@ final class DaemonLoop {
                 reminders.append(a)
                 return true
             }
-            for var a in reminders {
+            for a in reminders {
                 // A reminder that is now late also stands for the late notification.
                 if a.kind == .late { _ = try host.claimAlertKeys(a.keys, now: now) }
-                a.reminder = true
                 host.show(a, now: now)
                 stats.alerts += 1
             }

@@ -14,6 +14,8 @@ final class Notifier {
     private var open: [pid_t: DoseAlert] = [:]
     private var answers: [AlertAnswer] = []
     private var warnedFailure = false
+    /// The doses still open at the last `withdraw` (nil before the first).
+    private var unresolved: Set<SlotKey>?
     private let warn: (String) -> Void
 
     init(children: ChildProcesses, warn: @escaping (String) -> Void) {
@@ -31,8 +33,12 @@ final class Notifier {
     /// Shows `alert`, closing earlier notifications about the same doses (a late one replaces the due one).
     func show(_ alert: DoseAlert, zone: Zone, now: Date, language: String) {
         guard let program else { return }
+        // An earlier notification is replaced when what is still open of it is all in this one.
         let slots = Set(alert.slots)
-        for (pid, other) in open where Set(other.slots).isSubset(of: slots) { close(pid) }
+        for (pid, other) in open {
+            let stillOpen = Set(other.slots).intersection(unresolved ?? Set(other.slots))
+            if stillOpen.isSubset(of: slots) { close(pid) }
+        }
         let text = NotificationText(alert, zone: zone, now: now, korean: language == "ko")
         var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late ? "critical" : "normal")",
                          "--category=reminder", "--icon=appointment-soon"]
@@ -59,6 +65,7 @@ final class Notifier {
 
     /// Closes the notifications none of whose doses is in `unresolved` any more.
     func withdraw(unresolved: Set<SlotKey>) {
+        self.unresolved = unresolved
         for (pid, alert) in open where !alert.slots.contains(where: unresolved.contains) { close(pid) }
     }
 
