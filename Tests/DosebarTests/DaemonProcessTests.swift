@@ -153,6 +153,29 @@ struct DaemonProcessTests {
         #expect(d.waitExit() == 0)
     }
 
+    @Test("shared directory = database directory: its own writes do not wake the loop")
+    func sameDirectory() throws {
+        var h = try DaemonTest.harness()
+        h.env["DOSEBAR_DIR"] = h.root + "/data"
+        let d = try LiveProcess(["daemon"], env: h.env, root: h.root)
+        #expect(DaemonTest.waitUntil(10) { FileManager.default.fileExists(atPath: h.root + "/data/snapshot.json") && d.stderr.contains("daemon: pid") })
+        usleep(200_000)
+        let before = try String(contentsOfFile: h.root + "/data/snapshot.json", encoding: .utf8)
+        #expect(try h.run(["take", "Ibuprofen"], extraEnv: ["DOSEBAR_DIR": h.root + "/elsewhere"]).status == 0)
+        #expect(DaemonTest.waitUntil(5) { (try? String(contentsOfFile: h.root + "/data/snapshot.json", encoding: .utf8)) != before })
+        usleep(300_000)
+        d.signal(SIGUSR1)
+        #expect(DaemonTest.waitUntil(5) { DaemonTest.counter("wakeups", in: d.stderr) != nil })
+        let first = DaemonTest.counter("wakeups", in: d.stderr) ?? -1
+        usleep(1_500_000)
+        d.signal(SIGUSR1)
+        #expect(DaemonTest.waitUntil(5) { d.stderr.split(separator: "\n").filter { $0.contains("wakeups=") }.count == 2 })
+        let second = DaemonTest.counter("wakeups", in: d.stderr) ?? -1
+        #expect(second == first + 1, "the loop woke between the two reports: \(d.stderr)")
+        d.signal(SIGTERM)
+        #expect(d.waitExit() == 0)
+    }
+
     @Test("READY=1 and STATUS= reach NOTIFY_SOCKET (a path and an abstract name); STOPPING=1 on exit", arguments: [false, true])
     func sdNotify(abstract: Bool) throws {
         let h = try DaemonTest.harness()
