@@ -10,22 +10,22 @@ struct Daemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Keep the shared directory current (no polling).",
         discussion: """
-        Writes the shared directory, then sleeps until the next instant the day changes (a dose
-        turning due or late, the hour, midnight), a change to the database (a take from a terminal
-        or a bar click shows within milliseconds), a clock or time-zone change, or a signal:
-        SIGHUP reloads the config, SIGTERM/SIGINT stop cleanly, SIGUSR1 prints counters on stderr.
-        After each change it nudges the bars configured in [nudge] that are running, and tells
-        systemd READY=1 when NOTIFY_SOCKET is set. One daemon runs per shared directory
+        Writes the shared directory, then sleeps until the next instant the day changes (a dose \
+        turning due or late, the hour, midnight), a change to the database (a take from a terminal \
+        or a bar click shows within milliseconds), a clock or time-zone change, or a signal: \
+        SIGHUP reloads the config, SIGTERM/SIGINT stop cleanly, SIGUSR1 prints counters on stderr. \
+        After each change it nudges the bars configured in [nudge] that are running, and tells \
+        systemd READY=1 when NOTIFY_SOCKET is set. One daemon runs per shared directory \
         (<dir>/daemon.lock holds its pid).
 
-        With --notify it sends a desktop notification (notify-send) when doses become due and when
-        they turn late, naming every medicine of that time, with the actions Taken, Snooze 10 min
+        With --notify it sends a desktop notification (notify-send) when doses become due and when \
+        they turn late, naming every medicine of that time, with the actions Taken, Snooze 10 min \
         and Skip. A transition is announced once, also across restarts.
 
         Examples:
           $ dosebar daemon
           $ dosebar daemon --notify
-          $ systemctl --user enable --now dosebar    # integrations/systemd/dosebar.service
+          $ systemctl --user enable --now dosebar   # see integrations/systemd
         """
     )
 

@@ -10,17 +10,18 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the current line for a bar, then one line per change.",
         discussion: """
-        Prints the line of the format's file in the shared directory (waybar.json, polybar.txt,
-        i3blocks.txt as one JSON object, tmux.txt, snapshot.txt, snapshot.json), then a new line
-        each time that file's content changes; every line is flushed at once. The directory is
-        watched with inotify (no polling); it may be created later or recreated. When the file does
-        not exist yet, watch exports once so the bar shows something at once. Exits 0 when the
+        Prints the line of the format's file in the shared directory (waybar.json, polybar.txt, \
+        i3blocks.txt as one JSON object, tmux.txt, snapshot.txt, snapshot.json), then a new line \
+        each time that file's content changes; every line is flushed at once. The directory is \
+        watched with inotify (no polling); it may be created later or recreated. When the file does \
+        not exist yet, watch exports once so the bar shows something at once. Exits 0 when the \
         reader goes away (closed pipe).
 
         Examples (the daemon keeps the files current):
           waybar:    "exec": "dosebar watch --format waybar", "return-type": "json"
           polybar:   exec = dosebar watch --format polybar   (tail = true)
-          i3blocks:  command=dosebar watch --format i3blocks (interval=persist, format=json)
+          i3blocks:  command=dosebar watch --format i3blocks
+                     (interval=persist, format=json)
         """
     )
 
