@@ -30,6 +30,8 @@ public struct SnapshotBuilder: Sendable {
         var troubled: [String: Int] = [:]
         for day in history.last(6) { for k in Set(day.troubled) { troubled[k, default: 0] += 1 } }
         pastTroubled = troubled
+        slotScheduled = plan.slots.map { zone.local($0.instant) }
+        slotEventAt = plan.slots.map { $0.event.map { zone.local($0.at) } }
         slotLabels = plan.slots.map { slot in
             var line = zone.local(slot.instant).clock + "  " + slot.medication.name
             if let dose = slot.medication.dose, !dose.isEmpty { line += " " + dose }
@@ -42,6 +44,9 @@ public struct SnapshotBuilder: Sendable {
 
     /// Tooltip line heads per slot (`08:00  Aspirin 100 mg`) and status words: the same in every entry.
     private let slotLabels: [String]
+    /// Each slot's scheduled instant and event instant with their offsets (a zone lookup each, done once).
+    private let slotScheduled: [LocalInstant]
+    private let slotEventAt: [LocalInstant?]
     private let statusWords: [SlotStatus: String]
     private let stockLines: [Snapshot.Stock]
     private let cycleLines: [Snapshot.Cycle]
@@ -73,7 +78,7 @@ public struct SnapshotBuilder: Sendable {
         var next: [PlannedSlot] = []
         var onTimeToday = 0, takenToday = 0, knownToday = 0
         var troubledToday = Set<String>()
-        for slot in plan.slots {
+        for (index, slot) in plan.slots.enumerated() {
             let status = slot.status(at: t)
             var lateMinutes: Int?
             counts.total += 1
@@ -98,10 +103,10 @@ public struct SnapshotBuilder: Sendable {
                 troubledToday.insert("\(slot.key.medicationID)@\(slot.key.time)")
             case .skipped: counts.skipped += 1; knownToday += 1
             }
-            let takenAt: LocalInstant? = (status.isTaken || status == .skipped) ? slot.event.map { zone.local($0.at) } : nil
+            let takenAt: LocalInstant? = (status.isTaken || status == .skipped) ? slotEventAt[index] : nil
             doses.append(Snapshot.Dose(
                 medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
-                group: slot.medication.group, scheduled: zone.local(slot.instant), status: status,
+                group: slot.medication.group, scheduled: slotScheduled[index], status: status,
                 takenAt: takenAt, lateMinutes: lateMinutes))
         }
         let resolved = counts.taken + counts.skipped
