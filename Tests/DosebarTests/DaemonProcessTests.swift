@@ -176,6 +176,46 @@ struct DaemonProcessTests {
         #expect(d.waitExit() == 0)
     }
 
+    @Test("a take in a terminal that rewrote the files itself still gets the bars nudged")
+    func nudgeAfterTerminalTake() throws {
+        let h = try DaemonTest.harness()
+        // A stand-in waybar: a script that names itself "waybar" (/proc/self/comm) and logs each
+        // SIGRTMIN+8. It unblocks the signal first: the test runner's children inherit a blocked mask.
+        let bin = h.root + "/fakebin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let log = h.root + "/signals.log"
+        try """
+        #!/usr/bin/env python3
+        import signal, time
+        open("/proc/self/comm", "w").write("waybar")
+        sig = signal.SIGRTMIN + 8
+        signal.signal(sig, lambda *_: open("\(log)", "a").write("rtmin8\\n"))
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
+        open("\(log)", "a").write("ready\\n")
+        while True:
+            time.sleep(60)
+        """.write(toFile: bin + "/waybar", atomically: true, encoding: .utf8)
+        chmod(bin + "/waybar", 0o755)
+        let waybar = Process()
+        waybar.executableURL = URL(fileURLWithPath: bin + "/waybar")
+        try waybar.run()
+        // SIGKILL: the test runner's children inherit SIGTERM blocked.
+        defer { kill(waybar.processIdentifier, SIGKILL); waybar.waitUntilExit() }
+        func lines() -> [Substring] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n") }
+        func count() -> Int { lines().filter { $0 == "rtmin8" }.count }
+        #expect(DaemonTest.waitUntil(10) { lines().contains("ready") })
+
+        let d = try DaemonTest.startDaemon(h)
+        #expect(DaemonTest.waitUntil(5) { count() >= 1 }, "no nudge at start-up")
+        usleep(300_000)
+        let before = count()
+        // Same shared directory: the take rewrites waybar.json itself (often before the daemon looks).
+        try h.ok("take", "Ibuprofen")
+        #expect(DaemonTest.waitUntil(5) { count() > before }, "the daemon did not signal waybar after the take")
+        d.signal(SIGTERM)
+        #expect(d.waitExit() == 0)
+    }
+
     @Test("READY=1 and STATUS= reach NOTIFY_SOCKET (a path and an abstract name); STOPPING=1 on exit", arguments: [false, true])
     func sdNotify(abstract: Bool) throws {
         let h = try DaemonTest.harness()

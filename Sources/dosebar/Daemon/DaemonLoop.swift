@@ -41,7 +41,8 @@ struct DaemonDay: Sendable {
     var reloadAt: Date
     /// Today's slots, to decide notifications.
     var slots: [PlannedSlot]
-    /// Files of the shared directory the refresh rewrote (empty: nothing changed).
+    /// Files of the shared directory that changed since the previous refresh, whoever wrote them
+    /// (empty: nothing changed, no bar needs a nudge).
     var changed: [String]
     /// The local UTC offset when it was computed (for status lines).
     var offset: Int
@@ -92,7 +93,7 @@ struct DaemonStats: Hashable, Sendable {
     var deadlines = 0, dataChanges = 0, clockChanges = 0, reloads = 0, answers = 0
     /// Recomputations of the day.
     var refreshes = 0
-    /// Refreshes that rewrote at least one file.
+    /// Refreshes after which at least one file had changed.
     var writes = 0
     /// Notifications shown.
     var alerts = 0

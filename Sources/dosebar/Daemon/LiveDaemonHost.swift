@@ -32,10 +32,31 @@ final class LiveDaemonHost: DaemonHost {
             let service = DayService(store: store, context: context)
             let day = try service.load()
             let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: now)
-            let changed = try Exporter(options: context.config.renderOptions(context.catalog))
+            try Exporter(options: context.config.renderOptions(context.catalog))
                 .export(timeline, now: now, to: SharedDirectory(path: context.dirPath))
-            return DaemonDay(timeline: timeline, slots: day.plan.slots, changed: changed)
+            return DaemonDay(timeline: timeline, slots: day.plan.slots, changed: filesChangedSinceLastLook(context.dirPath))
         }
+    }
+
+    /// Identity of each shared file when last looked at: every write is a rename, so a new inode
+    /// (or size, or mtime) means new content.
+    private var lastSeen: [String: [Int]] = [:]
+
+    /// The files that changed since the previous refresh, whoever wrote them: a `take` in a
+    /// terminal rewrites the directory itself, usually before the daemon reads the database, and
+    /// the bars that only re-read on a nudge must get one all the same.
+    private func filesChangedSinceLastLook(_ dir: String) -> [String] {
+        var changed: [String] = []
+        for name in Exporter.fileNames {
+            var st = stat()
+            let identity = stat(dir + "/" + name, &st) == 0
+                ? [Int(st.st_ino), Int(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec] : []
+            if lastSeen[name] != identity {
+                lastSeen[name] = identity
+                changed.append(name)
+            }
+        }
+        return changed
     }
 
     func reloadConfig() throws {
