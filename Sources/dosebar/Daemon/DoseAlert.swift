@@ -58,10 +58,3 @@ struct DoseAlert: Hashable, Sendable {
         return groups.sorted { ($0.scheduled, $0.kind) < ($1.scheduled, $1.kind) }
     }
 }
-
-/// What the person chose in a notification.
-struct AlertAnswer: Hashable, Sendable {
-    enum Choice: String, Sendable, CaseIterable { case taken, snooze, skip }
-    var alert: DoseAlert
-    var choice: Choice
-}

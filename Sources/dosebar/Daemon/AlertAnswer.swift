@@ -1,0 +1,8 @@
+import Foundation
+
+/// What the person chose in a notification.
+struct AlertAnswer: Hashable, Sendable {
+    enum Choice: String, Sendable, CaseIterable { case taken, snooze, skip }
+    var alert: DoseAlert
+    var choice: Choice
+}

@@ -1,0 +1,53 @@
+import DoseCore
+import Foundation
+
+/// Everything the loop does to the outside world.
+protocol DaemonHost: AnyObject {
+    /// Recomputes today at `now` from the store and writes the files that changed.
+    func refresh(now: Date) throws -> DaemonDay
+    /// Reads the config again (SIGHUP).
+    func reloadConfig() throws
+    /// Pokes the bars after files changed.
+    func nudgeBars(changed: [String])
+    /// Atomically records the keys not yet recorded and returns those (so two daemons, or a restart,
+    /// never announce one transition twice).
+    func claimAlertKeys(_ keys: [String], now: Date) throws -> Set<String>
+    /// Whether a key was recorded earlier.
+    func alertKeyWasClaimed(_ key: String) throws -> Bool
+    /// Shows a notification.
+    func show(_ alert: DoseAlert, now: Date)
+    /// Closes open notifications none of whose doses is still in `unresolved`.
+    func withdrawAlerts(unresolved: Set<SlotKey>)
+    /// Logs the doses of an answered notification as taken or skipped at `now`.
+    func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws
+    /// Tells the service manager (READY=1 once, then STATUS=…).
+    func status(_ text: String, ready: Bool)
+    /// The loop ends: close what is open, tell the service manager.
+    func stopping()
+    /// Prints a warning (refresh failures, busy database…); the loop goes on.
+    func warn(_ text: String)
+    /// Prints the loop's counters (SIGUSR1, and once at exit).
+    func report(_ stats: DaemonStats)
+}
+
+/// Today as the daemon last computed it.
+struct DaemonDay: Sendable {
+    /// Instants at which the files must be rewritten (timeline entries after the first) and `reload_at`.
+    var entryInstants: [Date]
+    var reloadAt: Date
+    /// Today's slots, to decide notifications.
+    var slots: [PlannedSlot]
+    /// Files of the shared directory that changed since the previous refresh, whoever wrote them
+    /// (empty: nothing changed, no bar needs a nudge).
+    var changed: [String]
+    /// The local UTC offset when it was computed (for status lines).
+    var offset: Int
+
+    init(timeline: Timeline, slots: [PlannedSlot], changed: [String]) {
+        entryInstants = timeline.entries.map(\.at.date)
+        reloadAt = timeline.reloadAt.date
+        self.slots = slots
+        self.changed = changed
+        offset = timeline.generatedAt.offset
+    }
+}

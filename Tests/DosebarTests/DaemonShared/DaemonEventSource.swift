@@ -1,0 +1,1 @@
+../../../Sources/dosebar/Daemon/DaemonEventSource.swift
