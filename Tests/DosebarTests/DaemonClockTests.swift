@@ -4,8 +4,9 @@ import Testing
 
 /// The real daemon under a moved clock: libfaketime (preloaded; it also intercepts
 /// timerfd_settime and epoll_wait) starts its view of time just before midnight, or runs it
-/// 600 times faster so an hour passes in six seconds.
-@Suite("Daemon process under faketime", .serialized)
+/// 600 times faster so an hour passes in six seconds; and a time-zone change in a private mount
+/// namespace.
+@Suite("Daemon process under a moved clock or zone", .serialized)
 struct DaemonClockTests {
     static let library = ["/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
                           "/usr/local/lib/faketime/libfaketime.so.1"].first { FileManager.default.fileExists(atPath: $0) }
@@ -72,5 +73,59 @@ struct DaemonClockTests {
         #expect(data <= 1 && wakeups == deadlines + data + 1, "woke for something other than an entry: \(d.stderr)")
         d.signal(SIGTERM)
         #expect(d.waitExit() == 0)
+    }
+
+    static let canUnshare: Bool = {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        p.arguments = ["-m", "true"]
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }()
+
+    @Test("a time-zone change (/etc/localtime replaced, TZ unset) is noticed at once",
+          .enabled(if: canUnshare, "needs a private mount namespace (unshare -m) to swap /etc/localtime"))
+    func zoneChange() throws {
+        // In a private mount namespace: a copy of /etc mounted over /etc, so the test can replace
+        // localtime without touching the machine's.
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-tz-" + UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: root + "/etc", withIntermediateDirectories: true)
+        let script = """
+        set -e
+        cp -a /etc/. \(root)/etc/ 2>/dev/null || true
+        mount --bind \(root)/etc /etc
+        ln -sfn /usr/share/zoneinfo/Asia/Seoul /etc/localtime
+        export DOSEBAR_DB=\(root)/db.sqlite DOSEBAR_DIR=\(root)/shared HOME=\(root)
+        unset TZ DOSEBAR_NOW
+        B=\(Harness.binary)
+        zone() { python3 -c "import json;print(json.load(open('\(root)/shared/snapshot.json'))['timezone'])"; }
+        "$B" add Aspirin --at 08:00 >/dev/null
+        "$B" daemon 2>\(root)/err & D=$!
+        for i in $(seq 100); do [ -f \(root)/shared/daemon.lock ] && [ -s \(root)/shared/daemon.lock ] && break; sleep 0.05; done
+        sleep 0.3
+        echo "before=$(zone)"
+        ln -sfn /usr/share/zoneinfo/America/New_York /etc/localtime.new && mv -T /etc/localtime.new /etc/localtime
+        for i in $(seq 100); do [ "$(zone)" = America/New_York ] && break; sleep 0.02; done
+        echo "after=$(zone)"
+        kill -TERM $D; wait $D; echo "exit=$?"
+        """
+        try script.write(toFile: root + "/run.sh", atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        p.arguments = ["-m", "bash", root + "/run.sh"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let err = (try? String(contentsOfFile: root + "/err", encoding: .utf8)) ?? ""
+        #expect(text.contains("before=Asia/Seoul"), "\(text)\(err)")
+        #expect(text.contains("after=America/New_York"), "the daemon did not follow the zone change: \(text)\(err)")
+        #expect(text.contains("exit=0"))
+        #expect(DaemonTest.counter("clock", in: err) == 1, "\(err)")
+        try? FileManager.default.removeItem(atPath: root)
     }
 }
