@@ -44,7 +44,8 @@ struct Daemon: ParsableCommand {
         let lock = try InstanceLock.acquire(directory: context.dirPath)
         defer { lock.release() }
         let store = try context.openStore()
-        let children = ChildProcesses(environment: context.env)
+        // NOTIFY_SOCKET is ours: a child must not speak for the service.
+        let children = ChildProcesses(environment: context.env.filter { $0.key != "NOTIFY_SOCKET" })
         var notifier: Notifier?
         if notify {
             notifier = Notifier(children: children) { Output.warning($0) }
