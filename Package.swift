@@ -36,7 +36,8 @@ let package = Package(
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore"]),
         .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport"], resources: [.copy("Expected")]),
-        .testTarget(name: "DosebarTests", dependencies: ["DoseCore"]),
+        // Golden files are read from the source tree by path (#filePath), not bundled.
+        .testTarget(name: "DosebarTests", dependencies: ["DoseCore"], exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]
 )
