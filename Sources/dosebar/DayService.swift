@@ -20,7 +20,11 @@ struct DayService {
     func load(_ date: LocalDate? = nil) throws -> Day {
         let date = date ?? context.today
         let zone = context.zone
-        let (medications, last) = try store.read { r in (try r.medications(includeArchived: true), try r.lastSummary()) }
+        // One read transaction for the usual case; summaries pending (a new day, a change in the past) cost a write and a re-read.
+        var (medications, last, events, recent) = try store.read { r in
+            (try r.medications(includeArchived: true), try r.lastSummary(), try r.events(days: date...date),
+             try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
+        }
         let firstDay = medications.flatMap { $0.versions.map { min($0.effective, $0.schedule.start) } }.min()
         if History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) != nil {
             try store.write { w in
@@ -41,9 +45,10 @@ struct DayService {
                 }
                 try w.saveSummaries(out)
             }
-        }
-        let (events, recent) = try store.read { r in
-            (try r.events(days: date...date), try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
+            (medications, events, recent) = try store.read { r in
+                (try r.medications(includeArchived: true), try r.events(days: date...date),
+                 try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
+            }
         }
         let plan = DayPlan(date: date, medications: medications, events: events, zone: zone)
         return Day(medications: medications, plan: plan, history: History(today: date, recent: recent))
