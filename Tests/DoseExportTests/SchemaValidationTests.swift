@@ -31,16 +31,7 @@ import Testing
 
     /// Runs the validator on `(schema file name, path)` pairs; returns its exit status and output.
     static func validate(_ pairs: [(String, String)]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", validator, schemaFolder.path] + pairs.map { "\($0.0)=\($0.1)" }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try run(["python3", "-c", validator, schemaFolder.path] + pairs.map { "\($0.0)=\($0.1)" })
     }
 
     @Test func everyWrittenJSONFileValidates() throws {
