@@ -83,11 +83,16 @@ public struct Snapshot: Hashable, Sendable {
     }
 
     public struct AsNeeded: Hashable, Sendable {
-        public init(medication: String, takenToday: Int, maxPerDay: Int?, nextAllowed: LocalInstant?) { self.medication = medication; self.takenToday = takenToday; self.maxPerDay = maxPerDay; self.nextAllowed = nextAllowed }
+        public init(medication: String, takenToday: Int, maxPerDay: Int?, nextAllowed: LocalInstant?, text: String) {
+            self.medication = medication; self.takenToday = takenToday; self.maxPerDay = maxPerDay; self.nextAllowed = nextAllowed; self.text = text
+        }
         public var medication: String
         public var takenToday: Int
         public var maxPerDay: Int?
+        /// When the next dose is allowed, if not now (the day's end: none left today).
         public var nextAllowed: LocalInstant?
+        /// The line the bars show: `Ibuprofen (as needed): 1/3 today · next from 15:30`.
+        public var text: String
     }
 
     public struct Next: Hashable, Sendable {

@@ -153,8 +153,9 @@ public struct SnapshotBuilder: Sendable {
             else if let gap = item.minInterval, let last = taken.last, last.addingTimeInterval(Double(gap)) > t {
                 nextAllowed = last.addingTimeInterval(Double(gap))
             }
-            return Snapshot.AsNeeded(medication: item.medication.name, takenToday: taken.count,
-                                     maxPerDay: item.maxPerDay, nextAllowed: nextAllowed.map(zone.local))
+            return Snapshot.AsNeeded(medication: item.medication.name, takenToday: taken.count, maxPerDay: item.maxPerDay,
+                                     nextAllowed: nextAllowed.map(zone.local),
+                                     text: asNeededLine(item.medication.name, taken: taken.count, max: item.maxPerDay, next: nextAllowed))
         }
 
         let nextLine = next.first.map { first in
@@ -207,7 +208,7 @@ public struct SnapshotBuilder: Sendable {
         let rendered = messages.map(catalog.render)
 
         let text = barText(state: state, counts: counts, late: lateSlots, due: dueSlots, next: next, streak: current)
-        let tooltip = tooltipText(doses: doses, messages: rendered, streak: streak, adherence: adherence)
+        let tooltip = tooltipText(doses: doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence)
         return Snapshot(
             at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.identifier,
             state: state, counts: counts, progress: progress, doses: doses, asNeeded: asNeeded, next: nextLine,
@@ -248,16 +249,29 @@ public struct SnapshotBuilder: Sendable {
         return icons[state] + " " + catalog.text(key, args)
     }
 
-    private func tooltipText(doses: [Snapshot.Dose], messages: [RenderedMessage], streak: Snapshot.Streak,
-                             adherence: Snapshot.Adherence) -> String {
+    /// `Ibuprofen (as needed): 1/3 today · next from 15:30`; `· no more today` once the day's maximum is taken.
+    private func asNeededLine(_ name: String, taken: Int, max: Int?, next: Date?) -> String {
+        var args = ["name": name, "count": String(taken)]
+        args["max"] = max.map(String.init)
+        var line = catalog.text(max == nil ? "as_needed.count" : "as_needed.count_max", args)
+        if let next {
+            line += " · " + (next >= plan.dayEnd ? catalog.text("as_needed.none_left")
+                                                 : catalog.text("as_needed.next", ["time": plan.zone.local(next).clock]))
+        }
+        return line
+    }
+
+    private func tooltipText(doses: [Snapshot.Dose], asNeeded: [Snapshot.AsNeeded], messages: [RenderedMessage],
+                             streak: Snapshot.Streak, adherence: Snapshot.Adherence) -> String {
         var lines: [String] = []
-        lines.reserveCapacity(doses.count + 6)
+        lines.reserveCapacity(doses.count + asNeeded.count + 6)
         for (i, d) in doses.enumerated() {
             var line = slotLabels[i] + "  " + (statusWords[d.status] ?? d.status.rawValue)
             if let at = d.takenAt, d.status != .skipped { line += " " + at.clock }
             lines.append(line)
         }
         if doses.isEmpty { lines.append(catalog.text("tooltip.none")) }
+        lines.append(contentsOf: asNeeded.map(\.text))
         lines.append("")
         lines.append(contentsOf: messages.map(\.text))
         lines.append(catalog.text("tooltip.streak", ["current": String(streak.current), "best": String(streak.best)]))

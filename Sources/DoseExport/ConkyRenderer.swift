@@ -6,6 +6,8 @@
 //           `${color #rrggbb}HH:MM Name (dose) — status${color}`
 //   where status is `upcoming`, `due`, `late 45 min`, `missed`, `taken 08:05`,
 //   `taken early 06:10`, `taken late 11:30` or `skipped`.
+//   then one line per as-needed medicine, in the default colour:
+//           `${color}Ibuprofen (as needed): 1/3 today · next from 15:30${color}`
 // A colour that is the bar's own foreground is written `${color}` (conky's default).
 // `catp` parses the file like conky.text: `$` starts a variable and `#` a comment to the
 // end of the line. So in every substituted value `$` is doubled (`$$`) and `#` becomes
@@ -43,6 +45,9 @@ public enum ConkyRenderer {
             if let d = dose.dose, !d.isEmpty { line += " (" + escape(d) + ")" }
             line += " — " + statusLabel(dose, options)
             lines.append(colored(line, statusColors[dose.status].flatMap(options.color(for:))))
+        }
+        for item in snapshot.asNeeded {
+            lines.append(colored(escape(item.text), nil))
         }
         return lines.joined(separator: "\n")
     }

@@ -82,6 +82,7 @@ public enum SnapshotJSON {
                     d.set("taken_today", item.takenToday)
                     d.set("max_per_day", item.maxPerDay)
                     d.set("next_allowed", item.nextAllowed?.iso8601)
+                    d.set("text", item.text)
                 }
             }
         }

@@ -59,11 +59,7 @@ struct Today: ParsableCommand {
                 Output.line(status.map { paint(line, $0) } ?? line)
             }
         }
-        for a in snapshot.asNeeded {
-            let max = a.maxPerDay.map { "/\($0)" } ?? ""
-            let next = a.nextAllowed.map { " · next from \($0.clock)" } ?? ""
-            Output.line("as needed: \(a.medication) \(a.takenToday)\(max) today\(next)")
-        }
+        for a in snapshot.asNeeded { Output.line(a.text) }
         Output.line(snapshot.message.text)
     }
 }

@@ -11,8 +11,20 @@ import Testing
         var tz: String
         var now: String
         var steps: [[String]]
+        var lang = "C.UTF-8"
         var description: String { name }
     }
+
+    /// As-needed medicines on every bar (DESIGN §4): a count, the next allowed time, the daily maximum reached.
+    static let asNeededSteps: [[String]] = [
+        ["add", "Aspirin", "--at", "08:00", "--from", "2026-11-22"],
+        ["add", "Ibuprofen", "--as-needed", "--max-per-day", "3", "--min-interval", "6h"],
+        ["add", "Sumatriptan", "--as-needed", "--max-per-day", "1"],
+        ["add", "Tylenol", "--as-needed"],
+        ["take", "Aspirin", "--at", "08:05"],
+        ["take", "Ibuprofen"],
+        ["take", "Sumatriptan"],
+    ]
 
     static let scenarios: [Scenario] = [
         Scenario(name: "ordinary-day", tz: "Asia/Seoul", now: "2026-11-22T12:00:00+09:00", steps: [
@@ -41,6 +53,8 @@ import Testing
         Scenario(name: "dst-fall-new-york", tz: "America/New_York", now: "2026-11-01T01:45:00-05:00", steps: [
             ["add", "Early", "--at", "01:30", "--from", "2026-10-25"],
         ]),
+        Scenario(name: "as-needed", tz: "Asia/Seoul", now: "2026-11-22T10:00:00+09:00", steps: asNeededSteps),
+        Scenario(name: "as-needed-ko", tz: "Asia/Seoul", now: "2026-11-22T10:00:00+09:00", steps: asNeededSteps, lang: "ko_KR.UTF-8"),
     ]
 
     static let files = ["timeline.json", "snapshot.json", "snapshot.txt", "waybar.json", "polybar.txt",
@@ -51,10 +65,11 @@ import Testing
 
     @Test(arguments: scenarios)
     func scenarioDay(_ s: Scenario) throws {
-        let h = Harness(tz: s.tz, now: s.now)
+        var h = Harness(tz: s.tz, now: s.now)
+        h.env["LANG"] = s.lang
         for step in s.steps { try h.ok(step.map { $0 }[0], now: nil, args: Array(step.dropFirst())) }
         try h.ok("export")
-        let regenerate = ProcessInfo.processInfo.environment["DOSEBAR_REGENERATE"] != nil
+        let regenerate = ["1", "true"].contains(ProcessInfo.processInfo.environment["DOSEBAR_REGENERATE"]?.lowercased())
         let dir = ScenarioGoldenTests.expectedRoot.appendingPathComponent(s.name)
         for f in ScenarioGoldenTests.files {
             let got = try String(contentsOfFile: h.dir + "/" + f, encoding: .utf8)
