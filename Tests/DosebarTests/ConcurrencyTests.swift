@@ -29,10 +29,7 @@ import Testing
     /// Starts one `dosebar` process per argument list, all before any is waited for; returns them finished.
     static func runAtOnce(_ h: Harness, _ commands: [[String]]) throws -> [Process] {
         let processes = commands.map { args -> Process in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Harness.binary)
-            p.arguments = args
-            p.environment = h.env
+            let p = Harness.process(args, env: h.env)
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             return p

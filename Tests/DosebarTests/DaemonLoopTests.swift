@@ -156,7 +156,6 @@ struct DaemonLoopTests {
     @Test("a simulated day: wakes only at timeline entries and midnight, one notification per transition")
     func simulatedDay() throws {
         let host = SimHost(medications: Sim.meds)
-        let started = Date()
         let script = [
             // Another process takes Aspirin at 08:10 (a bar click): the daemon hears the database change.
             SimEvent(at: Sim.t("2026-11-22T08:10:00+09:00"), wake: .dataChanged) {
@@ -165,7 +164,6 @@ struct DaemonLoopTests {
             SimEvent(at: Sim.t("2026-11-23T01:30:00+09:00"), wake: .stop),
         ]
         let (stats, source, _) = try Sim.run(host: host, from: "2026-11-22T06:30:00+09:00", script: script)
-        let elapsed = Date().timeIntervalSince(started)
 
         // Every timer wake-up is at an entry instant of its day (or midnight): none in between.
         let allowed = Sim.entryInstants(host, day: "2026-11-22").union(Sim.entryInstants(host, day: "2026-11-23"))
@@ -199,8 +197,7 @@ struct DaemonLoopTests {
         #expect(host.statuses.first?.1 == true) // READY once, first
         #expect(host.statuses.dropFirst().allSatisfy { !$0.1 })
         #expect(host.stopped)
-        print("simulated day 06:30 → 01:30 next day: \(stats.line) in \(Int(elapsed * 1000)) ms")
-        #expect(elapsed < 2)
+        print("simulated day 06:30 → 01:30 next day: \(stats.line)")
     }
 
     @Test("a simulated hour with no transitions wakes the loop exactly once, at the hour")

@@ -5,6 +5,22 @@ import Testing
 /// The real `dosebar daemon` process on a temporary database and shared directory.
 @Suite("Daemon process", .serialized)
 struct DaemonProcessTests {
+    @Test("a process on the real clock sees the suite's clock and zone (moved by scripts/test-hours)")
+    func realClock() throws {
+        let h = try DaemonTest.harness()
+        let s = try h.today()
+        let at = try #require(ISO8601DateFormatter().date(from: s["at"] as? String ?? ""), "no instant in \(s)")
+        #expect(abs(at.timeIntervalSince(TestClock.now())) < 120, "the binary's now \(s["at"] ?? "") vs the suite's \(TestClock.now())")
+        #expect(s["timezone"] as? String == TestClock.zone)
+        if let clock = ProcessInfo.processInfo.environment["DOSEBAR_TEST_CLOCK"] {
+            // The binary's local wall-clock time is the suite's start time plus the minutes it has run.
+            func minutes(_ hhmm: Substring) -> Int { hhmm.split(separator: ":").compactMap { Int($0) }.reduce(0) { $0 * 60 + $1 } }
+            let local = (s["at"] as? String ?? "").dropFirst(11).prefix(5)
+            let ran = (minutes(local) - minutes(Substring(clock)) + 1440) % 1440
+            #expect(ran < 30, "the binary's local time is \(local), the suite started at \(clock)")
+        }
+    }
+
     @Test("one daemon per directory: a second is refused, a killed one does not block, SIGTERM exits 0 with whole files")
     func lifecycle() throws {
         let h = try DaemonTest.harness()
@@ -55,83 +71,41 @@ struct DaemonProcessTests {
         #expect(d.waitExit() == 0)
     }
 
-    @Test("take → file and take → watch line latency, measured from the database write")
-    func latency() throws {
+    @Test("every take in another process reaches the shared directory and the watch stream through the daemon")
+    func takesReachTheBar() throws {
+        // (How fast is measured by scripts/bench, not here: DESIGN §8.)
         let h = try DaemonTest.harness()
         let d = try DaemonTest.startDaemon(h)
         let w = try LiveProcess(["watch", "--format", "json"], env: h.env, root: h.root, captureStdout: true)
-        let firstLine = w.readLine()
-        #expect(firstLine?.hasPrefix("{") == true)
-
-        // One inotify descriptor on both directories: the writes to the database (the first one of
-        // the take's transaction, and the last one before the file changed: about its commit) and
-        // the rename of snapshot.json into the shared directory, each with its instant.
-        let ino = inotify_init1(Int32(IN_NONBLOCK))
-        defer { close(ino) }
-        let dbWatch = inotify_add_watch(ino, h.root + "/data", UInt32(IN_MODIFY))
-        let dirWatch = inotify_add_watch(ino, h.dir, UInt32(IN_MOVED_TO))
-        #expect(dbWatch >= 0 && dirWatch >= 0)
-
+        var line = try #require(w.readLine(timeout: 10), "watch printed no first line")
         // `take` writes its own copy elsewhere, so only the daemon updates the watched directory.
         var env = h.env
         env["DOSEBAR_DIR"] = h.root + "/elsewhere"
-        var rows: [(take: Double, writeToFile: Double, commitToFile: Double, writeToLine: Double, startToLine: Double)] = []
-        for _ in 0..<10 {
-            var firstModify = 0.0, lastModify = 0.0, fileAt = 0.0, lineAt = 0.0
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Harness.binary)
-            p.arguments = ["take", "Ibuprofen"]
-            p.environment = env
+        func snapshot() -> [String: Any] {
+            guard let data = FileManager.default.contents(atPath: h.dir + "/snapshot.json") else { return [:] }
+            return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        }
+        func ibuprofenToday(_ s: [String: Any]) -> Int? {
+            ((s["as_needed"] as? [[String: Any]])?.first { $0["medication"] as? String == "Ibuprofen" })?["taken_today"] as? Int
+        }
+        for n in 1...5 {
+            let p = Harness.process(["take", "Ibuprofen"], env: env)
             p.standardOutput = FileHandle.nullDevice
-            let start = DaemonTest.clock()
             try p.run()
-            var exitAt = 0.0
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while (fileAt == 0 || lineAt == 0 || exitAt == 0) && DaemonTest.clock() - start < 5 {
-                var fds = [pollfd(fd: ino, events: Int16(POLLIN), revents: 0), pollfd(fd: w.stdoutFD, events: Int16(POLLIN), revents: 0)]
-                _ = poll(&fds, 2, 1)
-                let now = DaemonTest.clock()
-                if exitAt == 0 && !p.isRunning { exitAt = now }
-                if fds[0].revents != 0 {
-                    let n = read(ino, &buffer, buffer.count)
-                    var off = 0
-                    while n > 0 && off + 16 <= n {
-                        let wd = buffer.withUnsafeBytes { $0.load(fromByteOffset: off, as: Int32.self) }
-                        let len = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: off + 12, as: UInt32.self)) }
-                        let name = String(decoding: buffer[(off + 16)..<(off + 16 + len)].prefix { $0 != 0 }, as: UTF8.self)
-                        if wd == dbWatch && fileAt == 0 {
-                            lastModify = now
-                            if firstModify == 0 { firstModify = now }
-                        }
-                        if wd == dirWatch && name == "snapshot.json" && fileAt == 0 { fileAt = now }
-                        off += 16 + len
-                    }
-                }
-                if fds[1].revents != 0, lineAt == 0, w.readLine(timeout: 0.001) != nil { lineAt = DaemonTest.clock() }
-            }
             p.waitUntilExit()
             #expect(p.terminationStatus == 0)
-            #expect(fileAt > 0 && lineAt > 0, "no change reached the shared directory / watch")
-            rows.append((exitAt - start, fileAt - firstModify, fileAt - lastModify, lineAt - firstModify, lineAt - start))
-            usleep(100_000)
+            #expect(DaemonTest.waitUntil(10) { ibuprofenToday(snapshot()) == n }, "take \(n) did not reach snapshot.json: \(d.stderr)")
+            let next = try #require(w.readLine(timeout: 10), "take \(n) did not reach the watch stream")
+            let object = try JSONSerialization.jsonObject(with: Data(next.utf8)) as? [String: Any]
+            #expect(next != line && ibuprofenToday(object ?? [:]) == n, "watch line after take \(n): \(next)")
+            line = next
         }
-        let ms = { (x: Double) in String(format: "%.1f", x * 1000) }
-        for r in rows {
-            print("take ran \(ms(r.take)) ms; first db write→file \(ms(r.writeToFile)) ms (last write→file \(ms(r.commitToFile)) ms); "
-                + "first db write→watch line \(ms(r.writeToLine)) ms; take start→watch line \(ms(r.startToLine)) ms")
-        }
-        let toFile = DaemonTest.median(rows.map(\.writeToFile)), toLine = DaemonTest.median(rows.map(\.writeToLine))
-        print("median: take \(ms(DaemonTest.median(rows.map(\.take)))) ms, first db write→file \(ms(toFile)) ms, "
-            + "last db write→file \(ms(DaemonTest.median(rows.map(\.commitToFile)))) ms, first db write→watch line \(ms(toLine)) ms, "
-            + "take start→watch line \(ms(DaemonTest.median(rows.map(\.startToLine)))) ms")
-        #expect(toFile <= 0.050)
-        #expect(toLine <= 0.050)
         w.signal(SIGTERM)
         d.signal(SIGTERM)
         #expect(d.waitExit() == 0)
     }
 
-    @Test("no wake-ups while nothing happens; RSS")
+    @Test("no wake-ups while nothing happens")
     func idle() throws {
         let h = try DaemonTest.harness()
         let d = try DaemonTest.startDaemon(h)
@@ -166,12 +140,14 @@ struct DaemonProcessTests {
         usleep(300_000)
         d.signal(SIGUSR1)
         #expect(DaemonTest.waitUntil(5) { DaemonTest.counter("wakeups", in: d.stderr) != nil })
-        let first = DaemonTest.counter("wakeups", in: d.stderr) ?? -1
+        // Wake-ups other than timeline entries (a dose or hour boundary may fall in the window).
+        func nonTimerWakeups() -> Int { (DaemonTest.counter("wakeups", in: d.stderr) ?? -1) - (DaemonTest.counter("deadlines", in: d.stderr) ?? 0) }
+        let first = nonTimerWakeups()
         usleep(1_500_000)
         d.signal(SIGUSR1)
         #expect(DaemonTest.waitUntil(5) { d.stderr.split(separator: "\n").filter { $0.contains("wakeups=") }.count == 2 })
-        let second = DaemonTest.counter("wakeups", in: d.stderr) ?? -1
-        #expect(second == first + 1, "the loop woke between the two reports: \(d.stderr)")
+        let second = nonTimerWakeups()
+        #expect(second == first + 1, "the loop woke for its own writes between the two reports: \(d.stderr)")
         d.signal(SIGTERM)
         #expect(d.waitExit() == 0)
     }

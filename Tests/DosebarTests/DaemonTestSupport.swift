@@ -5,21 +5,16 @@ import Testing
 /// A long-running `dosebar` process of a test (`daemon`, `watch`): stderr goes to a file, stdout
 /// optionally to a pipe the test reads with a timeout.
 final class LiveProcess {
-    let process = Process()
+    let process: Process
     let errPath: String
     /// The read end of stdout when captured.
     private(set) var stdoutFD: Int32 = -1
     private var buffered: [UInt8] = []
 
-    /// `viaEnv`: started as `/usr/bin/env dosebar …` (env execs it, so the pid is the same).
-    /// Needed with LD_PRELOAD=libfaketime: spawned directly by Foundation's Process, the binary
-    /// then sees no arguments.
-    init(_ arguments: [String], env: [String: String], root: String, captureStdout: Bool = false, viaEnv: Bool = false) throws {
+    init(_ arguments: [String], env: [String: String], root: String, captureStdout: Bool = false) throws {
         errPath = root + "/stderr-\(arguments[0])-\(UUID().uuidString.prefix(8)).txt"
         FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: viaEnv ? "/usr/bin/env" : Harness.binary)
-        process.arguments = viaEnv ? [Harness.binary] + arguments : arguments
-        process.environment = env
+        process = Harness.process(arguments, env: env)
         process.standardError = FileHandle(forWritingAtPath: errPath)
         process.standardInput = FileHandle.nullDevice
         if captureStdout {
@@ -101,10 +96,11 @@ enum DaemonTest {
     }
 
     /// A harness on the real clock (the daemon's timer needs one), with `Ibuprofen` as needed
-    /// (every take changes snapshot.json) and `Aspirin` daily at 08:00.
+    /// (every take changes snapshot.json and every bar's file: the tooltip counts it) and
+    /// `Aspirin` daily at 08:00 (upcoming, due, late or taken depending on the hour: no test
+    /// relies on which).
     static func harness() throws -> Harness {
-        var h = Harness()
-        h.env["DOSEBAR_NOW"] = nil
+        let h = Harness.realClock()
         try h.ok("add", "Ibuprofen", "--as-needed")
         try h.ok("add", "Aspirin", "--at", "08:00")
         return h

@@ -74,10 +74,7 @@ import Glibc
     static func runAtOnce(_ h: Harness, _ commands: [[String]]) throws -> [Fault.Exit] {
         var running: [(Process, String, String)] = []
         for (i, args) in commands.enumerated() {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Harness.binary)
-            p.arguments = args
-            p.environment = h.env
+            let p = Harness.process(args, env: h.env)
             let out = h.root + "/job-\(i).out", err = h.root + "/job-\(i).err"
             FileManager.default.createFile(atPath: out, contents: nil)
             FileManager.default.createFile(atPath: err, contents: nil)

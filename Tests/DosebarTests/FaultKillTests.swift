@@ -141,10 +141,7 @@ import Glibc
         for round in 0..<15 {
             let d = try LiveProcess(["daemon"], env: h.env, root: h.root)
             // A take lands while the daemon starts or runs; the daemon dies at a random moment.
-            let take = Process()
-            take.executableURL = URL(fileURLWithPath: Harness.binary)
-            take.arguments = ["take", "Ibuprofen"]
-            take.environment = h.env
+            let take = Harness.process(["take", "Ibuprofen"], env: h.env)
             take.standardOutput = FileHandle.nullDevice
             take.standardError = FileHandle.nullDevice
             usleep(useconds_t(g.int(0...40) * 1000))

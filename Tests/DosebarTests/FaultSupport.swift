@@ -95,17 +95,14 @@ enum Fault {
     /// `dosebar args…` in the harness's environment plus `extra`.
     @discardableResult
     static func dosebar(_ h: Harness, _ args: [String], extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> Exit {
-        try run(Harness.binary, args, env: h.env.merging(extra) { $1 }, timeout: timeout)
+        try run("/usr/bin/env", [Harness.binary] + args, env: h.env.merging(extra) { $1 }, timeout: timeout)
     }
 
     /// Starts `dosebar args…` and SIGKILLs it after `delay` seconds if it is still running.
     /// Returns whether it was killed, its exit status otherwise, and how long it ran (to the ms).
     static func killAfter(_ h: Harness, _ args: [String], delay: TimeInterval, extra: [String: String] = [:])
         throws -> (killed: Bool, status: Int32, elapsed: TimeInterval) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Harness.binary)
-        p.arguments = args
-        p.environment = h.env.merging(extra) { $1 }
+        let p = Harness.process(args, env: h.env.merging(extra) { $1 })
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

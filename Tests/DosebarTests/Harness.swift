@@ -14,6 +14,9 @@ struct Harness {
     let root: String
     var env: [String: String]
 
+    /// Under CI (`CI=true`) a test may not be disabled for a missing tool, only for missing rights.
+    static let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
     var db: String { root + "/data/dosebar.sqlite" }
     var dir: String { root + "/shared" }
 
@@ -23,6 +26,26 @@ struct Harness {
         env = ["PATH": "/usr/bin:/bin", "HOME": root, "DOSEBAR_DB": root + "/data/dosebar.sqlite",
                "DOSEBAR_DIR": root + "/shared", "TZ": tz, "DOSEBAR_NOW": now, "LANG": "C.UTF-8",
                "XDG_CONFIG_HOME": root + "/config"]
+        env.merge(TestClock.environment) { $1 }
+    }
+
+    /// A harness for processes on the real clock (the daemon's timer needs one): no
+    /// `DOSEBAR_NOW`, in `TestClock.zone`. Under `scripts/test-hours` that clock is moved.
+    static func realClock() -> Harness {
+        var h = Harness(tz: TestClock.zone)
+        h.env["DOSEBAR_NOW"] = nil
+        return h
+    }
+
+    /// A process that runs the binary under test. It goes through `/usr/bin/env` (which
+    /// execs it, so the pid is the binary's): spawned directly by Foundation with libfaketime
+    /// preloaded, the binary sees no arguments.
+    static func process(_ arguments: [String], env: [String: String]) -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [binary] + arguments
+        p.environment = env
+        return p
     }
 
     struct Result {
@@ -39,13 +62,10 @@ struct Harness {
     }
 
     func run(_ args: [String], now: String? = nil, extraEnv: [String: String] = [:]) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Harness.binary)
-        p.arguments = args
         var e = env
         if let now { e["DOSEBAR_NOW"] = now }
         e.merge(extraEnv) { $1 }
-        p.environment = e
+        let p = Harness.process(args, env: e)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -90,4 +110,47 @@ struct Harness {
         p.waitUntilExit()
         return String(decoding: d, as: UTF8.self)
     }
+}
+
+/// The wall clock that processes on the real clock see. Normally the machine's. `scripts/test-hours`
+/// sets `DOSEBAR_TEST_TZ` and `DOSEBAR_TEST_CLOCK=HH:MM`: every binary the tests start then runs
+/// under libfaketime, shifted so that the suite starts at that local time in that zone, which
+/// shows the suite passes at any hour (DESIGN §9).
+enum TestClock {
+    static let variables = ProcessInfo.processInfo.environment
+
+    /// The zone of real-clock scenarios (default Asia/Seoul).
+    static let zone = variables["DOSEBAR_TEST_TZ"].flatMap { $0.isEmpty ? nil : $0 } ?? "Asia/Seoul"
+
+    static let faketimeLibrary = ["/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+                                  "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+                                  "/usr/local/lib/faketime/libfaketime.so.1"].first { FileManager.default.fileExists(atPath: $0) }
+
+    /// Seconds added to the real clock, or nil when the clock is not moved.
+    static let offset: Int? = {
+        guard let clock = variables["DOSEBAR_TEST_CLOCK"], !clock.isEmpty else { return nil }
+        let parts = clock.split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2, let tz = TimeZone(identifier: zone) else {
+            fatalError("DOSEBAR_TEST_CLOCK must be HH:MM and DOSEBAR_TEST_TZ a known zone (got \(clock), \(zone))")
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = tz
+        let now = Date()
+        var target = calendar.dateComponents([.year, .month, .day], from: now)
+        target.hour = parts[0]
+        target.minute = parts[1]
+        guard let at = calendar.date(from: target) else { fatalError("no \(clock) today in \(zone)") }
+        return Int(at.timeIntervalSince(now).rounded())
+    }()
+
+    /// What a process needs to see the moved clock (empty when it is not moved).
+    static let environment: [String: String] = {
+        guard let offset else { return [:] }
+        guard let library = faketimeLibrary else { fatalError("DOSEBAR_TEST_CLOCK needs libfaketime (apt-get install libfaketime)") }
+        return ["LD_PRELOAD": library, "FAKETIME": (offset >= 0 ? "+" : "") + String(offset),
+                "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_NO_CACHE": "1"]
+    }()
+
+    /// Now, as the processes under test see it.
+    static func now() -> Date { Date().addingTimeInterval(Double(offset ?? 0)) }
 }
