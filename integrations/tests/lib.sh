@@ -1,11 +1,23 @@
 # Shared helpers for the integration tests; sourced by every test_*.sh.
 #
 # A test prints one line per check, `PASS name`, `FAIL name: why` or
-# `SKIP name: why` (run-all.sh counts them), and exits 1 if any check failed.
+# `SKIP name: why` (run-all.sh counts them), then `END` from finish(), and
+# exits 1 if any check failed. A test that stops before finish() (an error, a
+# kill) prints a FAIL from its EXIT trap, and run-all.sh counts a missing `END`
+# as a failure too.
+#
+# Under CI=true nothing may be skipped: result() turns every SKIP (a client not
+# installed, a compositor that does not start, a `dosebar watch` or `dosebar
+# daemon` that does not work, no binary) into a FAIL with the same reason, and
+# scenario_setup() refuses the hand-made fixtures.
 #
 # Environment:
 #   DOSEBAR    the dosebar binary (default: `dosebar` on PATH, else
 #              ../../.build/debug/dosebar relative to this directory)
+#   CI         true: every SKIP is a FAIL, the real binary is required
+#   DOSEBAR_REQUIRE_BINARY  1: the real binary is required (as under CI)
+#   DOSEBAR_IT_MUTATE       1: self-test (selftest.sh): the bars are fed wrong
+#              files (see mutate_shared); the client tests must then FAIL
 #   ARTIFACTS  where screenshots and logs go (default integrations/tests/artifacts)
 #   KEEP_WORK  set to 1 to keep the scratch directory of a test
 
@@ -16,25 +28,125 @@ FIXTURES_DIR=$TESTS_DIR/fixtures
 ARTIFACTS=${ARTIFACTS:-$TESTS_DIR/artifacts}
 mkdir -p "$ARTIFACTS"
 ARTIFACTS=$(cd "$ARTIFACTS" && pwd)
+TEST_NAME=$(basename "$0" .sh); TEST_NAME=${TEST_NAME#test_}
+in_ci() { [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; }
+MUTATE=${DOSEBAR_IT_MUTATE:-0}
 
 # The scenario day: America/New_York, Sunday 2026-11-22, seen at 09:30.
 SCENARIO_TZ=America/New_York
 SCENARIO_NOW=2026-11-22T09:30:00-05:00
-# Medicines of the scenario; a bar must show one of these, not a generic word.
+# Medicines of the scenario (added at 05:00, Omega-3 taken at 08:10):
+#   Levothyroxine 06:00 "50 µg", Omega-3 08:00, Magnesium 09:00,
+#   "Ferrous & C #2" 21:00 (a name every bar must escape: Pango &amp;, tmux ##,
+#   conky \#), all with the default window of 2 h, and Ibuprofen as needed
+#   (at most 3 a day, 6 h apart).
 SCENARIO_NAMES=("Levothyroxine" "Omega-3" "Magnesium" "Ferrous & C #2")
 
-FAILED=0
-# result PASS|FAIL|SKIP NAME [DETAIL]
+# ---------------------------------------------------------------------------
+# What the bars must show, written by hand from the scenario and DESIGN §3/§4
+# (never read from the files under test). Vocabulary: the English catalog
+# (Sources/DoseCore/Catalog.swift: text.late "{done}/{total} · {names} late
+# {late}", text.upcoming "{done}/{total} · {names} {time}", minutes "3h",
+# "3h 30m"), the emoji icons (late ⏰, upcoming 💊), the default colours
+# (RenderOptions.defaultColors: late #e5484d, upcoming none = the bar's own
+# foreground), conky's per-dose lines ("{m} min"), as_needed.* templates.
+#
+# Before (09:30). The snapshot in force is the timeline entry of 09:00: §4 puts
+# entries at every hour and at each slot's T, T+W, T+2h, T+4h (06:00 08:00
+# 10:00 | 08:00 10:00 12:00 | 09:00 11:00 13:00 | 21:00 23:00), none between
+# 09:00 and 10:00, and an entry is the day "as of its instant". So:
+#   Levothyroxine late (T+W=08:00 <= 09:00), late_minutes 09:00-06:00 = 180 ("3h")
+#   Omega-3 taken 08:10 (within 08:00 ± 2h)   Magnesium due (09:00 <= t < 11:00)
+#   Ferrous & C #2 upcoming                   -> state late (first rule), 1/4
+#   text.late names only the late slots: "1/4 · Levothyroxine late 3h".
+EXPECT_BEFORE_STATE=late
+EXPECT_BEFORE_TEXT="1/4 · Levothyroxine late 3h"      # waybar: {summary}, no icon
+EXPECT_BEFORE_LINE="⏰ 1/4 · Levothyroxine late 3h"   # snapshot text: polybar tmux conky i3blocks
+EXPECT_BEFORE_SHORT="⏰ 1/4"                          # i3blocks_short "{icon} {taken}/{total}"
+EXPECT_BEFORE_COLOR="#e5484d"                         # late
+EXPECT_BEFORE_PERCENT=25
+# The tooltip's dose lines (time, name, dose, status), whitespace collapsed.
+EXPECT_BEFORE_DOSES=("06:00 Levothyroxine 50 µg late" "08:00 Omega-3 taken 08:10"
+                     "09:00 Magnesium due" "21:00 Ferrous & C #2 upcoming")
+# After scenario_advance (or a click: `take --next` takes what is due or late):
+# Levothyroxine and Magnesium taken at 09:30: 09:30 > 06:00+2h -> taken_late,
+# 09:30 within 09:00 ± 2h -> taken; 3 of 4 resolved, only Ferrous & C #2 left
+# -> state upcoming, text.upcoming names the next dose and its time.
+EXPECT_AFTER_STATE=upcoming
+EXPECT_AFTER_TEXT="3/4 · Ferrous & C #2 21:00"
+EXPECT_AFTER_LINE="💊 3/4 · Ferrous & C #2 21:00"
+EXPECT_AFTER_SHORT="💊 3/4"
+EXPECT_AFTER_COLOR=""                                 # upcoming: the bar's own foreground
+EXPECT_AFTER_PERCENT=75
+EXPECT_AFTER_DOSES=("06:00 Levothyroxine 50 µg taken late 09:30" "08:00 Omega-3 taken 08:10"
+                    "09:00 Magnesium taken 09:30" "21:00 Ferrous & C #2 upcoming")
+# A second undo (after the take was undone) un-takes Omega-3: at the 09:00
+# entry it is due again (08:00 + 2h = 10:00), only Levothyroxine is late: 0/4.
+EXPECT_UNDO2_LINE="⏰ 0/4 · Levothyroxine late 3h"
+EXPECT_UNDO2_SHORT="⏰ 0/4"
+# As needed: Ibuprofen --max-per-day 3 --min-interval 6h, nothing taken yet;
+# after `take Ibuprofen` at 09:30: 1 of 3, the next one from 09:30 + 6h.
+EXPECT_PRN_BEFORE="Ibuprofen (as needed): 0/3 today"
+EXPECT_PRN_AFTER="Ibuprofen (as needed): 1/3 today · next from 15:30"
+# That take (with the day as before: Levothyroxine late, Magnesium due) puts an
+# entry at 09:30 in the timeline (the day changed then: its as_needed), so the
+# snapshot in force is now as of 09:30: Levothyroxine late by 210 min.
+EXPECT_PRN_TAKEN_TEXT="1/4 · Levothyroxine late 3h 30m"
+
+# tokens TEXT: TEXT as OCR-comparable words: separators (· - — |) and
+# punctuation at the edges of words dropped, one word per line. Words keep
+# their inner / : # & (so "1/4", "21:00", "#2", "&" survive; "&amp;" does not
+# become "&").
+tokens() {
+    printf '%s\n' "$*" | perl -CSDA -Mutf8 -ne '
+        for my $w (split /[\s·—|]+/) {
+            $w =~ s/^[^\p{L}\p{N}#&]+//; $w =~ s/[^\p{L}\p{N}#&]+$//;
+            $w =~ tr/I|/ll/;     # OCR reads the I of Ibuprofen as l
+            print "$w\n" if length $w;
+        }'
+}
+# ocr_has READ EXPECTED: the words OCR READ end with the words of EXPECTED,
+# one after the other (what comes before, e.g. an emoji read as "@", aside): so
+# "late 3h" is not taken for "late 3h 30m", nor "1/4" for "11/4".
+ocr_has() {
+    local want got
+    want=$(tokens "$2" | tr '\n' ' '); got=" $(tokens "$1" | tr '\n' ' ')"
+    case $got in *" $want") return 0 ;; esac
+    return 1
+}
+# norm_line: whitespace collapsed, the separators of dose lines (— and the
+# parentheses around a dose) dropped, for comparing lines of text.
+norm_lines() { perl -CSDA -Mutf8 -pe 's/[—()]/ /g; s/[ \t]+/ /g; s/^ //; s/ $//'; }
+
+FAILED=0 FINISHED=0
+# result PASS|FAIL|SKIP NAME [DETAIL]. Under CI a SKIP is a FAIL: a check that
+# cannot run there has not passed.
 result() {
     local kind=$1 name=$2 detail=${3:-}
+    if [ "$kind" = SKIP ] && in_ci; then
+        kind=FAIL detail="CI=true, so this cannot be skipped: $detail"
+    fi
     case $kind in
         PASS) echo "PASS $name${detail:+ ($detail)}" ;;
         FAIL) echo "FAIL $name: $detail"; FAILED=1 ;;
         SKIP) echo "SKIP $name: $detail"
               echo "!!!!!!!! SKIPPED: $name — $detail !!!!!!!!" >&2 ;;
+        *)    echo "FAIL $name: result() called with '$kind': $detail"; FAILED=1 ;;
     esac
 }
-finish() { exit "$FAILED"; }
+finish() { FINISHED=1; echo END; exit "$FAILED"; }
+# A test that ends without finish() (a failed command under set -u, exit, a
+# signal bash can catch) has failed, whatever its exit status.
+lib_exit() {
+    local rc=$?
+    if [ "$FINISHED" != 1 ]; then
+        echo "FAIL $TEST_NAME-ended-early: the test stopped (exit $rc) before its last check"
+        rc=1
+    fi
+    cleanup
+    exit "$rc"
+}
+trap lib_exit EXIT
 
 # The binary under test, or empty when there is none yet.
 resolve_dosebar() {
@@ -53,7 +165,6 @@ if [ -n "$DOSEBAR_BIN" ]; then DOSEBAR_BIN=$(readlink -f "$DOSEBAR_BIN"); fi
 new_work() {
     WORK=$(mktemp -d "${TMPDIR:-/tmp}/dosebar-it-$1.XXXXXX")
     chmod 755 "$WORK"
-    trap cleanup EXIT
 }
 # Pids to end when the test ends. Start background programs as plain commands
 # (an argv array, not a shell function), so that $! is the program's own pid.
@@ -95,29 +206,31 @@ dose() { dose_argv; "${DOSE_ARGV[@]}" "$@"; }
 
 # scenario_setup: fills $SHARED (the shared directory) with the scenario day.
 # With the real binary: medicines added and one dose taken with real commands,
-# then `export`. Without it: the hand-made files of fixtures/before, loudly.
+# then `export`. Without it (never under CI=true or DOSEBAR_REQUIRE_BINARY=1):
+# the hand-made files of fixtures/before, loudly, as a SKIP of its own.
 # Sets SHARED, SCENARIO_SOURCE (binary|fixtures).
 scenario_setup() {
     SCENARIO_HOME=$WORK/home
     SHARED=$WORK/shared
     SCENARIO_DB=$SCENARIO_HOME/dosebar.sqlite
-    mkdir -p "$SCENARIO_HOME" "$WORK/bin"
-    [ -n "${SCENARIO_USER:-}" ] && chown "$SCENARIO_USER" "$WORK" "$SCENARIO_HOME"
+    mkdir -p "$SCENARIO_HOME" "$WORK/bin" "$WORK/mut"
+    [ -n "${SCENARIO_USER:-}" ] && chown "$SCENARIO_USER" "$WORK" "$SCENARIO_HOME" "$WORK/mut"
     if [ -n "$DOSEBAR_BIN" ] && scenario_from_binary; then
         SCENARIO_SOURCE=binary
     else
-        if [ "${DOSEBAR_REQUIRE_BINARY:-0}" = 1 ]; then
-            echo "DOSEBAR_REQUIRE_BINARY=1 and the binary did not build the scenario" >&2
+        if in_ci || [ "${DOSEBAR_REQUIRE_BINARY:-0}" = 1 ]; then
+            echo "${DOSEBAR_BIN:-no dosebar binary (set DOSEBAR)} did not build the scenario, and" \
+                 "CI=true or DOSEBAR_REQUIRE_BINARY=1 forbids the hand-made fixtures" >&2
             return 1
         fi
         SCENARIO_SOURCE=fixtures
         SCENARIO_BIN=dosebar
-        echo "!!!!!!!! ${DOSEBAR_BIN:-no dosebar binary} did not write the shared directory:" \
-             "using the hand-made files of integrations/tests/fixtures, not the real renderers !!!!!!!!" >&2
-        echo "$(basename "$0")" >>"$ARTIFACTS/.fixtures-used"
+        result SKIP "$TEST_NAME-real-binary" "${DOSEBAR_BIN:-no dosebar binary} did not write the shared directory: the bars read the hand-made files of fixtures/, not the real renderers"
+        echo "$TEST_NAME" >>"$ARTIFACTS/.fixtures-used"
         rm -rf "$SHARED"
         run_as mkdir -m 700 "$SHARED"
         run_as cp -r "$FIXTURES_DIR/before/." "$SHARED/"
+        mutate_shared
     fi
     return 0
 }
@@ -126,7 +239,10 @@ scenario_setup() {
 # reason on stderr) if the binary cannot make it.
 scenario_from_binary() {
     # A copy the test user can run; it also goes first on the bars' PATH.
-    cp "$DOSEBAR_BIN" "$WORK/bin/dosebar" && chmod 755 "$WORK/bin/dosebar" || return 1
+    local bin=$WORK/bin/dosebar
+    [ "$MUTATE" = 1 ] && bin=$WORK/bin/dosebar.real
+    cp "$DOSEBAR_BIN" "$bin" && chmod 755 "$bin" || return 1
+    [ "$MUTATE" = 1 ] && mutate_wrapper
     SCENARIO_BIN=$WORK/bin/dosebar
     local early=2026-11-22T05:00:00-05:00 err=$WORK/scenario.err f
     {
@@ -134,6 +250,7 @@ scenario_from_binary() {
         NOW=$early dose add Omega-3 --at 08:00 &&
         NOW=$early dose add Magnesium --at 09:00 &&
         NOW=$early dose add "Ferrous & C #2" --at 21:00 &&
+        NOW=$early dose add Ibuprofen --as-needed --max-per-day 3 --min-interval 6h &&
         NOW=2026-11-22T08:10:00-05:00 dose take Omega-3 &&
         dose export
     } >"$err" 2>&1 || {
@@ -156,7 +273,38 @@ scenario_advance() {
             run_as cp "$f" "$SHARED/.$(basename "$f").tmp"
             run_as mv "$SHARED/.$(basename "$f").tmp" "$SHARED/$(basename "$f")"
         done
+        mutate_shared
     fi
+}
+
+# --- The self-test (DOSEBAR_IT_MUTATE=1, run by selftest.sh): the real bars
+# are fed wrong files, and every client test must then fail. The bar files of
+# the shared directory are rewritten (fixtures/mutate.pl: other counts, other
+# state and class, other colours, other dose statuses, other as-needed counts,
+# broken escapes of "Ferrous & C #2") after every command of the binary: the
+# copy on the bars' PATH is then a wrapper that mutates after the real command
+# (`watch` reads the files, so it streams the wrong lines), and while a daemon
+# runs a loop re-mutates whatever it rewrites.
+mutate_shared() {
+    [ "$MUTATE" = 1 ] || return 0
+    run_as perl "$FIXTURES_DIR/mutate.pl" "$SHARED" "$WORK/mut"
+}
+mutate_wrapper() {
+    cat >"$WORK/bin/dosebar" <<SH
+#!/bin/sh
+# self-test wrapper (DOSEBAR_IT_MUTATE=1): the real dosebar, then wrong bar files
+case "\$1" in watch|daemon) exec "$WORK/bin/dosebar.real" "\$@" ;; esac
+"$WORK/bin/dosebar.real" "\$@"; rc=\$?
+perl "$FIXTURES_DIR/mutate.pl" "$SHARED" "$WORK/mut"
+exit \$rc
+SH
+    chmod 755 "$WORK/bin/dosebar"
+}
+mutate_loop_start() {
+    [ "$MUTATE" = 1 ] || return 0
+    local pid=$1
+    ( while kill -0 "$pid" 2>/dev/null; do mutate_shared; sleep 0.05; done ) >/dev/null 2>&1 &
+    CLEANUP_PIDS+=($!)
 }
 
 # daemon_start: `dosebar daemon` in the scenario, in the background (DAEMON_PID);
@@ -170,34 +318,19 @@ daemon_start() {
     CLEANUP_PIDS+=($DAEMON_PID)
     # "daemon: pid" is printed once its inotify watches are set up.
     if wait_for 5 grep -q "daemon: pid" "$WORK/daemon.log" && kill -0 "$DAEMON_PID" 2>/dev/null; then
+        mutate_loop_start "$DAEMON_PID"
         return 0
     fi
     echo "dosebar daemon did not stay up: $(tail -n 3 "$WORK/daemon.log" | tr '\n' ' ')" >&2
     return 1
 }
 
-# has_scenario_name TEXT: true if TEXT names a medicine of the scenario.
-has_scenario_name() {
-    local n
-    for n in "${SCENARIO_NAMES[@]}"; do
-        case $1 in *"$n"*) return 0 ;; esac
-    done
-    return 1
-}
-# scenario_word TEXT: the first word of the first medicine named in TEXT
-# (what OCR is asked to find).
-scenario_word() {
-    local n
-    for n in "${SCENARIO_NAMES[@]}"; do
-        case $1 in *"$n"*) echo "${n%% *}"; return 0 ;; esac
-    done
-}
-
-# What each bar should show for its file: the text without the bar's markup.
+# What a file asks its bar to show, without the bar's markup (for messages and
+# for the tooltip file waybar consumed; checks compare with the EXPECT_* above).
 visible_tmux()    { head -n1 "$1" | perl -CSD -pe 's/#\[[^\]]*\]//g; s/##/#/g; s/\n//'; }
 visible_polybar() { head -n1 "$1" | perl -CSD -pe 's/%\{[^}]*\}//g; s/%%/%/g; s/\n//'; }
 # conky: ${...} is a variable, $$ a dollar, \# a hash (conky cuts a line at a
-# bare #, so a name with one must come escaped: the test then fails, as it should).
+# bare #, so a name with one must come escaped).
 visible_conky()   { perl -CSD -pe 's/\$\{[^}]*\}//g; s/\$\$/\$/g; s/\\#/#/g' "$1"; }
 visible_waybar()  { jq -r .text "$1" | perl -CSD -pe 's/<[^>]*>//g; s/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&apos;/'"'"'/g; s/&#39;/'"'"'/g; s/&amp;/&/g'; }
 
@@ -235,8 +368,21 @@ ocr() {
     convert "$1" -crop "$2" +repage -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
         tesseract "$WORK/ocr.png" - 2>/dev/null | tr '\n' ' '
 }
+# ocr_lines IMAGE GEOMETRY: the same, one line of text per line.
+ocr_lines() {
+    convert "$1" -crop "$2" +repage -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
+        tesseract "$WORK/ocr.png" - --psm 6 2>/dev/null | grep -v '^[[:space:]]*$'
+}
 # color_pixels IMAGE GEOMETRY COLOR: how many pixels of a region are (about) COLOR.
 color_pixels() {
     convert "$1" -crop "$2" +repage -alpha off -fuzz 12% -fill white +opaque "$3" \
         -fill black -opaque "$3" -format '%[fx:round((1-mean)*w*h)]' info:
+}
+# ink_color IMAGE GEOMETRY [BACKGROUND]: the colour most pixels of a region
+# have, the background (default white) aside: the colour the text was drawn in
+# (anti-aliasing and a small emoji are far fewer pixels). #rrggbb, lower case.
+ink_color() {
+    convert "$1" -crop "$2" +repage -alpha off -depth 8 -format %c histogram:info:- |
+        grep -v -i -- "${3:-#FFFFFF} " | sort -rn | head -n1 |
+        grep -o -i '#[0-9a-f]\{6\}' | head -n1 | tr 'A-F' 'a-f'
 }

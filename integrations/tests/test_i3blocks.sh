@@ -37,86 +37,51 @@ block() { # the latest state of block $1, as JSON
     grep -a '^,\[' "$out" | sed 's/^,//' | jq -c --arg n "$1" '.[] | select(.name == $n)' 2>/dev/null | tail -n1
 }
 field() { block "$1" | jq -r --arg f "$2" '.[$f] // empty'; }
-shows() { [ "$(field "$1" full_text)" = "$2" ]; }
 
-full=$(sed -n 1p "$SHARED/i3blocks.txt"); short=$(sed -n 2p "$SHARED/i3blocks.txt")
-color=$(sed -n 3p "$SHARED/i3blocks.txt")
-has_scenario_name "$full" || result FAIL i3blocks-file "i3blocks.txt names no medicine: $full"
-
-if wait_for 8 shows dosebar-signal "$full"; then
-    if [ "$(field dosebar-signal short_text)" = "$short" ] &&
-       [ "$(field dosebar-signal color | tr A-F a-f)" = "$(echo "$color" | tr A-F a-f)" ]; then
-        result PASS i3blocks-signal-block "full_text, short_text and color of i3blocks.txt: $(block dosebar-signal)"
+# block_check NAME BLOCK FULL SHORT COLOUR WHAT: the block i3blocks printed
+# last has these full_text, short_text and color (lib.sh EXPECT_*; an empty
+# colour: none, the bar's own).
+is_block() { [ "$(field "$1" full_text)" = "$2" ] && [ "$(field "$1" short_text)" = "$3" ] &&
+             [ "$(field "$1" color | tr A-F a-f)" = "$4" ]; }
+block_check() {
+    local name=$1 blk=$2 full=$3 short=$4 color=$5 what=$6
+    if wait_for 8 is_block "$blk" "$full" "$short" "$color"; then
+        result PASS "$name" "$what: $(block "$blk")"
     else
-        result FAIL i3blocks-signal-block "short_text/color differ from i3blocks.txt: $(block dosebar-signal)"
+        result FAIL "$name" "$what: expected full_text '$full', short_text '$short', color '$color'; got $(block "$blk") $(head -c 300 "$WORK/i3blocks.err")"
     fi
-else
-    result FAIL i3blocks-signal-block "expected full_text '$full'; got $(block dosebar-signal) $(head -c 300 "$WORK/i3blocks.err")"
-fi
+}
+
+block_check i3blocks-signal-block dosebar-signal "$EXPECT_BEFORE_LINE" "$EXPECT_BEFORE_SHORT" "$EXPECT_BEFORE_COLOR" "at 09:30"
 if [ $stream = 1 ]; then
-    if wait_for 8 shows dosebar "$full"; then
-        result PASS i3blocks-stream "persist block: $(block dosebar)"
-    else
-        result FAIL i3blocks-stream "expected full_text '$full' from the persist block; got $(block dosebar) $(head -c 300 "$WORK/i3blocks.err")"
-    fi
+    block_check i3blocks-stream dosebar "$EXPECT_BEFORE_LINE" "$EXPECT_BEFORE_SHORT" "$EXPECT_BEFORE_COLOR" "persist block at 09:30"
 fi
 
 if [ "$SCENARIO_SOURCE" = binary ]; then
-    # A left click takes the late and the due dose; both blocks follow.
+    # A left click takes the late and the due dose (take --next); both blocks follow.
     echo '{"name":"dosebar-signal","instance":"","button":1,"x":10,"y":10}' >&9
-    changed() { [ "$(sed -n 1p "$SHARED/i3blocks.txt")" != "$full" ]; }
-    wait_for 8 changed
-    after=$(sed -n 1p "$SHARED/i3blocks.txt")
-    if [ "$after" = "$full" ]; then
-        result FAIL i3blocks-click "left click changed nothing (take --next)"
-    elif wait_for 8 shows dosebar-signal "$after"; then
-        result PASS i3blocks-click "left click took the doses: $after"
-    else
-        result FAIL i3blocks-click "expected '$after' after the click; got $(block dosebar-signal)"
-    fi
+    block_check i3blocks-click dosebar-signal "$EXPECT_AFTER_LINE" "$EXPECT_AFTER_SHORT" "$EXPECT_AFTER_COLOR" "after a left click"
     if [ $stream = 1 ]; then
-        if wait_for 8 shows dosebar "$after"; then
-            result PASS i3blocks-stream-update "persist block followed the take"
-        else
-            result FAIL i3blocks-stream-update "persist block still shows $(field dosebar full_text)"
-        fi
+        block_check i3blocks-stream-update dosebar "$EXPECT_AFTER_LINE" "$EXPECT_AFTER_SHORT" "$EXPECT_AFTER_COLOR" "persist block after the click"
     fi
+    # A right click undoes that take: the day as at 09:30 again.
     echo ',{"name":"dosebar-signal","instance":"","button":3,"x":10,"y":10}' >&9
-    undone() { [ "$(sed -n 1p "$SHARED/i3blocks.txt")" != "$after" ]; }
-    wait_for 8 undone
-    back=$(sed -n 1p "$SHARED/i3blocks.txt")
-    if [ "$back" = "$after" ]; then
-        result FAIL i3blocks-undo "right click changed nothing (undo)"
-    elif wait_for 8 shows dosebar-signal "$back"; then
-        result PASS i3blocks-undo "right click undid the last take: $back"
-    else
-        result FAIL i3blocks-undo "expected '$back' after the right click; got $(block dosebar-signal)"
-    fi
+    block_check i3blocks-undo dosebar-signal "$EXPECT_BEFORE_LINE" "$EXPECT_BEFORE_SHORT" "$EXPECT_BEFORE_COLOR" "after a right click (undo)"
     # With `dosebar daemon` running, an undo in a terminal reaches the block
-    # (interval=once: only the daemon's SIGRTMIN+10 re-reads the file).
+    # (interval=once: only the daemon's SIGRTMIN+10 re-reads the file); it
+    # un-takes Omega-3 (EXPECT_UNDO2_LINE).
     if daemon_start; then
-        dose undo >/dev/null 2>&1
-        again=$(sed -n 1p "$SHARED/i3blocks.txt")
-        if [ "$again" = "$back" ]; then
-            result FAIL i3blocks-daemon "undo changed nothing"
-        elif wait_for 8 shows dosebar-signal "$again"; then
-            result PASS i3blocks-daemon "undo in a terminal, daemon signalled i3blocks: $again"
-        else
-            result FAIL i3blocks-daemon "expected '$again' with the daemon running; got $(block dosebar-signal)"
-        fi
+        dose undo >"$WORK/undo.log" 2>&1 || result FAIL i3blocks-undo2 "dosebar undo failed: $(cat "$WORK/undo.log")"
+        block_check i3blocks-daemon dosebar-signal "$EXPECT_UNDO2_LINE" "$EXPECT_UNDO2_SHORT" "$EXPECT_BEFORE_COLOR" "undo in a terminal, daemon signalled i3blocks"
     else
         result SKIP i3blocks-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
     fi
 else
+    result SKIP i3blocks-click "no working dosebar binary: clicks and the daemon are not tested"
     # As the daemon would after a change: the files move, i3blocks gets the signal.
     scenario_advance
-    after=$(sed -n 1p "$SHARED/i3blocks.txt")
     kill -s RTMIN+10 "$i3pid"
-    if wait_for 8 shows dosebar-signal "$after"; then
-        result PASS i3blocks-signal "SIGRTMIN+10 re-read i3blocks.txt: $after"
-    else
-        result FAIL i3blocks-signal "expected '$after' after SIGRTMIN+10; got $(block dosebar-signal)"
-    fi
+    block_check i3blocks-signal dosebar-signal "$EXPECT_AFTER_LINE" "$EXPECT_AFTER_SHORT" "$EXPECT_AFTER_COLOR" "SIGRTMIN+10 re-read i3blocks.txt"
 fi
 exec 9>&-
 cp "$out" "$ARTIFACTS/i3blocks.out"; cp "$WORK/i3blocks.err" "$ARTIFACTS/i3blocks.err"

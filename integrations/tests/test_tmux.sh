@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tmux: the plugin fills #{dosebar}; a real client attached in a pty draws the
-# status line, and we read what it drew (`display -p` does not run #() jobs).
+# status line, and we read what it drew (`display -p` does not run #() jobs):
+# the text and the colour of every character, compared with lib.sh's EXPECT_*.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +20,7 @@ CLEANUP_HOOK=stop_tmux
 
 tm -f /dev/null new-session -d -s it -x 200 -y 12 'sleep 600' || {
     result SKIP tmux "the tmux server does not start"; finish; }
-tm set -g status-interval 60 \; set -g status-right-length 180 \; set -g status-left-length 60 \
+tm set -g status-interval 60 \; set -g status-style 'bg=green,fg=black' \; set -g status-right-length 180 \; set -g status-left-length 60 \
    \; set -g status-right '[#{dosebar}]' \; set -g status-left 'L<#{dosebar}>' \
    \; set -g @dosebar_dir "$SHARED" \; set -g @dosebar_binary "${SCENARIO_BIN:-dosebar}" \
    \; set -as terminal-features ',xterm-256color:RGB'
@@ -33,77 +34,87 @@ case "$right|$left" in
     *) result FAIL tmux-plugin "no #() job in the status: $right / $left" ;;
 esac
 
-expect=$(visible_tmux "$SHARED/tmux.txt")
-if ! has_scenario_name "$expect"; then
-    result FAIL tmux-file "tmux.txt names no medicine of the scenario: $expect"
-fi
-
 # A real client in a pty of 200x12, drawing into a typescript.
 typescript=$WORK/typescript
 script -qfc "stty cols 200 rows 12; TERM=xterm-256color LANG=C.UTF-8 exec tmux -u attach -t it" \
     "$typescript" </dev/null >/dev/null 2>&1 &
 CLEANUP_PIDS+=($!)
 
-drawn() { # the status text drawn so far, escape sequences removed
-    perl -CSD -pe 's/\e\[[0-9;?]*[ -\/]*[@-~]//g; s/\e[()][A-Z0-9]//g; s/\e[=>]//g; s/\r//g' "$typescript" 2>/dev/null
+# What the client drew since byte FROM of the typescript: the text with the
+# escape sequences removed, and which colour each character was drawn in.
+mark() { stat -c %s "$typescript" 2>/dev/null || echo 0; }
+drawn() { # drawn [FROM]: the status text drawn, escape sequences removed
+    tail -c +$(( ${1:-0} + 1 )) "$typescript" 2>/dev/null |
+        perl -CSD -pe 's/\e\[[0-9;?]*[ -\/]*[@-~]//g; s/\e[()][A-Z0-9]//g; s/\e[=>]//g; s/\r//g'
 }
-shows() { drawn | grep -aqF -- "$1"; }
-
-if wait_for 8 shows "[$expect]"; then
-    result PASS tmux-status-right "drew [$expect]"
-else
-    result FAIL tmux-status-right "expected [$expect] on the status line; drew: $(drawn | grep -ao '\[.*\]' | tail -n1)"
-fi
-if shows "L<$expect>"; then
-    result PASS tmux-status-left
-else
-    result FAIL tmux-status-left "expected L<$expect>"
-fi
-
-# The colour of the file reached the terminal as 24-bit SGR.
-color=$(first_color "$SHARED/tmux.txt")
-if [ -n "$color" ]; then
-    sgr=$(printf '38;2;%d;%d;%dm' 0x${color:1:2} 0x${color:3:2} 0x${color:5:2})
-    if grep -aqF "$sgr" "$typescript"; then
-        result PASS tmux-colour "$color drawn as ESC[$sgr"
+shows() { drawn "${2:-0}" | grep -aqF -- "$1"; }
+# fg_of TEXT [FROM]: the foreground of the first character of the last TEXT
+# drawn: #rrggbb for 24-bit SGR, "default" for the terminal's own colour.
+fg_of() {
+    tail -c +$(( ${2:-0} + 1 )) "$typescript" | perl -CSDA -e '
+        my $want = shift; local $/; my $raw = <STDIN>;
+        my ($fg, $text, @fgs) = ("default", "");
+        while ($raw =~ /\G(?:(\e\[([0-9;]*)m)|(\e\[[0-9;?]*[ -\/]*[@-~]|\e[()][A-Z0-9]|\e[=>]|\r|\n)|(.))/gs) {
+            if (defined $1) {
+                my @p = length $2 ? split /;/, $2 : (0);
+                while (@p) {
+                    my $c = shift @p;
+                    if ($c eq "" || $c == 0 || $c == 39) { $fg = "default" }
+                    elsif ($c == 38 && @p && $p[0] == 2) { shift @p; $fg = sprintf "#%02x%02x%02x", splice @p, 0, 3 }
+                    elsif ($c == 38 && @p && $p[0] == 5) { shift @p; $fg = "idx" . shift @p }
+                    elsif (($c >= 30 && $c <= 37) || ($c >= 90 && $c <= 97)) { $fg = "ansi$c" }
+                }
+            } elsif (defined $4) { $text .= $4; push @fgs, $fg }
+        }
+        my $i = rindex $text, $want;
+        print $i < 0 ? "" : $fgs[$i];' "$1"
+}
+# status_check NAME FROM LINE COLOUR WHAT: both status lines drew LINE (in
+# its brackets) since FROM, in COLOUR (empty: the status line's own, black:
+# status-style fg=black, SGR 30).
+status_check() {
+    local name=$1 from=$2 line=$3 want=${4:-ansi30} what=$5 got
+    if wait_for 8 shows "[$line]" "$from"; then
+        result PASS "$name" "$what: drew [$line]"
     else
-        result FAIL tmux-colour "$color of tmux.txt not drawn (no ESC[$sgr)"
+        result FAIL "$name" "$what: expected [$line] on the status line; drew: $(drawn "$from" | grep -ao '\[[^]]*\]' | tail -n1)"
+        return
     fi
+    got=$(fg_of "$line" "$from")
+    if [ "$got" = "$want" ]; then result PASS "$name-colour" "drawn in $want"
+    else result FAIL "$name-colour" "expected [$line] in $want; drawn in ${got:-?}"; fi
+}
+
+# --- before: the scenario at 09:30 (lib.sh EXPECT_BEFORE_*)
+status_check tmux-status-right 0 "$EXPECT_BEFORE_LINE" "$EXPECT_BEFORE_COLOR" "status-right at 09:30"
+if shows "L<$EXPECT_BEFORE_LINE>"; then
+    result PASS tmux-status-left "drew L<$EXPECT_BEFORE_LINE>"
 else
-    result FAIL tmux-colour "tmux.txt has no #[fg=#rrggbb] style"
+    result FAIL tmux-status-left "expected L<$EXPECT_BEFORE_LINE>; drew: $(drawn | grep -ao 'L<[^>]*>' | tail -n1)"
 fi
 
-# Take the late and due doses; the daemon would then refresh the clients.
+# --- Take the late and due doses; the daemon would then refresh the clients.
+from=$(mark)
 scenario_advance || result FAIL tmux-advance "take failed"
-after=$(visible_tmux "$SHARED/tmux.txt")
 tm refresh-client -S
-if [ "$after" = "$expect" ]; then
-    result FAIL tmux-refresh "tmux.txt did not change after the take"
-elif wait_for 8 shows "[$after]"; then
-    result PASS tmux-refresh "after take + refresh-client -S: [$after]"
+status_check tmux-refresh "$from" "$EXPECT_AFTER_LINE" "$EXPECT_AFTER_COLOR" "after take + refresh-client -S"
+# "Ferrous & C #2": tmux.txt doubles the '#', and the status line shows it once.
+if drawn "$from" | grep -aqF "Ferrous & C #2 21:00" && ! drawn "$from" | grep -aqF "C ##"; then
+    result PASS tmux-hash "'#' drawn once: Ferrous & C #2"
 else
-    result FAIL tmux-refresh "expected [$after] after refresh-client -S"
+    result FAIL tmux-hash "expected 'Ferrous & C #2 21:00' drawn with a single '#'; drew: $(drawn "$from" | grep -ao '\[[^]]*\]' | tail -n1)"
 fi
-case $after in *'#'*) # a literal '#' (doubled in the file) must show once
-    if shows "$after"; then result PASS tmux-hash "'#' shown single: $after"; fi ;;
-esac
 
 # With `dosebar daemon` running, an undo from a terminal reaches the bar alone
 # (status-interval is 60 s: only the daemon's refresh-client can be that fast).
-if [ "$SCENARIO_SOURCE" = binary ]; then
-    if daemon_start; then
-        dose undo >/dev/null 2>&1
-        back=$(visible_tmux "$SHARED/tmux.txt")
-        if [ "$back" = "$after" ]; then
-            result FAIL tmux-daemon "undo changed nothing"
-        elif wait_for 8 shows "[$back]"; then
-            result PASS tmux-daemon "undo in a terminal, daemon refreshed tmux: [$back]"
-        else
-            result FAIL tmux-daemon "expected [$back] after undo with the daemon running; $(tail -n 2 "$WORK/daemon.log" | tr '\n' ' ')"
-        fi
-    else
-        result SKIP tmux-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
-    fi
+if [ "$SCENARIO_SOURCE" != binary ]; then
+    result SKIP tmux-daemon "no working dosebar binary: the daemon is not tested"
+elif daemon_start; then
+    from=$(mark)
+    dose undo >"$WORK/undo.log" 2>&1 || result FAIL tmux-undo "dosebar undo failed: $(cat "$WORK/undo.log")"
+    status_check tmux-daemon "$from" "$EXPECT_BEFORE_LINE" "$EXPECT_BEFORE_COLOR" "undo in a terminal, daemon refreshed tmux"
+else
+    result SKIP tmux-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
 fi
 
 cp "$typescript" "$ARTIFACTS/tmux-typescript.txt" 2>/dev/null

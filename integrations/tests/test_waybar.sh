@@ -5,13 +5,15 @@
 # with the shipped style.css. sway refuses to run as root, so as root the test
 # runs sway, waybar, grim and dosebar as a test user (created if missing) with
 # its own 0700 XDG_RUNTIME_DIR. The bar is photographed with grim (kept as an
-# artifact) and read back with OCR.
+# artifact) and read back with OCR; the tooltip is made to show by a virtual
+# pointer (fixtures/wl-hover.py) resting on the module, and read back too.
+# Every expectation is a constant of lib.sh written from the scenario.
 set -u
 . "$(dirname "$0")/lib.sh"
 
-for tool in sway waybar grim convert tesseract jq setpriv; do
+for tool in sway waybar grim convert tesseract jq setpriv python3 gjs; do
     command -v $tool >/dev/null || {
-        result SKIP waybar "$tool is not installed (apt-get install sway waybar grim imagemagick tesseract-ocr jq)"
+        result SKIP waybar "$tool is not installed (apt-get install sway waybar grim imagemagick tesseract-ocr jq python3 gjs)"
         finish; }
 done
 
@@ -45,14 +47,21 @@ jq -n --slurpfile s "$WORK/stream.json" --slurpfile g "$WORK/signal.json" --argj
     "custom/dosebar": $s[0]["custom/dosebar"],
     "custom/dosebar-signal": $g[0]["custom/dosebar"]
 }' >"$WORK/cfg/config" || { result FAIL waybar-config "the shipped .jsonc files are not valid JSON(C)"; finish; }
+# The shipped rules, each selector also given to the signal module (which
+# needs another name in the same bar); the tooltip black on white for OCR, and
+# room right of the signal module, so a tooltip opened there is not cut off at
+# the screen's edge (the module still ends at x = 1400).
 {
     echo '* { font-family: "DejaVu Sans"; font-size: 22px; }'
     echo 'window#waybar { background: #ffffff; color: #000000; }'
-    sed 's/#custom-dosebar\b/#custom-dosebar, #custom-dosebar-signal/; s/#custom-dosebar\.\([a-z]*\)/#custom-dosebar.\1, #custom-dosebar-signal.\1/g' \
+    echo 'tooltip { background: #ffffff; border: none; } tooltip label { color: #000000; }'
+    echo '#custom-dosebar-signal { margin-right: 600px; }'
+    perl -pe 's/#custom-dosebar((?:\.[a-z]+)?)(?![\w-])/#custom-dosebar$1, #custom-dosebar-signal$1/g' \
         "$INTEGRATIONS_DIR/waybar/style.css"
 } >"$WORK/cfg/style.css"
 chmod -R a+rX "$WORK/cfg"
-printf 'output HEADLESS-1 resolution 1400x300\nxwayland disable\ndefault_border none\n' >"$WORK/cfg/sway"
+W=2000 H=600
+printf 'output HEADLESS-1 resolution %sx%s\nxwayland disable\ndefault_border none\n' $W $H >"$WORK/cfg/sway"
 
 # UARGV: the command prefix for the desktop session of the test user.
 user_env_argv() {
@@ -83,39 +92,106 @@ wbpid=$!
 CLEANUP_PIDS+=($wbpid)
 
 left=700x44+0+0 right=700x44+700+0
-shot() { as_user_env WAYLAND_DISPLAY=wayland-1 grim -g "0,0 1400x44" "$WORK/out/now.png" 2>/dev/null; }
-reads() { shot && ocr "$WORK/out/now.png" "$1" | grep -qF -- "$2"; }
+shot() { as_user_env WAYLAND_DISPLAY=wayland-1 grim "$WORK/out/now.png" 2>/dev/null; }
+# reads REGION EXPECTED: the bar, photographed, shows the words of EXPECTED.
+reads() { shot && ocr_has "$(ocr "$WORK/out/now.png" "$1")" "$2"; }
+# The colour the module's text was drawn in: the style.css rule of its class,
+# or the bar's own #000000 when style.css has none (upcoming).
+fg() { echo "${1:-#000000}"; }
+inked() { [ "$(ink_color "$WORK/out/now.png" "$1")" = "$2" ]; }
+# bar_check NAME REGION EXPECTED_LINE EXPECTED_COLOUR WHAT
+bar_check() {
+    local name=$1 region=$2 line=$3 color; color=$(fg "$4")
+    if wait_for 15 reads "$region" "$line"; then
+        result PASS "$name" "$5: reads '$line'"
+    else
+        result FAIL "$name" "$5: expected the words '$line'; OCR read: $(ocr "$WORK/out/now.png" "$region")"
+        return
+    fi
+    if wait_for 3 inked "$region" "$color"; then
+        result PASS "$name-colour" "drawn in $color"
+    else
+        result FAIL "$name-colour" "expected the text in $color (class $([ -n "$4" ] && echo "of style.css" || echo "without a rule")); drawn in $(ink_color "$WORK/out/now.png" "$region")"
+    fi
+}
 
-file=$SHARED/waybar.json
-expect=$(visible_waybar "$file"); word=$(scenario_word "$expect")
-state=$(jq -r .alt "$file")
-[ -n "$word" ] || result FAIL waybar-file "waybar.json names no medicine of the scenario: $expect"
+# hover X: a virtual pointer rests on X,40 of the bar while the tooltip is read.
+HOVER_PID=
+hover() {
+    unhover
+    as_user_env WAYLAND_DISPLAY=wayland-1 python3 "$FIXTURES_DIR/wl-hover.py" "$1" 40 $W $H 60 >"$WORK/hover.log" 2>&1 &
+    HOVER_PID=$!
+    CLEANUP_PIDS+=($HOVER_PID)
+    wait_for 5 grep -q hovering "$WORK/hover.log"
+}
+unhover() { [ -n "$HOVER_PID" ] && { kill "$HOVER_PID" 2>/dev/null; wait "$HOVER_PID" 2>/dev/null; HOVER_PID=; }; return 0; }
+# The tooltip as OCR reads it: below the bar, cut to its white box.
+tooltip_lines() {
+    convert "$WORK/out/now.png" -crop ${W}x$((H - 48))+0+48 +repage -bordercolor '#404040' -border 1 \
+        -fuzz 8% -trim +repage "$WORK/out/tip.png" 2>/dev/null &&
+        ocr_lines "$WORK/out/tip.png" "$(identify -format '%wx%h+0+0' "$WORK/out/tip.png")"
+}
+# tooltip_misses OCR LINE...: the expected lines OCR did not read, in this
+# order, each as a whole line of the tooltip (words compared as tokens() does;
+# the dose "50 µg" left out on both sides: tesseract does not read µ reliably).
+tooltip_misses() {
+    local got=$1; shift
+    printf '%s\n' "$got" | perl -CSDA -Mutf8 -e '
+        sub toks {
+            my $s = shift; $s =~ s/\b50\s*\S{0,2}g\b//g;
+            join " ", map { my $w = $_; $w =~ s/^[^\p{L}\p{N}#&]+//; $w =~ s/[^\p{L}\p{N}#&]+$//;
+                            $w =~ tr/I|/ll/; length $w ? $w : () } split /[\s·—|]+/, $s;
+        }
+        my @got = map { chomp; toks($_) } <STDIN>;
+        my ($i, @miss) = (0);
+        for my $w (@ARGV) {
+            my $t = toks($w); my $j = $i;
+            $j++ while $j < @got && $got[$j] ne $t;
+            if ($j < @got) { $i = $j + 1 } else { push @miss, $w }
+        }
+        print join("; ", @miss);' "$@"
+}
+# tooltip_check NAME X WHAT LINE...: hover the module at X, read its tooltip.
+tooltip_check() {
+    local name=$1 x=$2 what=$3; shift 3
+    local miss got
+    if ! hover "$x"; then
+        result FAIL "$name" "no virtual pointer: $(cat "$WORK/hover.log")"; return
+    fi
+    tips() { shot && got=$(tooltip_lines) && miss=$(tooltip_misses "$got" "$@") && [ -z "$miss" ]; }
+    if wait_for 10 tips "$@"; then
+        result PASS "$name" "$what: $(printf '%s' "$got" | tr '\n' '|')"
+    else
+        result FAIL "$name" "$what: not in the tooltip: $miss; OCR read: $(printf '%s' "$got" | tr '\n' '|')"
+    fi
+    cp "$WORK/out/now.png" "$ARTIFACTS/waybar-$name.png" 2>/dev/null
+    unhover
+}
+# Where to rest the pointer: near the start of a module's text (a tooltip
+# opened at the right edge of the screen is cut off there).
+text_x() {
+    local x0 off
+    x0=$(echo "$1" | cut -d+ -f2)
+    off=$(convert "$WORK/out/now.png" -crop "$1" +repage -fuzz 5% -trim -format '%X' info: 2>/dev/null | tr -d '+')
+    echo $(( x0 + ${off:-0} + 30 ))
+}
 
-if wait_for 15 reads "$right" "$word"; then
-    result PASS waybar-signal-module "shows '$word' (of: $expect)"
-else
-    result FAIL waybar-signal-module "OCR of the bar does not show '$word'; read: $(ocr "$WORK/out/now.png" "$right")"
-fi
+# --- before: the scenario at 09:30 (lib.sh EXPECT_BEFORE_*)
+bar_check waybar-signal-module "$right" "$EXPECT_BEFORE_TEXT" "$EXPECT_BEFORE_COLOR" "signal module, class $EXPECT_BEFORE_STATE"
 cp "$WORK/out/now.png" "$ARTIFACTS/waybar-before.png" 2>/dev/null
-# The class from our file picked the colour of the shipped style.css.
-color=$(awk -v s="#custom-dosebar.$state" 'index($0, s) { f = 1 } f && /color:/ { gsub(/[;[:space:]]/, ""); sub("color:", ""); print; exit }' \
-    "$INTEGRATIONS_DIR/waybar/style.css")
-if [ -n "$color" ]; then
-    if [ "$(color_pixels "$WORK/out/now.png" "$right" "$color")" -gt 50 ]; then
-        result PASS waybar-class "class '$state' drawn in $color by style.css"
-    else
-        result FAIL waybar-class "class '$state' should be drawn in $color; no such pixels"
-    fi
-fi
 if [ $stream = 1 ]; then
-    if wait_for 10 reads "$left" "$word"; then
-        result PASS waybar-stream "streaming module shows '$word'"
-    else
-        result FAIL waybar-stream "OCR of the streaming module does not show '$word'; read: $(ocr "$WORK/out/now.png" "$left")"
-    fi
+    bar_check waybar-stream "$left" "$EXPECT_BEFORE_TEXT" "$EXPECT_BEFORE_COLOR" "streaming module, class $EXPECT_BEFORE_STATE"
 fi
 
-# The text and the tooltip are valid Pango markup; the tooltip lists the day.
+# The file waybar consumes: format is "{icon} {0}", so the text must not bring
+# the icon a second time; alt and class pick the icon and the style rule.
+file=$SHARED/waybar.json
+got=$(jq -c '{text, alt, class, percentage}' "$file" 2>&1)
+want=$(jq -nc --arg t "$EXPECT_BEFORE_TEXT" --arg s "$EXPECT_BEFORE_STATE" --argjson p "$EXPECT_BEFORE_PERCENT" \
+    '{text: ($t | gsub("&"; "&amp;")), alt: $s, class: $s, percentage: $p}')
+if [ "$got" = "$want" ]; then result PASS waybar-json "waybar.json: $got"
+else result FAIL waybar-json "waybar.json is $got; expected $want"; fi
+# The text and the tooltip are valid Pango markup (waybar would show nothing).
 markup_ok() { gjs -c "imports.gi.versions.Pango = '1.0'; imports.gi.Pango.parse_markup(ARGV[0], -1, ''); print('ok')" "$1" 2>&1; }
 bad=""
 for f in text tooltip; do
@@ -124,59 +200,45 @@ for f in text tooltip; do
 done
 if [ -z "$bad" ]; then result PASS waybar-markup "text and tooltip parse as Pango markup"
 else result FAIL waybar-markup "$bad"; fi
-tooltip=$(visible_waybar <(jq '{text: .tooltip}' "$file"))
-missing=""; for n in "${SCENARIO_NAMES[@]}"; do case $tooltip in *"$n"*) ;; *) missing="$missing $n;" ;; esac; done
-if [ -z "$missing" ]; then result PASS waybar-tooltip "tooltip lists every dose of the day"
-else result FAIL waybar-tooltip "tooltip lacks:$missing"; fi
-# format is "{icon} {0}": the text must not bring the icon a second time.
-icon=$(jq -r --arg s "$state" '.["custom/dosebar"]["format-icons"][$s] // empty' "$WORK/signal.json")
-case $expect in
-    "$icon"*) result FAIL waybar-icon-once "the text already starts with $icon, so the bar shows it twice ('{icon} {0}'): $expect" ;;
-    *) result PASS waybar-icon-once "icon comes from format-icons only" ;;
-esac
 
-# Left click of the signal module, as waybar runs it: take, then SIGRTMIN+8.
-before_ocr=$(ocr "$WORK/out/now.png" "$right")
+# The tooltip waybar shows: every dose of the day with its status, then the
+# as-needed medicine with today's count.
+tooltip_check waybar-tooltip "$(text_x "$right")" "signal module at 09:30" "${EXPECT_BEFORE_DOSES[@]}" "$EXPECT_PRN_BEFORE"
+
+# --- Left click of the signal module, as waybar runs it: take, then SIGRTMIN+8.
 click=$(jq -r '.["custom/dosebar"]["on-click"]' "$WORK/signal.json")
 if [ "$SCENARIO_SOURCE" = binary ]; then
     as_user_env WAYLAND_DISPLAY=wayland-1 "${envs[@]}" sh -c "$click" >"$WORK/click.log" 2>&1
 else
     scenario_advance; kill -s RTMIN+8 "$wbpid"
 fi
-after=$(visible_waybar "$file"); aword=$(scenario_word "$after")
-if [ "$after" = "$expect" ]; then
-    result FAIL waybar-click "waybar.json did not change after on-click ($click): $(cat "$WORK/click.log" 2>/dev/null)"
-elif wait_for 10 reads "$right" "$aword" && [ "$(ocr "$WORK/out/now.png" "$right")" != "$before_ocr" ]; then
-    result PASS waybar-click "on-click + SIGRTMIN+8: '$aword' (of: $after)"
-else
-    result FAIL waybar-click "expected '$aword' after on-click; read: $(ocr "$WORK/out/now.png" "$right")"
-fi
+bar_check waybar-click "$right" "$EXPECT_AFTER_TEXT" "$EXPECT_AFTER_COLOR" "after on-click ($click), class $EXPECT_AFTER_STATE"
 if [ $stream = 1 ]; then
-    if wait_for 10 reads "$left" "$aword"; then
-        result PASS waybar-stream-update "streaming module followed the take"
-    else
-        result FAIL waybar-stream-update "streaming module does not show '$aword'; read: $(ocr "$WORK/out/now.png" "$left")"
-    fi
+    bar_check waybar-stream-update "$left" "$EXPECT_AFTER_TEXT" "$EXPECT_AFTER_COLOR" "streaming module after the take"
 fi
 cp "$WORK/out/now.png" "$ARTIFACTS/waybar-after.png" 2>/dev/null
 
-# With `dosebar daemon` running (as the same user), an undo in a terminal
-# reaches the signal module (interval 60 s: only SIGRTMIN+8 is that fast).
-if [ "$SCENARIO_SOURCE" = binary ]; then
-    if daemon_start; then
-        after_ocr=$(ocr "$WORK/out/now.png" "$right")
-        dose undo >/dev/null 2>&1
-        back=$(visible_waybar "$file"); bword=$(scenario_word "$back")
-        if [ "$back" = "$after" ]; then
-            result FAIL waybar-daemon "undo changed nothing"
-        elif wait_for 10 reads "$right" "$bword" && [ "$(ocr "$WORK/out/now.png" "$right")" != "$after_ocr" ]; then
-            result PASS waybar-daemon "undo in a terminal, daemon signalled waybar: '$bword' (of: $back)"
-        else
-            result FAIL waybar-daemon "expected '$bword' with the daemon running; read: $(ocr "$WORK/out/now.png" "$right")"
-        fi
-    else
-        result SKIP waybar-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
+# --- With `dosebar daemon` running (as the same user), an undo in a terminal
+# reaches the signal module (interval 60 s: only SIGRTMIN+8 is that fast), and
+# so does a take of the as-needed medicine, which changes only the tooltip.
+if [ "$SCENARIO_SOURCE" != binary ]; then
+    result SKIP waybar-daemon "no working dosebar binary: the daemon and the as-needed take are not tested"
+elif daemon_start; then
+    dose undo >"$WORK/undo.log" 2>&1 || result FAIL waybar-undo "dosebar undo failed: $(cat "$WORK/undo.log")"
+    bar_check waybar-daemon "$right" "$EXPECT_BEFORE_TEXT" "$EXPECT_BEFORE_COLOR" "undo in a terminal, daemon signalled waybar"
+    dose take Ibuprofen >"$WORK/prn.log" 2>&1 || result FAIL waybar-as-needed-take "dosebar take Ibuprofen failed: $(cat "$WORK/prn.log")"
+    # The daemon signalled waybar: the module re-read the file (its text is now
+    # as of 09:30), and its tooltip lists the as-needed dose.
+    bar_check waybar-as-needed-text "$right" "$EXPECT_PRN_TAKEN_TEXT" "$EXPECT_BEFORE_COLOR" "after take Ibuprofen at 09:30"
+    tooltip_check waybar-as-needed "$(text_x "$right")" "signal module after take Ibuprofen at 09:30" \
+        "${EXPECT_BEFORE_DOSES[@]}" "$EXPECT_PRN_AFTER"
+    if [ $stream = 1 ]; then
+        bar_check waybar-stream-as-needed-text "$left" "$EXPECT_PRN_TAKEN_TEXT" "$EXPECT_BEFORE_COLOR" "streaming module after take Ibuprofen"
+        tooltip_check waybar-stream-as-needed "$(text_x "$left")" "streaming module after take Ibuprofen" \
+            "${EXPECT_BEFORE_DOSES[@]}" "$EXPECT_PRN_AFTER"
     fi
+else
+    result SKIP waybar-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
 fi
 
 # waybar itself: no error, no rejected markup. ("basic_string::_M_create" is
