@@ -93,16 +93,43 @@ import Testing
         #expect(out.map(\.isNeutral) == [false, true, false, false, false])
     }
 
-    @Test func adherenceCountsKnownOutcomes() {
-        let history = (1...6).map { i in
-            DaySummary(date: Fx.date("2026-11-22").adding(days: -i), total: 2, taken: i % 2 == 0 ? 2 : 1, onTime: 1,
-                       skipped: 0, missed: i % 2 == 0 ? 0 : 1)
+    /// DESIGN §3 Adherence: days7 = today and the 6 days before, days30 = today and the 29 before,
+    /// over slots whose outcome is known; on_time = `taken` among taken slots over the 30 days.
+    /// Every day of the history is different around the window edges (6/7 and 29/30 days back), and
+    /// there are days beyond 30, so a swapped, shortened or lengthened window gives other numbers.
+    @Test func adherenceWindowsAreSevenAndThirtyDaysEndingToday() {
+        func day(_ back: Int, taken: Int, onTime: Int, skipped: Int = 0, missed: Int) -> DaySummary {
+            DaySummary(date: Fx.date("2026-11-22").adding(days: -back), total: taken + skipped + missed,
+                       taken: taken, onTime: onTime, skipped: skipped, missed: missed)
         }
-        let s = snap("2026-11-22T07:00:00+09:00", history: history)
-        // 9 taken of 12 known (today's slots unknown yet).
-        #expect(s.adherence.days7 == 75)
-        #expect(s.adherence.days30 == 75)
-        #expect(s.adherence.onTime == 67)
+        var history: [DaySummary] = []
+        for back in 1...6 { history.append(day(back, taken: 1, onTime: 1, missed: 1)) }    // 1–6:   6 taken / 12 known, 6 on time
+        history.append(day(7, taken: 0, onTime: 0, missed: 2))                             // 7:     0 / 2
+        for back in 8...28 { history.append(day(back, taken: 2, onTime: 1, missed: 0)) }   // 8–28: 42 / 42, 21 on time
+        history.append(day(29, taken: 0, onTime: 0, skipped: 2, missed: 0))                // 29:    0 / 2 (skipped is known)
+        history.append(day(30, taken: 2, onTime: 2, missed: 0))                            // 30:   outside every window
+        for back in 31...35 { history.append(day(back, taken: 0, onTime: 0, missed: 2)) } // 31–35: outside too
+
+        // 12:00, Aspirin (08:00) taken on time today, Magnesium (21:00) still upcoming (unknown).
+        let today = [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:10:00+09:00")]
+        let noon = snap("2026-11-22T12:00:00+09:00", events: today, history: history).adherence
+        // days7  = (1 today + 6) / (1 + 12)                 = 7/13  = 53.8 % → 54
+        //          (with day 7 it would be 7/15 → 47; without day 6, 6/11 → 55)
+        #expect(noon.days7 == 54)
+        // days30 = (1 + 6 + 0 + 42 + 0) / (1 + 12 + 2 + 42 + 2) = 49/59 = 83.1 % → 83
+        //          (with day 30 it would be 51/61 → 84; without day 29, 49/57 → 86; days7's window: 54)
+        #expect(noon.days30 == 83)
+        // on_time = (1 + 6 + 0 + 21 + 0) / 49 taken over 30 days = 28/49 = 57.1 % → 57
+        //          (over 7 days it would be 7/7 → 100; with day 30, 30/51 → 59)
+        #expect(noon.onTime == 57)
+
+        // 07:00, nothing known today yet: days7 = 6/12 = 50; days30 = 48/58 = 82.8 → 83; on_time = 27/48 = 56.25 → 56.
+        let morning = snap("2026-11-22T07:00:00+09:00", history: history).adherence
+        #expect(morning == Snapshot.Adherence(days7: 50, days30: 83, onTime: 56))
+
+        // Only days older than 30: nothing known in either window.
+        let old = snap("2026-11-22T07:00:00+09:00", history: Array(history.suffix(5))).adherence
+        #expect(old == Snapshot.Adherence(days7: nil, days30: nil, onTime: nil))
         #expect(snap("2026-11-22T07:00:00+09:00").adherence.days7 == nil)
     }
 
