@@ -19,6 +19,12 @@ import Testing
         let d = g.day(transitions: transitions) // the effective date
         let first = d.adding(days: -g.rng.int(5...45))
         var meds = (1...g.rng.int(1...4)).map { g.medication(id: Int64($0), around: first, firstDay: first) }
+        // The medicine to edit stays active through d+2 and has no version after d of its own, so
+        // the days d…d+2 below follow the new version and the "from d on" check is never skipped.
+        // (Its first version is effective by `first`, before d, so one always remains.)
+        let index = g.rng.int(0...(meds.count - 1))
+        meds[index].archivedOn = nil
+        meds[index].versions = meds[index].versions.filter { $0.effective < d }
         // Events on every day, fixed before the edit (the store keeps them whatever the schedule).
         var eventsByDay: [LocalDate: [DoseEvent]] = [:]
         var day = first
@@ -39,11 +45,20 @@ import Testing
         let before = meds
         let beforeSummaries = summaries(before, through: d.adding(days: -1))
 
-        // The edit: one medicine gets a new version effective d (replacing one already there, if any).
-        let index = g.rng.int(0...(meds.count - 1))
+        // The edit: one medicine gets a new version effective d that schedules something on d and
+        // differs there from the old one (redrawn until it does; the count of draws is bounded).
         var edited = meds[index]
-        let new = g.schedule(around: d, back: 60)
-        let version = ScheduleVersion(effective: d, schedule: new)
+        let oldSlots = DayPlan(date: d, medications: before, events: [], zone: zone).slots.filter { $0.key.medicationID == edited.id }
+        var version = ScheduleVersion(effective: d, schedule: g.schedule(around: d, back: 60))
+        var draws = 1
+        func slotsOnD(_ v: ScheduleVersion) -> [PlannedSlot] {
+            DayPlan(date: d, medications: [Medication(id: edited.id, name: edited.name, versions: [v])], events: [], zone: zone).slots
+        }
+        while draws < 200, slotsOnD(version).isEmpty || slotsOnD(version).map(\.key) == oldSlots.map(\.key) {
+            version = ScheduleVersion(effective: d, schedule: g.schedule(around: d, back: 60))
+            draws += 1
+        }
+        #expect(!slotsOnD(version).isEmpty, "no schedule with slots on \(d) in \(draws) draws; \(Property.label(seed))")
         edited = Medication(id: edited.id, name: edited.name, dose: edited.dose, group: edited.group, note: edited.note,
                             stock: edited.stock, perDose: edited.perDose, lowDays: edited.lowDays, archivedOn: edited.archivedOn,
                             versions: edited.versions.filter { $0.effective != d } + [version])
@@ -67,15 +82,19 @@ import Testing
             }
             x = x.adding(days: 1)
         }
-        // From d on, the edited medicine follows the new schedule (so the check above is not vacuous).
-        let nextEffective = edited.versions.map(\.effective).filter { $0 > d }.min()
+        // From d on, the edited medicine follows the new schedule, and d itself changed (so the
+        // checks above are not vacuous: the edit did change something, only not before d).
+        let gotOnD = DayPlan(date: d, medications: after, events: [], zone: zone).slots.filter { $0.key.medicationID == edited.id }
+        #expect(gotOnD.map(\.key) != oldSlots.map(\.key), "the edit changed nothing on \(d); \(Property.label(seed))")
+        var checkedDays = 0
         for k in 0..<3 {
             let y = d.adding(days: k)
-            guard edited.archivedOn.map({ y < $0 }) ?? true, nextEffective.map({ y < $0 }) ?? true else { continue }
             let only = Medication(id: edited.id, name: edited.name, versions: [version])
             let want = DayPlan(date: y, medications: [only], events: [], zone: zone).slots.map(\.key)
             let got = DayPlan(date: y, medications: after, events: [], zone: zone).slots.filter { $0.key.medicationID == edited.id }.map(\.key)
             #expect(got == want, "\(y) after an edit effective \(d): \(got) vs \(want); \(Property.label(seed))")
+            checkedDays += 1
         }
+        #expect(checkedDays == 3 && x == d && d - first >= 5, "\(checkedDays) days from \(d), \(d - first) days before it; \(Property.label(seed))")
     }
 }

@@ -174,6 +174,39 @@ struct Gen {
         (1...rng.int(count)).map { medication(id: Int64($0), around: day, allowAsNeeded: allowAsNeeded) }
     }
 
+    /// A medicine that has slots on `day` by DESIGN §3's rules, whatever the rest of the world does:
+    /// active, one version, a course around the day and a recurrence aligned on it (the day's weekday,
+    /// a multiple of N days or weeks from `--from`, an active day of a cycle). Worlds that include one
+    /// cannot make a property vacuous by having nothing scheduled.
+    mutating func scheduledMedication(id: Int64, on day: LocalDate) -> Medication {
+        let recurrence: Recurrence
+        var start = day.adding(days: -rng.int(0...60))
+        switch rng.int(0...4) {
+        case 0: recurrence = .daily
+        case 1:
+            var days: Set<Weekday> = [day.weekday]
+            for d in Weekday.allCases where rng.chance(0.3) { days.insert(d) }
+            recurrence = .weekdays(days)
+        case 2:
+            let n = rng.int(1...10)
+            start = day.adding(days: -n * rng.int(0...8))
+            recurrence = .everyDays(n)
+        case 3:
+            let n = rng.int(1...4)
+            start = day.adding(days: -7 * n * rng.int(0...4))
+            recurrence = .everyWeeks(n)
+        default:
+            let active = rng.int(1...28), rest = rng.int(0...14)
+            start = day.adding(days: -((active + rest) * rng.int(0...3) + rng.int(0...(active - 1))))
+            recurrence = .cycle(active: active, rest: rest)
+        }
+        let until: LocalDate? = rng.chance(0.3) ? day.adding(days: rng.int(0...30)) : nil
+        let schedule = Schedule(recurrence: recurrence, times: times(), window: window(), start: start, until: until)
+        return Medication(id: id, name: "Med\(id)", dose: rng.chance(0.5) ? "\(rng.int(1...500)) mg" : nil,
+                          stock: rng.chance(0.6) ? rng.int(0...60) : nil, perDose: rng.int(1...3), lowDays: rng.int(0...10),
+                          versions: [ScheduleVersion(effective: start, schedule: schedule)])
+    }
+
     /// An instant in `[from, to)`, whole seconds.
     mutating func instant(_ from: Date, _ to: Date) -> Date {
         let a = Int(from.timeIntervalSince1970), b = Int(to.timeIntervalSince1970) - 1
@@ -213,10 +246,12 @@ struct Gen {
                          loggedAt: at.addingTimeInterval(Double(rng.int(0...3600)) + Double(nextEventID) / 1000))
     }
 
-    mutating func world(seed: UInt64, allowAsNeeded: Bool = true) -> World {
+    /// A world; with `scheduled`, one of its medicines surely has slots today (``scheduledMedication(id:on:)``).
+    mutating func world(seed: UInt64, allowAsNeeded: Bool = true, scheduled: Bool) -> World {
         let (zone, transitions) = zone()
         let day = day(transitions: transitions)
-        let meds = medications(around: day, allowAsNeeded: allowAsNeeded)
+        var meds = medications(around: day, allowAsNeeded: allowAsNeeded)
+        if scheduled { meds.append(scheduledMedication(id: Int64(meds.count + 1), on: day)) }
         let events = events(for: DayPlan(date: day, medications: meds, events: [], zone: zone))
         return World(seed: seed, zone: zone, day: day, medications: meds, events: events)
     }

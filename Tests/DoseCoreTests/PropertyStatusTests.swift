@@ -23,12 +23,15 @@ import Testing
     @Test(arguments: Property.seeds(150, salt: 1))
     func everySlotHasExactlyOneStatusAndItIsTheTablesRow(seed: UInt64) {
         var g = Gen(seed: seed)
-        let w = g.world(seed: seed)
+        let w = g.world(seed: seed, scheduled: true)
         let plan = w.plan
+        #expect(!plan.slots.isEmpty, "the world's scheduled medicine has no slot on \(w.day); \(Property.label(seed))")
         let dayEnd = Oracle.endOfDay(w.day, w.zone)
         #expect(plan.dayEnd == dayEnd, "day end \(plan.dayEnd) vs Foundation's \(dayEnd); \(Property.label(seed))")
         let builder = SnapshotBuilder(plan: plan, history: History(today: w.day, recent: []), medications: w.medications)
-        for t in PropertyStatusTests.probes(plan, w.events, &g) {
+        let probes = PropertyStatusTests.probes(plan, w.events, &g)
+        var checked = 0
+        for t in probes {
             for slot in plan.slots {
                 let rows = Oracle.statuses(scheduled: slot.instant, window: slot.window, dayEnd: dayEnd,
                                            event: PropertyStatusTests.winner(slot.key, w.events), at: t)
@@ -37,6 +40,7 @@ import Testing
                     Issue.record("slot \(slot.key) (\(w.zone.identifier), W=\(slot.window)s) at \(w.zone.local(t).iso8601): table rows \(rows), status \(status); \(Property.label(seed))")
                     return
                 }
+                checked += 1
             }
             let s = builder.snapshot(at: t, validUntil: t)
             let c = s.counts
@@ -48,20 +52,24 @@ import Testing
                 if let m = d.lateMinutes { #expect(m >= 0) }
             }
         }
+        // Every slot was judged at every probe (the probes include each slot's transitions ±1 s).
+        #expect(checked == plan.slots.count * probes.count && checked > 0, "\(checked) checks; \(Property.label(seed))")
     }
 
     @Test(arguments: Property.seeds(150, salt: 2))
     func statusesMoveOnlyForwardInTime(seed: UInt64) {
         var g = Gen(seed: seed)
-        let w = g.world(seed: seed)
+        let w = g.world(seed: seed, scheduled: true)
         let plan = w.plan
         let probes = PropertyStatusTests.probes(plan, w.events, &g, random: 60)
+        var changes = 0
         for slot in plan.slots {
             var previous: SlotStatus?
             for t in probes {
                 let s = slot.status(at: t)
                 defer { previous = s }
                 guard let p = previous, p != s else { continue }
+                changes += 1
                 // Unresolved statuses only advance along upcoming → due → late → missed; a resolved
                 // one (taken*, skipped) never changes again; unresolved may become resolved.
                 let ok: Bool
@@ -76,6 +84,9 @@ import Testing
                 }
             }
         }
+        // The probes run from an hour before the day to an hour after it: every slot starts
+        // `upcoming` and ends resolved or `missed`, so each one changed at least once.
+        #expect(!plan.slots.isEmpty && changes >= plan.slots.count, "\(changes) changes for \(plan.slots.count) slots; \(Property.label(seed))")
     }
 
     @Test(arguments: Property.seeds(100, salt: 3))
@@ -104,7 +115,7 @@ import Testing
     @Test(arguments: Property.seeds(100, salt: 4))
     func slotsComeFromTheScheduleInForceThatDay(seed: UInt64) {
         var g = Gen(seed: seed)
-        let w = g.world(seed: seed)
+        let w = g.world(seed: seed, scheduled: true)
         // Independently: which medicines have which times on the day (DESIGN §3's recurrence rules).
         var expected = Set<SlotKey>()
         let cal = Oracle.calendar(Zone(TimeZone(identifier: "UTC")!))
@@ -135,6 +146,7 @@ import Testing
             if occurs { for t in s.times { expected.insert(SlotKey(medicationID: m.id, date: w.day, time: t)) } }
         }
         let got = Set(w.plan.slots.map(\.key))
+        #expect(!expected.isEmpty, "the world's scheduled medicine has no slot by the oracle either; \(Property.label(seed))")
         #expect(got == expected, "missing \(expected.subtracting(got)), extra \(got.subtracting(expected)); \(Property.label(seed))")
     }
 }

@@ -29,12 +29,14 @@ import Testing
         let last = LocalDate(year: 2026, month: 1, day: 1)!.adding(days: g.rng.int(0...364))
         let length = g.rng.int(3...90)
         let first = last.adding(days: -length)
-        let meds = (1...g.rng.int(1...3)).map { g.medication(id: Int64($0), around: first.adding(days: 20), firstDay: first) }
+        var meds = (1...g.rng.int(1...3)).map { g.medication(id: Int64($0), around: first.adding(days: 20), firstDay: first) }
+        // One medicine surely scheduled on the first day, so the history is never all empty days.
+        meds.append(g.scheduledMedication(id: Int64(meds.count + 1), on: first))
         // Days mostly diligent so long streaks happen; sometimes sloppy.
         let diligence = g.rng.pick([0.97, 0.9, 0.7, 0.4])
         var previous: DaySummary?
         var summaries: [DaySummary] = []
-        var oracleStreak = 0, oracleBest = 0, completeDays = 0
+        var oracleStreak = 0, oracleBest = 0, completeDays = 0, daysWithSlots = 0
         var d = first
         while d < last {
             let empty = DayPlan(date: d, medications: meds, events: [], zone: zone)
@@ -47,6 +49,7 @@ import Testing
             }
             let plan = DayPlan(date: d, medications: meds, events: events, zone: zone)
             let s = plan.summary(after: previous)
+            if !plan.slots.isEmpty { daysWithSlots += 1 }
             switch PropertyStreakTests.outcome(slots: plan.slots.map(\.key), events: events) {
             case .complete: oracleStreak += 1; completeDays += 1
             case .broken: oracleStreak = 0
@@ -61,6 +64,7 @@ import Testing
             previous = s
             d = d.adding(days: 1)
         }
+        #expect(daysWithSlots > 0 && summaries.count == length, "\(daysWithSlots) of \(summaries.count) days had slots; \(Property.label(seed))")
         // Today, at any instant: current ≤ complete days (today's included once complete), best ≥ current.
         let today = last
         let empty = DayPlan(date: today, medications: meds, events: [], zone: zone)
