@@ -1,5 +1,5 @@
 # Convenience targets; the scripts are the source of truth.
-.PHONY: build test install demo bench
+.PHONY: build test install demo bench bench-quick
 build:
 	swift build
 test:
@@ -10,3 +10,5 @@ demo:
 	scripts/demo
 bench:
 	scripts/bench
+bench-quick:
+	scripts/bench --quick
