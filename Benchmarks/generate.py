@@ -5,7 +5,7 @@ The database is created by the real binary (`dosebar add` of one medicine), so t
 the migrations and `PRAGMA application_id` are exactly what dosebar makes; the other
 medicines and every event are then bulk-inserted with Python's sqlite3 in one transaction.
 
-  generate.py --dosebar BIN --meds 50 --history 20y --out DIR [--jsonl] [--habitrack]
+  generate.py --dosebar BIN --meds 50 --history 20y --out DIR [--jsonl] [--habitrack] [--now ISO]
 
 Writes DIR/dosebar.sqlite, and on request DIR/doses.jsonl (one line per scheduled dose,
 missed ones included: what a user's own log would hold) and DIR/habitrack/habits.json
@@ -21,6 +21,10 @@ Scenario (the benchmark's "now" is NOW below, Asia/Seoul, no DST):
   late), 5 % skipped, 5 % missed (no event); one third of the medicines track stock;
 - today: every slot before 12:00 taken. The first medicine, Aspirin (08:00, 12:00), has its
   12:00 dose due at NOW: that is the one `take` logs.
+
+--now moves "now" (the benchmark's daemon rows run on the real clock: their scenario ends on the
+real today, since days without data since the last one make every export costlier): today is its
+date in Asia/Seoul, and every slot before its hour is taken.
 """
 
 import argparse
@@ -35,7 +39,6 @@ import tempfile
 import time
 
 NOW = "2026-11-20T12:10:00+09:00"
-TODAY = dt.date(2026, 11, 20)
 TZ = "Asia/Seoul"
 TZ_OFFSET = 9 * 3600          # Asia/Seoul has had no DST since 1988
 EPOCH = dt.date(1970, 1, 1)
@@ -90,16 +93,19 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--jsonl", action="store_true", help="also write doses.jsonl")
     p.add_argument("--habitrack", action="store_true", help="also write habitrack/habits.json")
+    p.add_argument("--now", default=NOW, help=f"ISO-8601 instant (default {NOW})")
     a = p.parse_args()
+    now = dt.datetime.fromisoformat(a.now).astimezone(dt.timezone(dt.timedelta(seconds=TZ_OFFSET)))
+    today_date, cutoff = now.date(), now.hour * 60
 
-    first = TODAY.replace(year=TODAY.year - 20) if a.history == "20y" else TODAY - dt.timedelta(days=30)
+    first = today_date.replace(year=today_date.year - 20) if a.history == "20y" else today_date - dt.timedelta(days=30)
     os.makedirs(a.out, exist_ok=True)
     db_path = os.path.join(a.out, "dosebar.sqlite")
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(db_path + suffix):
             os.remove(db_path + suffix)
     shared = tempfile.mkdtemp(prefix="dosebar-gen-")
-    env = dict(os.environ, DOSEBAR_DB=db_path, DOSEBAR_DIR=shared, TZ=TZ, DOSEBAR_NOW=NOW, LANG="C.UTF-8")
+    env = dict(os.environ, DOSEBAR_DB=db_path, DOSEBAR_DIR=shared, TZ=TZ, DOSEBAR_NOW=now.isoformat(), LANG="C.UTF-8")
     started = time.monotonic()
 
     rnd = random.Random(f"dosebar-bench-{a.meds}")
@@ -134,7 +140,7 @@ def main():
     jsonl = open(os.path.join(a.out, "doses.jsonl"), "w") if a.jsonl else None
     habits = {} if a.habitrack else None
     names = {mid: name for mid, name, *_ in meds}
-    today = day_number(TODAY)
+    today = day_number(today_date)
     count = {"taken": 0, "skipped": 0, "missed": 0}
 
     def events():
@@ -147,7 +153,7 @@ def main():
             outcome = {} if habits is not None else None
             for minute, mid, tracked, name in slots:
                 if day == today:
-                    if minute >= 12 * 60:
+                    if minute >= cutoff:
                         continue
                     status, offset = "taken", 3
                 else:
@@ -189,7 +195,7 @@ def main():
     generated = time.monotonic() - started
 
     if habits is not None:
-        write_habitrack(os.path.join(a.out, "habitrack"), meds, habits, first)
+        write_habitrack(os.path.join(a.out, "habitrack"), meds, habits, first, today_date)
 
     # Warm-up: the first run over the history computes and caches one summary per past day.
     t0 = time.monotonic()
@@ -197,18 +203,18 @@ def main():
     warm = time.monotonic() - t0
     size = os.path.getsize(db_path)
     with open(os.path.join(a.out, "info.json"), "w") as f:
-        json.dump({"meds": a.meds, "history": a.history, "first_day": first.isoformat(), "now": NOW, "tz": TZ,
+        json.dump({"meds": a.meds, "history": a.history, "first_day": first.isoformat(), "now": now.isoformat(), "tz": TZ,
                    "slots": count, "events": events_count, "db_bytes": size,
                    "generate_seconds": round(generated, 2), "first_export_seconds": round(warm, 3)}, f)
     print(f"generated {a.meds} medicines × {a.history}: {events_count} events, {size / 1e6:.1f} MB in "
           f"{generated:.1f} s; first export (summaries for every past day) {warm:.2f} s", file=sys.stderr)
 
 
-def write_habitrack(directory, meds, habits, first):
+def write_habitrack(directory, meds, habits, first, today_date):
     """habitrack's habits.json: one task per medicine, one entry per task and day, done when the
     day had no missed dose and at least one taken. habitrack dates by the real clock, so the
     history is shifted to end on the real today."""
-    shift = dt.date.today() - TODAY
+    shift = dt.date.today() - today_date
     state = {"tasks": {}, "days": {}}
     slugs = {}
     for mid, name, _, minutes, _ in meds:
