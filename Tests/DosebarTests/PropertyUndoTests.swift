@@ -187,3 +187,21 @@ import Testing
         #expect(roundTrips == steps, "\(roundTrips) round trips in \(steps) steps (\(refusals) first tries refused); \(seed)")
     }
 }
+
+/// Found while writing the property above (which keeps its steps in distinct seconds).
+@Suite struct UndoSameInstantTests {
+    /// Two `take` commands are two actions even when they were logged in the same second (a replay
+    /// with DOSEBAR_NOW, two clicks at once): `undo` reverts the last one only.
+    @Test func undoRevertsOneTakeWhenAnotherWasLoggedAtTheSameInstant() throws {
+        let h = Harness(now: "2026-11-22T09:00:00+09:00")
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        try h.ok("add", "Iron", "--at", "08:30")
+        try h.ok("take", "Aspirin")
+        try h.ok("take", "Iron")
+        try h.ok("undo")
+        let statuses = try h.statuses()
+        withKnownIssue("Undo.swift batches events by equal logged instant and kind, so it also undoes a separate take logged then") {
+            #expect(statuses == ["Aspirin:taken", "Iron:due"])
+        }
+    }
+}
