@@ -157,7 +157,7 @@ import Glibc
 
     /// ENOSPC on a 64 KiB tmpfs, then EROFS on the same mount made read-only: each time
     /// an `.io` error of one line, the old file whole, no temporary file left.
-    @Test(.enabled(if: TmpfsProbe.available, "needs root to mount a tmpfs"))
+    @Test(.enabled(if: TmpfsProbe.available, "needs root with CAP_SYS_ADMIN to mount a tmpfs; a missing mount tool fails under CI (TmpfsProbe)"))
     func fullAndReadOnlyDisks() throws {
         let temp = try TemporaryDirectory()
         let mount = temp.path + "/mnt"
