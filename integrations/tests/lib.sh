@@ -242,7 +242,7 @@ scenario_from_binary() {
     local bin=$WORK/bin/dosebar
     [ "$MUTATE" = 1 ] && bin=$WORK/bin/dosebar.real
     cp "$DOSEBAR_BIN" "$bin" && chmod 755 "$bin" || return 1
-    [ "$MUTATE" = 1 ] && mutate_wrapper
+    [ "$MUTATE" = 1 ] && { mutate_wrapper; mutate_config; }
     SCENARIO_BIN=$WORK/bin/dosebar
     local early=2026-11-22T05:00:00-05:00 err=$WORK/scenario.err f
     {
@@ -283,11 +283,18 @@ scenario_advance() {
 # state and class, other colours, other dose statuses, other as-needed counts,
 # broken escapes of "Ferrous & C #2") after every command of the binary: the
 # copy on the bars' PATH is then a wrapper that mutates after the real command
-# (`watch` reads the files, so it streams the wrong lines), and while a daemon
-# runs a loop re-mutates whatever it rewrites.
+# (`watch` reads the files, so it streams the wrong lines). The daemon's own
+# nudges are turned off (config.toml [nudge]); while it runs, a loop mutates
+# whatever it rewrites and then nudges the bar itself ($MUTATE_NUDGE, a
+# command each test sets), so a bar never re-reads a right file.
 mutate_shared() {
     [ "$MUTATE" = 1 ] || return 0
     run_as perl "$FIXTURES_DIR/mutate.pl" "$SHARED" "$WORK/mut"
+}
+mutate_config() {
+    run_as mkdir -p "$SCENARIO_HOME/.config/dosebar"
+    printf '[nudge]\nwaybar_signal = 0\npolybar = false\ntmux = false\ni3blocks_signal = 0\n' |
+        run_as tee "$SCENARIO_HOME/.config/dosebar/config.toml" >/dev/null
 }
 mutate_wrapper() {
     cat >"$WORK/bin/dosebar" <<SH
@@ -303,7 +310,18 @@ SH
 mutate_loop_start() {
     [ "$MUTATE" = 1 ] || return 0
     local pid=$1
-    ( while kill -0 "$pid" 2>/dev/null; do mutate_shared; sleep 0.05; done ) >/dev/null 2>&1 &
+    # Mutate what the daemon (or a command) wrote; once nothing more is being
+    # written for 0.2 s, nudge the bar if the files changed since the last nudge.
+    ( last= dirty=0
+      while kill -0 "$pid" 2>/dev/null; do
+          if [ -n "$(mutate_shared)" ]; then dirty=1; sleep 0.2; continue; fi
+          now=$(cat "$SHARED"/*.txt "$SHARED"/waybar.json 2>/dev/null | md5sum)
+          if [ $dirty = 1 ] || [ "$now" != "$last" ]; then
+              last=$now dirty=0
+              [ -n "${MUTATE_NUDGE:-}" ] && $MUTATE_NUDGE
+          fi
+          sleep 0.05
+      done ) >/dev/null 2>&1 &
     CLEANUP_PIDS+=($!)
 }
 

@@ -30,6 +30,7 @@ env PATH="$WORK/bin:$PATH" "${DOSE_ARGV[@]:0:${#DOSE_ARGV[@]}-1}" \
     i3blocks -c "$conf" <"$WORK/clicks" >"$out" 2>"$WORK/i3blocks.err" &
 i3pid=$!
 CLEANUP_PIDS+=($i3pid)
+MUTATE_NUDGE="kill -s RTMIN+10 $i3pid" # self-test: as the daemon would
 exec 9>"$WORK/clicks"
 echo '[' >&9
 
@@ -71,7 +72,7 @@ if [ "$SCENARIO_SOURCE" = binary ]; then
     # (interval=once: only the daemon's SIGRTMIN+10 re-reads the file); it
     # un-takes Omega-3 (EXPECT_UNDO2_LINE).
     if daemon_start; then
-        dose undo >"$WORK/undo.log" 2>&1 || result FAIL i3blocks-undo2 "dosebar undo failed: $(cat "$WORK/undo.log")"
+        dose undo >"$WORK/undo.log" 2>&1 || result FAIL i3blocks-undo-command "dosebar undo failed: $(cat "$WORK/undo.log")"
         block_check i3blocks-daemon dosebar-signal "$EXPECT_UNDO2_LINE" "$EXPECT_UNDO2_SHORT" "$EXPECT_BEFORE_COLOR" "undo in a terminal, daemon signalled i3blocks"
     else
         result SKIP i3blocks-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"

@@ -56,6 +56,7 @@ env PATH="$WORK/bin:$PATH" "${DOSE_ARGV[@]:0:${#DOSE_ARGV[@]}-1}" XDG_RUNTIME_DI
     polybar -c "$conf" -l info it >"$WORK/polybar.log" 2>&1 &
 pbpid=$!
 CLEANUP_PIDS+=($pbpid)
+MUTATE_NUDGE="polybar-msg -p $pbpid action dosebar hook 0" # self-test: as the daemon would
 
 left=700x44+0+0 right=700x44+700+0
 shot() { import -window root -crop 1400x44+0+0 +repage "$1" 2>/dev/null; }
@@ -72,7 +73,6 @@ bar_check() {
         result PASS "$name" "$5: reads '$line'"
     else
         result FAIL "$name" "$5: expected the words '$line'; OCR read: $(ocr "$WORK/now.png" "$region")"
-        return
     fi
     if wait_for 3 inked "$region" "$color"; then
         result PASS "$name-colour" "drawn in $color"
@@ -104,7 +104,7 @@ cp "$WORK/now.png" "$ARTIFACTS/polybar-after.png"
 if [ "$SCENARIO_SOURCE" != binary ]; then
     result SKIP polybar-daemon "no working dosebar binary: the daemon is not tested"
 elif daemon_start; then
-    dose undo >"$WORK/undo.log" 2>&1 || result FAIL polybar-undo "dosebar undo failed: $(cat "$WORK/undo.log")"
+    dose undo >"$WORK/undo.log" 2>&1 || result FAIL polybar-undo-command "dosebar undo failed: $(cat "$WORK/undo.log")"
     bar_check polybar-daemon "$right" "$EXPECT_BEFORE_LINE" "$EXPECT_BEFORE_COLOR" "undo in a terminal, daemon ran polybar-msg"
 else
     result SKIP polybar-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"

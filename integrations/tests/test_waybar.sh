@@ -90,6 +90,7 @@ for a in "${DOSE_ARGV[@]}"; do case $a in DOSEBAR_*=*|TZ=*) envs+=("$a") ;; esac
     waybar -l debug -c "$WORK/cfg/config" -s "$WORK/cfg/style.css" >"$WORK/waybar.log" 2>&1 &
 wbpid=$!
 CLEANUP_PIDS+=($wbpid)
+MUTATE_NUDGE="kill -s RTMIN+8 $wbpid" # self-test: as the daemon would
 
 left=700x44+0+0 right=700x44+700+0
 shot() { as_user_env WAYLAND_DISPLAY=wayland-1 grim "$WORK/out/now.png" 2>/dev/null; }
@@ -106,7 +107,6 @@ bar_check() {
         result PASS "$name" "$5: reads '$line'"
     else
         result FAIL "$name" "$5: expected the words '$line'; OCR read: $(ocr "$WORK/out/now.png" "$region")"
-        return
     fi
     if wait_for 3 inked "$region" "$color"; then
         result PASS "$name-colour" "drawn in $color"
@@ -224,7 +224,7 @@ cp "$WORK/out/now.png" "$ARTIFACTS/waybar-after.png" 2>/dev/null
 if [ "$SCENARIO_SOURCE" != binary ]; then
     result SKIP waybar-daemon "no working dosebar binary: the daemon and the as-needed take are not tested"
 elif daemon_start; then
-    dose undo >"$WORK/undo.log" 2>&1 || result FAIL waybar-undo "dosebar undo failed: $(cat "$WORK/undo.log")"
+    dose undo >"$WORK/undo.log" 2>&1 || result FAIL waybar-undo-command "dosebar undo failed: $(cat "$WORK/undo.log")"
     bar_check waybar-daemon "$right" "$EXPECT_BEFORE_TEXT" "$EXPECT_BEFORE_COLOR" "undo in a terminal, daemon signalled waybar"
     dose take Ibuprofen >"$WORK/prn.log" 2>&1 || result FAIL waybar-as-needed-take "dosebar take Ibuprofen failed: $(cat "$WORK/prn.log")"
     # The daemon signalled waybar: the module re-read the file (its text is now
