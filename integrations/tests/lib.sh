@@ -225,7 +225,7 @@ scenario_setup() {
         fi
         SCENARIO_SOURCE=fixtures
         SCENARIO_BIN=dosebar
-        result SKIP "$TEST_NAME-real-binary" "${DOSEBAR_BIN:-no dosebar binary} did not write the shared directory: the bars read the hand-made files of fixtures/, not the real renderers"
+        result SKIP "$TEST_NAME-real-binary" "${DOSEBAR_BIN:+$DOSEBAR_BIN did not write the shared directory}${DOSEBAR_BIN:-no dosebar binary (set DOSEBAR)}: the bars read the hand-made files of fixtures/, not the real renderers"
         echo "$TEST_NAME" >>"$ARTIFACTS/.fixtures-used"
         rm -rf "$SHARED"
         run_as mkdir -m 700 "$SHARED"
