@@ -52,6 +52,16 @@ public final class DoseStore: Sendable {
         }
     }
 
+    /// SQLite's `PRAGMA data_version` on this store's connection: it changes when another
+    /// connection (another process) commits, never for this store's own writes.
+    public func dataVersion() throws -> Int {
+        do {
+            return try dbQueue.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+
     /// Runs `body` on one consistent read-only snapshot of the database.
     ///
     /// The reader is valid only inside `body`; do not keep it.

@@ -58,7 +58,8 @@ struct Daemon: ParsableCommand {
                                   notifier: notifier, systemd: SystemdNotify(environment: context.env))
         let source = try LinuxEventSource(databasePath: context.dbPath, watchZone: (context.env["TZ"] ?? "").isEmpty,
                                           signalFD: signals, children: children,
-                                          answers: { notifier?.takeAnswers() ?? [] })
+                                          answers: { notifier?.takeAnswers() ?? [] },
+                                          committedElsewhere: DataVersionWatch(store).changed)
         host.extraReport = { " epoll_returns=\(source.epollReturns) children=\(children.count)" }
         let loop = DaemonLoop(clock: try SystemClock(environment: context.env), source: source, host: host,
                               notifying: notify)

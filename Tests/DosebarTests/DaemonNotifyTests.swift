@@ -100,7 +100,7 @@ struct DaemonNotifyTests {
           .enabled(if: missing.isEmpty || Harness.underCI,
                    "needs \(missing.joined(separator: ", ")) (apt-get install dunst xvfb xauth dbus libnotify-bin); under CI their absence fails"))
     func dunst() throws {
-        try #require(missing.isEmpty, "missing \(missing.joined(separator: ", ")): scripts/setup installs them")
+        try #require(Self.missing.isEmpty, "missing \(Self.missing.joined(separator: ", ")): scripts/setup installs them")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-notify-" + UUID().uuidString).path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try DaemonNotifyTests.script.write(toFile: root + "/run.sh", atomically: true, encoding: .utf8)

@@ -6,7 +6,9 @@ import Glibc
 /// - a CLOCK_REALTIME timerfd armed at the next instant (absolute, cancelled by clock steps),
 /// - inotify on the database's directory, keeping only events for the database and its
 ///   `-wal`/`-journal` (so the daemon's own writes to a shared directory that happens to be the
-///   same directory do not count), and on /etc for `localtime`/`timezone` when `TZ` is unset,
+///   same directory do not count), and of those only the ones after which SQLite's data_version
+///   says another process committed (not the daemon's own writes, nor a writer closing its
+///   files), and on /etc for `localtime`/`timezone` when `TZ` is unset,
 /// - a signalfd for SIGHUP, SIGTERM, SIGINT, SIGUSR1 and SIGCHLD (children are reaped here).
 /// Nothing else wakes it: no polling, no intervals.
 final class LinuxEventSource: DaemonEventSource {
@@ -22,16 +24,21 @@ final class LinuxEventSource: DaemonEventSource {
     private var zoneWatch: Int32?
     private let children: ChildProcesses
     private let answers: () -> [AlertAnswer]
+    /// Whether another process committed to the database since this was last asked (SQLite's
+    /// data_version): inotify also reports the daemon's own writes and a writer closing its
+    /// files after its commit, and neither is news.
+    private let committedElsewhere: () -> Bool
     /// Returns of `epoll_wait`, including those that led to nothing (an unrelated file in the
     /// database directory): every time the process was woken.
     private(set) var epollReturns = 0
 
     /// `signalFD` must have been created (signals blocked) before any thread started.
     init(databasePath: String, watchZone: Bool, signalFD: SignalFD, children: ChildProcesses,
-         answers: @escaping () -> [AlertAnswer]) throws {
+         answers: @escaping () -> [AlertAnswer], committedElsewhere: @escaping () -> Bool = { true }) throws {
         self.signalFD = signalFD
         self.children = children
         self.answers = answers
+        self.committedElsewhere = committedElsewhere
         epoll = try Epoll()
         timer = try RealtimeTimer()
         inotify = try Inotify()
@@ -72,15 +79,17 @@ final class LinuxEventSource: DaemonEventSource {
                     }
                     wakes += answers().map { .answered($0) }
                 } else if fd == inotify.fd {
+                    var databaseTouched = false
                     for event in inotify.read() {
                         if event.has(Inotify.overflow) {
                             wakes.append(.dataChanged)
                         } else if event.watch == databaseWatch, databaseNames.contains(event.name) {
-                            wakes.append(.dataChanged)
+                            databaseTouched = true
                         } else if event.watch == zoneWatch, event.name == "localtime" || event.name == "timezone" {
                             wakes.append(.clockChanged)
                         }
                     }
+                    if databaseTouched && committedElsewhere() { wakes.append(.dataChanged) }
                 }
             }
             if !wakes.isEmpty {
