@@ -1,56 +1,68 @@
 import DoseCore
 
-/// Renders the `doses` arrays of consecutive snapshots, reusing what did not change.
+/// Renders `doses` arrays as JSON text, without building a json-c object per dose.
 ///
-/// A timeline of 1,000 medicines holds ~150 entries × 2,000 doses, and from one entry to
-/// the next most doses are identical or differ only in status/lateness. Each dose is
-/// rendered as a fragment `{"medication":…,"scheduled":"…","status":` + `…}`: the slot
-/// half is reused while the slot is the same, the whole fragment while the dose is
-/// equal. Strings are escaped by json-c (`JSONValue.quoted`), once per distinct string.
-/// The output is byte-for-byte what building each dose as a json-c object gives
-/// (`SnapshotJSON.referenceObject`, checked by the tests).
+/// Two forms: a snapshot's doses as whole objects (`render`), and a timeline entry's
+/// doses as `[status, taken_at, late_minutes]` triples parallel to the timeline's `slots`
+/// (`renderOutcomes`, schema 2). A timeline of 1,000 medicines holds 50–150 entries × ~2,000
+/// slots and from one entry to the next most slots keep their outcome: a triple is
+/// rendered when its slot's outcome changes and reused otherwise. Strings are escaped by
+/// json-c (`JSONValue.quoted`), once per distinct string. The output is byte for byte
+/// what building each value as a json-c object gives (`SnapshotJSON.referenceObject` and
+/// `TimelineJSON.referenceObject`, checked by the tests).
 struct DoseListJSON {
-    private var previous: [Snapshot.Dose] = []
-    private var slotTexts: [String] = []
-    private var doseTexts: [String] = []
+    /// What changes about a slot during the day.
+    private struct Outcome: Equatable {
+        var status: SlotStatus
+        var takenAt: LocalInstant?
+        var lateMinutes: Int?
+    }
+
+    private var outcomes: [Outcome] = []
+    private var outcomeTexts: [[UInt8]] = []
     private var quotedCache: [String: String] = [:]
     private var buffer: [UInt8] = []
 
-    /// The JSON array of `doses`, as UTF-8.
+    /// The JSON array of a snapshot's `doses` (whole objects), as UTF-8.
     mutating func render(_ doses: [Snapshot.Dose]) -> [UInt8] {
-        var slots: [String] = [], texts: [String] = []
-        slots.reserveCapacity(doses.count)
-        texts.reserveCapacity(doses.count)
         buffer.removeAll(keepingCapacity: true)
         buffer.append(UInt8(ascii: "["))
         for (i, dose) in doses.enumerated() {
-            let slot: String, text: String
-            if i < previous.count, previous[i] == dose {
-                slot = slotTexts[i]
-                text = doseTexts[i]
-            } else {
-                if i < previous.count, sameSlot(previous[i], dose) {
-                    slot = slotTexts[i]
-                } else {
-                    slot = slotText(dose)
-                }
-                text = slot + outcomeText(dose)
-            }
             if i > 0 { buffer.append(UInt8(ascii: ",")) }
-            buffer.append(contentsOf: text.utf8)
-            slots.append(slot)
-            texts.append(text)
+            buffer.append(contentsOf: slotText(dose).utf8)
+            buffer.append(contentsOf: ",\"status\":".utf8)
+            buffer.append(contentsOf: outcomeObjectText(dose).utf8)
         }
         buffer.append(UInt8(ascii: "]"))
-        previous = doses
-        slotTexts = slots
-        doseTexts = texts
         return buffer
     }
 
-    private func sameSlot(_ a: Snapshot.Dose, _ b: Snapshot.Dose) -> Bool {
-        a.medicationID == b.medicationID && a.scheduled == b.scheduled && a.scheduled.offset == b.scheduled.offset
-            && a.medication == b.medication && a.dose == b.dose && a.group == b.group
+    /// The JSON array of a timeline entry's `doses`: one `[status, taken_at, late_minutes]`
+    /// per dose, as UTF-8. Successive calls reuse the triple of every slot (by index) whose
+    /// outcome did not change since the previous call.
+    mutating func renderOutcomes(_ doses: [Snapshot.Dose]) -> [UInt8] {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(UInt8(ascii: "["))
+        for i in doses.indices {
+            if i > 0 { buffer.append(UInt8(ascii: ",")) }
+            // Field by field: copying the whole dose would retain and release its strings.
+            let outcome = Outcome(status: doses[i].status, takenAt: doses[i].takenAt, lateMinutes: doses[i].lateMinutes)
+            if i < outcomes.count, outcomes[i] == outcome {
+                buffer.append(contentsOf: outcomeTexts[i])
+                continue
+            }
+            let text = Self.outcomeArray(outcome)
+            if i < outcomes.count {
+                outcomes[i] = outcome
+                outcomeTexts[i] = text
+            } else {
+                outcomes.append(outcome)
+                outcomeTexts.append(text)
+            }
+            buffer.append(contentsOf: text)
+        }
+        buffer.append(UInt8(ascii: "]"))
+        return buffer
     }
 
     private mutating func quoted(_ s: String) -> String {
@@ -60,21 +72,47 @@ struct DoseListJSON {
         return q
     }
 
-    /// Everything up to and including `"status":`.
+    /// `{"medication":…,"scheduled":"…"` (the object left open).
     private mutating func slotText(_ d: Snapshot.Dose) -> String {
         var s = "{\"medication\":" + quoted(d.medication)
         s += ",\"medication_id\":" + String(d.medicationID)
         s += ",\"dose\":" + (d.dose.map { quoted($0) } ?? "null")
         s += ",\"group\":" + (d.group.map { quoted($0) } ?? "null")
-        s += ",\"scheduled\":\"" + d.scheduled.iso8601 + "\",\"status\":"
+        s += ",\"scheduled\":\"" + d.scheduled.iso8601 + "\""
         return s
     }
 
     /// The status value through the closing brace (no user text: nothing to escape).
-    private func outcomeText(_ d: Snapshot.Dose) -> String {
-        var s = "\"" + d.status.rawValue + "\",\"taken_at\":"
-        s += d.takenAt.map { "\"" + $0.iso8601 + "\"" } ?? "null"
-        s += ",\"late_minutes\":" + (d.lateMinutes.map { String($0) } ?? "null") + "}"
-        return s
+    private func outcomeObjectText(_ d: Snapshot.Dose) -> String {
+        "\"" + d.status.rawValue + "\",\"taken_at\":" + instantText(d.takenAt)
+            + ",\"late_minutes\":" + minutesText(d.lateMinutes) + "}"
+    }
+
+    /// `["status","taken_at"|null,late_minutes|null]` (no user text: nothing to escape).
+    private static func outcomeArray(_ o: Outcome) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(48)
+        bytes.append(contentsOf: "[\"".utf8)
+        bytes.append(contentsOf: o.status.rawValue.utf8)
+        bytes.append(contentsOf: "\",".utf8)
+        if let at = o.takenAt {
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: at.iso8601.utf8)
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            bytes.append(contentsOf: "null".utf8)
+        }
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: (o.lateMinutes.map { String($0) } ?? "null").utf8)
+        bytes.append(UInt8(ascii: "]"))
+        return bytes
+    }
+
+    private func instantText(_ instant: LocalInstant?) -> String {
+        instant.map { "\"" + $0.iso8601 + "\"" } ?? "null"
+    }
+
+    private func minutesText(_ minutes: Int?) -> String {
+        minutes.map { String($0) } ?? "null"
     }
 }

@@ -44,10 +44,11 @@ public struct Exporter: Sendable {
 
     /// The contents of every shared file for `timeline` at instant `now` (pure: no I/O).
     /// `snapshot.*` and the bar files show the entry in force at `now`.
-    /// Throws `DosebarError.internal` for a timeline without entries.
+    /// Throws `DosebarError.internal` for a timeline without entries, or whose entries do
+    /// not share one day's slots (`TimelineJSON`).
     public func files(for timeline: Timeline, now: Date) throws -> [ExportFile] {
-        [ExportFile(name: "timeline.json", contents: SnapshotJSON.timeline(timeline) + "\n")]
-            + (try snapshotFiles(for: timeline, now: now))
+        let others = try snapshotFiles(for: timeline, now: now)
+        return [ExportFile(name: "timeline.json", contents: try TimelineJSON.text(timeline) + "\n")] + others
     }
 
     /// Every file but `timeline.json`.
@@ -66,8 +67,8 @@ public struct Exporter: Sendable {
         let others = try snapshotFiles(for: timeline, now: now)
         try directory.prepare()
         var changed: [String] = []
-        // The timeline can be tens of megabytes: written from json-c's buffer, not via a String.
-        let timelineChanged = try SnapshotJSON.object(timeline).withUTF8 { json in
+        // The timeline can be megabytes: written from json-c's buffer, not via a String.
+        let timelineChanged = try TimelineJSON.object(timeline).withUTF8 { json in
             var bytes = [UInt8]()
             bytes.reserveCapacity(json.count + 1)
             bytes.append(contentsOf: json)

@@ -1,42 +1,22 @@
 import DoseCore
 import Foundation
 
-/// The JSON of DESIGN §4: a snapshot (schema 1) and a day's timeline, with the exact
-/// snake_case field names of `schema/snapshot.schema.json` and `schema/timeline.schema.json`.
+/// The JSON of a snapshot (DESIGN §4, schema 1), with the exact snake_case field names of
+/// `schema/snapshot.schema.json`: `snapshot.json`, `dosebar today --json`, `status --format json`.
 /// Optional values are written as `null` (the key is always present); instants are
-/// ISO-8601 with the local offset; no floating-point numbers.
+/// ISO-8601 with the local offset; no floating-point numbers. The field writers are shared
+/// with `TimelineJSON`, whose entries carry the same fields.
 public enum SnapshotJSON {
     /// One snapshot as compact JSON on one line (no trailing newline).
     public static func snapshot(_ snapshot: Snapshot) -> String {
         object(snapshot).text
     }
 
-    /// A timeline as compact JSON on one line (no trailing newline):
-    /// `{schema, generated_at, day, timezone, reload_at, entries:[snapshot…]}`.
-    public static func timeline(_ timeline: Timeline) -> String {
-        object(timeline).text
-    }
-
     /// The snapshot as a json-c tree (for callers that embed it in a larger document).
     public static func object(_ snapshot: Snapshot) -> JSONValue {
         var doses = DoseListJSON()
-        return JSONValue.object { fill($0, snapshot, doses: &doses) }
-    }
-
-    /// The timeline as a json-c tree.
-    public static func object(_ timeline: Timeline) -> JSONValue {
-        var doses = DoseListJSON()
         return JSONValue.object { o in
-            o.set("schema", Timeline.schema)
-            o.set("generated_at", timeline.generatedAt.iso8601)
-            o.set("day", timeline.day.description)
-            o.set("timezone", timeline.timezone)
-            o.set("reload_at", timeline.reloadAt.iso8601)
-            o.setArray("entries") { a in
-                for entry in timeline.entries {
-                    a.appendObject { fill($0, entry, doses: &doses) }
-                }
-            }
+            fill(o, snapshot) { $0.setRaw("doses", json: doses.render(snapshot.doses)) }
         }
     }
 
@@ -52,10 +32,6 @@ public enum SnapshotJSON {
         }
     }
 
-    private static func fill(_ o: JSONObjectBuilder, _ s: Snapshot, doses: inout DoseListJSON) {
-        fill(o, s) { $0.setRaw("doses", json: doses.render(s.doses)) }
-    }
-
     /// Every field in contract order; `setDoses` writes the `doses` array.
     private static func fill(_ o: JSONObjectBuilder, _ s: Snapshot, setDoses: (JSONObjectBuilder) -> Void) {
         o.set("schema", Snapshot.schema)
@@ -64,66 +40,15 @@ public enum SnapshotJSON {
         o.set("day", s.day.description)
         o.set("timezone", s.timezone)
         o.set("state", s.state.rawValue)
-        o.setObject("counts") { c in
-            c.set("total", s.counts.total)
-            c.set("taken", s.counts.taken)
-            c.set("skipped", s.counts.skipped)
-            c.set("due", s.counts.due)
-            c.set("late", s.counts.late)
-            c.set("missed", s.counts.missed)
-            c.set("upcoming", s.counts.upcoming)
-        }
+        o.setObject("counts") { fillCounts($0, s.counts) }
         o.set("progress", s.progress)
         setDoses(o)
-        o.setArray("as_needed") { a in
-            for item in s.asNeeded {
-                a.appendObject { d in
-                    d.set("medication", item.medication)
-                    d.set("taken_today", item.takenToday)
-                    d.set("max_per_day", item.maxPerDay)
-                    d.set("next_allowed", item.nextAllowed?.iso8601)
-                    d.set("text", item.text)
-                }
-            }
-        }
-        if let next = s.next {
-            o.setObject("next") { n in
-                n.set("medication", next.medication)
-                n.set("scheduled", next.scheduled.iso8601)
-            }
-        } else {
-            o.setNull("next")
-        }
-        o.setObject("streak") { st in
-            st.set("current", s.streak.current)
-            st.set("best", s.streak.best)
-            st.set("today", s.streak.today.rawValue)
-        }
-        o.setObject("adherence") { ad in
-            ad.set("days7", s.adherence.days7)
-            ad.set("days30", s.adherence.days30)
-            ad.set("on_time", s.adherence.onTime)
-        }
-        o.setArray("stock") { a in
-            for item in s.stock {
-                a.appendObject { st in
-                    st.set("medication", item.medication)
-                    st.set("remaining", item.remaining)
-                    st.set("days_left", item.daysLeft)
-                    st.set("low", item.low)
-                }
-            }
-        }
-        o.setArray("cycle") { a in
-            for item in s.cycle {
-                a.appendObject { c in
-                    c.set("medication", item.medication)
-                    c.set("phase", item.phase.rawValue)
-                    c.set("day", item.day)
-                    c.set("length", item.length)
-                }
-            }
-        }
+        o.setArray("as_needed") { fillAsNeeded($0, s.asNeeded) }
+        setNext(o, s.next)
+        o.setObject("streak") { fillStreak($0, s.streak) }
+        o.setObject("adherence") { fillAdherence($0, s.adherence) }
+        o.setArray("stock") { fillStock($0, s.stock) }
+        o.setArray("cycle") { fillCycle($0, s.cycle) }
         o.setObject("message") { fillMessage($0, s.message) }
         o.setArray("messages") { a in
             for message in s.messages { a.appendObject { fillMessage($0, message) } }
@@ -132,18 +57,99 @@ public enum SnapshotJSON {
         o.set("tooltip", s.tooltip)
     }
 
-    private static func fillDose(_ d: JSONObjectBuilder, _ dose: Snapshot.Dose) {
+    /// `counts`.
+    static func fillCounts(_ c: JSONObjectBuilder, _ counts: Snapshot.Counts) {
+        c.set("total", counts.total)
+        c.set("taken", counts.taken)
+        c.set("skipped", counts.skipped)
+        c.set("due", counts.due)
+        c.set("late", counts.late)
+        c.set("missed", counts.missed)
+        c.set("upcoming", counts.upcoming)
+    }
+
+    /// The items of `as_needed`.
+    static func fillAsNeeded(_ a: JSONArrayBuilder, _ items: [Snapshot.AsNeeded]) {
+        for item in items {
+            a.appendObject { d in
+                d.set("medication", item.medication)
+                d.set("taken_today", item.takenToday)
+                d.set("max_per_day", item.maxPerDay)
+                d.set("next_allowed", item.nextAllowed?.iso8601)
+                d.set("text", item.text)
+            }
+        }
+    }
+
+    /// `next`: an object, or `null` when nothing is next today.
+    static func setNext(_ o: JSONObjectBuilder, _ next: Snapshot.Next?) {
+        if let next {
+            o.setObject("next") { n in
+                n.set("medication", next.medication)
+                n.set("scheduled", next.scheduled.iso8601)
+            }
+        } else {
+            o.setNull("next")
+        }
+    }
+
+    /// `streak`.
+    static func fillStreak(_ st: JSONObjectBuilder, _ streak: Snapshot.Streak) {
+        st.set("current", streak.current)
+        st.set("best", streak.best)
+        st.set("today", streak.today.rawValue)
+    }
+
+    /// `adherence`.
+    static func fillAdherence(_ ad: JSONObjectBuilder, _ adherence: Snapshot.Adherence) {
+        ad.set("days7", adherence.days7)
+        ad.set("days30", adherence.days30)
+        ad.set("on_time", adherence.onTime)
+    }
+
+    /// The items of `stock`.
+    static func fillStock(_ a: JSONArrayBuilder, _ items: [Snapshot.Stock]) {
+        for item in items {
+            a.appendObject { st in
+                st.set("medication", item.medication)
+                st.set("remaining", item.remaining)
+                st.set("days_left", item.daysLeft)
+                st.set("low", item.low)
+            }
+        }
+    }
+
+    /// The items of `cycle`.
+    static func fillCycle(_ a: JSONArrayBuilder, _ items: [Snapshot.Cycle]) {
+        for item in items {
+            a.appendObject { c in
+                c.set("medication", item.medication)
+                c.set("phase", item.phase.rawValue)
+                c.set("day", item.day)
+                c.set("length", item.length)
+            }
+        }
+    }
+
+    /// A dose's slot fields (`slots` of the timeline).
+    static func fillSlot(_ d: JSONObjectBuilder, _ dose: Snapshot.Dose) {
         d.set("medication", dose.medication)
         d.set("medication_id", Int(dose.medicationID))
         d.set("dose", dose.dose)
         d.set("group", dose.group)
         d.set("scheduled", dose.scheduled.iso8601)
+    }
+
+    /// A whole dose object of the snapshot's `doses`.
+    static func fillDose(_ d: JSONObjectBuilder, _ dose: Snapshot.Dose) {
+        fillSlot(d, dose)
         d.set("status", dose.status.rawValue)
         d.set("taken_at", dose.takenAt?.iso8601)
         d.set("late_minutes", dose.lateMinutes)
     }
 
-    private static func fillMessage(_ m: JSONObjectBuilder, _ message: RenderedMessage) {
+    /// A `message` (also each of `messages`).
+    static func fillMessage(_ m: JSONObjectBuilder, _ message: RenderedMessage) {
         m.set("id", message.id)
         m.set("severity", message.severity.rawValue)
         m.set("text", message.text)

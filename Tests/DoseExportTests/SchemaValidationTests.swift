@@ -44,10 +44,12 @@ import Testing
                       ("snapshot.schema.json", dir.path(of: "snapshot.json")),
                       ("waybar.schema.json", dir.path(of: "waybar.json"))]
         }
-        // A multi-entry timeline too.
+        // A multi-entry timeline too (entries of one day share its slots).
         let all = SharedDirectory(path: temp.path + "/all")
-        var entries = [Fixtures.newYork, Fixtures.hostile]
+        var entries = [Fixtures.newYork, Fixtures.newYork]
         entries[1].at = Fixtures.at("2026-03-09", "15:00", Fixtures.newYorkEDT)
+        entries[1].doses[3].status = .late
+        entries[1].doses[3].lateMinutes = 120
         try Exporter().export(Fixtures.timeline(entries), now: entries[1].at.date, to: all)
         pairs.append(("timeline.schema.json", all.path(of: "timeline.json")))
 

@@ -129,22 +129,22 @@ import Glibc
         let timeline = Fixtures.timeline([Fixtures.newYork])
         var regenerated = timeline
         regenerated.generatedAt = Fixtures.at("2026-03-09", "13:31", Fixtures.newYorkEDT)
-        let first = SnapshotJSON.timeline(timeline) + "\n"
+        let first = try TimelineJSON.text(timeline) + "\n"
         #expect(try dir.write(name: "timeline.json", contents: first))
         let before = try #require(fileStatus(dir.path(of: "timeline.json")))
-        #expect(try dir.write(name: "timeline.json", contents: SnapshotJSON.timeline(regenerated) + "\n") == false)
+        #expect(try dir.write(name: "timeline.json", contents: TimelineJSON.text(regenerated) + "\n") == false)
         #expect(fileStatus(dir.path(of: "timeline.json"))?.st_ino == before.st_ino)
         #expect(read(dir.path(of: "timeline.json")) == first, "the old generated_at stays")
 
         // A real change is written, with its new generated_at.
         regenerated.entries[0].progress = 60
-        let changed = SnapshotJSON.timeline(regenerated) + "\n"
+        let changed = try TimelineJSON.text(regenerated) + "\n"
         #expect(try dir.write(name: "timeline.json", contents: changed))
         #expect(read(dir.path(of: "timeline.json")) == changed)
 
         // Other files get no such leniency.
         try dir.write(name: "other.json", contents: first)
-        #expect(try dir.write(name: "other.json", contents: SnapshotJSON.timeline(regenerated.withGeneratedAt(timeline.generatedAt)) + "\n"))
+        #expect(try dir.write(name: "other.json", contents: TimelineJSON.text(regenerated.withGeneratedAt(timeline.generatedAt)) + "\n"))
     }
 
     @Test func badNamesAreRefused() throws {

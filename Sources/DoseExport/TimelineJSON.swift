@@ -1,0 +1,118 @@
+// timeline.json — the day's timeline, schema 2 (DESIGN §4; `schema/timeline.schema.json`).
+//
+// Output: one line of JSON, keys in this order
+//   {"schema":2, "generated_at", "day", "timezone", "reload_at",
+//    "slots": [{"medication", "medication_id", "dose", "group", "scheduled"}, …],
+//    "stock": […], "cycle": […],
+//    "entries": [{"at", "valid_until", "state", "counts", "progress",
+//                 "doses": [["status", "taken_at"|null, late_minutes|null], …],
+//                 "as_needed", "next", "streak", "adherence", "message", "text"}, …]}
+// What does not change within the day is written once: today's slots in display order,
+// stock and cycle. Each entry carries only what does; its `doses` are parallel to `slots`.
+// Expanding an entry (dose i = slots[i] + {status, taken_at, late_minutes}, plus the
+// top-level day, timezone, stock and cycle) gives the snapshot of its instant less
+// `schema`, `messages` and `tooltip` (snapshot.json has those). `generated_at` stays the
+// second key: `SharedDirectory` ignores its value when comparing an old file with a new one.
+// Schema 1 (every entry a whole snapshot) was 2.5 MB for 50 medicines, 21–51 MB for 1,000.
+//
+// Config keys read: none (words and icons are already in the snapshots).
+//
+// Example reader: the GNOME Shell extension (integrations/gnome-shell, `logic.js`), which
+// picks the last entry whose `at` is not after now and expands it with `slots`.
+import DoseCore
+
+/// Renders a day's timeline as `timeline.json`, schema 2.
+public enum TimelineJSON {
+    /// The `schema` number of `timeline.json`.
+    public static let schema = 2
+
+    /// The timeline as compact JSON on one line (no trailing newline).
+    /// Throws `DosebarError.internal` when the entries do not share one day's slots.
+    public static func text(_ timeline: Timeline) throws -> String {
+        try object(timeline).text
+    }
+
+    /// The timeline as a json-c tree; each entry's `doses` are rendered reusing the
+    /// triples of slots whose outcome did not change since the previous entry.
+    public static func object(_ timeline: Timeline) throws -> JSONValue {
+        try check(timeline)
+        var doses = DoseListJSON()
+        return build(timeline) { o, entry in o.setRaw("doses", json: doses.renderOutcomes(entry.doses)) }
+    }
+
+    /// The timeline built as plain json-c values, triple by triple: the reference the fast
+    /// path must match byte for byte (tests compare the two).
+    static func referenceObject(_ timeline: Timeline) throws -> JSONValue {
+        try check(timeline)
+        return build(timeline) { o, entry in
+            o.setArray("doses") { a in
+                for dose in entry.doses {
+                    a.appendArray { t in
+                        t.append(dose.status.rawValue)
+                        t.append(dose.takenAt?.iso8601)
+                        t.append(dose.lateMinutes)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every field in contract order; `setDoses` writes an entry's `doses`.
+    private static func build(_ timeline: Timeline, setDoses: (JSONObjectBuilder, Snapshot) -> Void) -> JSONValue {
+        let first = timeline.entries.first
+        return JSONValue.object { o in
+            o.set("schema", schema)
+            o.set("generated_at", timeline.generatedAt.iso8601)
+            o.set("day", timeline.day.description)
+            o.set("timezone", timeline.timezone)
+            o.set("reload_at", timeline.reloadAt.iso8601)
+            o.setArray("slots") { a in
+                for dose in first?.doses ?? [] { a.appendObject { SnapshotJSON.fillSlot($0, dose) } }
+            }
+            o.setArray("stock") { SnapshotJSON.fillStock($0, first?.stock ?? []) }
+            o.setArray("cycle") { SnapshotJSON.fillCycle($0, first?.cycle ?? []) }
+            o.setArray("entries") { a in
+                for entry in timeline.entries {
+                    a.appendObject { e in
+                        e.set("at", entry.at.iso8601)
+                        e.set("valid_until", entry.validUntil.iso8601)
+                        e.set("state", entry.state.rawValue)
+                        e.setObject("counts") { SnapshotJSON.fillCounts($0, entry.counts) }
+                        e.set("progress", entry.progress)
+                        setDoses(e, entry)
+                        e.setArray("as_needed") { SnapshotJSON.fillAsNeeded($0, entry.asNeeded) }
+                        SnapshotJSON.setNext(e, entry.next)
+                        e.setObject("streak") { SnapshotJSON.fillStreak($0, entry.streak) }
+                        e.setObject("adherence") { SnapshotJSON.fillAdherence($0, entry.adherence) }
+                        e.setObject("message") { SnapshotJSON.fillMessage($0, entry.message) }
+                        e.set("text", entry.text)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Schema 2 writes once what every entry shares; a timeline whose entries disagree on
+    /// it (never one of `TimelineProvider`'s) cannot be written without losing data.
+    private static func check(_ timeline: Timeline) throws {
+        guard let first = timeline.entries.first else { return }
+        for entry in timeline.entries {
+            func refuse(_ what: String) -> DosebarError {
+                .internal("the timeline of \(timeline.day) cannot be written: its entry at \(entry.at.iso8601) has \(what)")
+            }
+            guard entry.day == timeline.day, entry.timezone == timeline.timezone else {
+                throw refuse("another day or time zone")
+            }
+            guard entry.doses.count == first.doses.count,
+                  zip(entry.doses, first.doses).allSatisfy(sameSlot) else { throw refuse("other slots than the first") }
+            guard entry.stock == first.stock, entry.cycle == first.cycle else {
+                throw refuse("other stock or cycle lines than the first")
+            }
+        }
+    }
+
+    private static func sameSlot(_ a: Snapshot.Dose, _ b: Snapshot.Dose) -> Bool {
+        a.medicationID == b.medicationID && a.scheduled == b.scheduled && a.medication == b.medication
+            && a.dose == b.dose && a.group == b.group
+    }
+}
