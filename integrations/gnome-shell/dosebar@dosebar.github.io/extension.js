@@ -1,11 +1,13 @@
 // dosebar for GNOME Shell 45+: a panel indicator (icon + text) with a menu of
-// today's doses, a "Taken" item per due or late dose and a "Take all due" item.
+// today's doses, a "Taken" item per due or late dose, a line per as-needed
+// medicine and a "Take all due" item.
 //
-// It reads timeline.json from dosebar's shared directory and picks the entry in
-// force itself (logic.js), so it stays right between writes and without the
-// daemon. It watches the directory (not the file: dosebar replaces files by
-// renaming) with a Gio.FileMonitor, reads only asynchronously, runs dosebar with
-// Gio.Subprocess, and releases every source, monitor and signal in disable().
+// It reads timeline.json (schema 2, or 1 from an older dosebar) from dosebar's
+// shared directory and picks and expands the entry in force itself (logic.js),
+// so it stays right between writes and without the daemon. It watches the
+// directory (not the file: dosebar replaces files by renaming) with a
+// Gio.FileMonitor, reads only asynchronously, runs dosebar with Gio.Subprocess,
+// and releases every source, monitor and signal in disable().
 import Clutter from 'gi://Clutter';
 import GLib from 'gi://GLib';
 import GObject from 'gi://GObject';
@@ -91,6 +93,10 @@ class DosebarIndicator extends PanelMenu.Button {
                     }));
                     row.connect('activate', () => run(item.action.argv));
                 }
+                this.menu.addMenuItem(row);
+            } else if (item.kind === 'asNeeded') {
+                const row = new PopupMenu.PopupMenuItem(item.text, {reactive: false});
+                row.label.add_style_class_name('dosebar-as-needed');
                 this.menu.addMenuItem(row);
             } else if (item.kind === 'takeAll') {
                 this.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());

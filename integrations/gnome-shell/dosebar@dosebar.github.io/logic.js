@@ -1,7 +1,14 @@
 // The extension's logic, with no GNOME Shell import so it runs under plain
 // `gjs -m` (tests/test_logic.js): parse timeline.json, pick the entry in force,
-// decide whether the data is stale, and build what the panel and the menu show.
-// Every function is pure: the time is passed in, as milliseconds since the epoch.
+// expand it, decide whether the data is stale, and build what the panel and the
+// menu show. Every function is pure: the time is passed in, as milliseconds since
+// the epoch.
+//
+// timeline.json is read in schema 2 (DESIGN §4: today's `slots`, `stock` and
+// `cycle` once; each entry's `doses` are [status, taken_at, late_minutes] parallel
+// to `slots`) and in schema 1 (every entry a whole snapshot, as dosebar wrote it
+// before), so an extension updated before dosebar keeps working. A higher schema
+// is from a dosebar newer than this extension: the panel says to update it.
 
 /** Day states of a snapshot (DESIGN §3), plus `stale` and `error` of our own. */
 export const STATES = ['empty', 'late', 'due', 'missed', 'done', 'upcoming', 'rest', 'none', 'stale', 'error'];
@@ -29,6 +36,8 @@ export const WORDS = {
         stale: 'Out of date: the data is from %s. Is `dosebar daemon` running?',
         staleLabel: 'dosebar: out of date', missing: 'No data yet: run `dosebar export` or start `dosebar daemon`.',
         missingLabel: 'dosebar', bad: 'Cannot read timeline.json: %s', settings: 'Settings',
+        newer: 'This timeline.json (schema %s) needs a newer dosebar extension: update the extension.',
+        newerLabel: 'dosebar: update the extension',
     },
     ko: {
         upcoming: '예정', due: '복용 시간', late: '늦음', missed: '놓침', taken: '복용함',
@@ -37,6 +46,8 @@ export const WORDS = {
         stale: '오래된 정보: %s 기준입니다. `dosebar daemon`이 실행 중인가요?',
         staleLabel: 'dosebar: 오래된 정보', missing: '아직 정보가 없습니다: `dosebar export`를 실행하거나 `dosebar daemon`을 시작하세요.',
         missingLabel: 'dosebar', bad: 'timeline.json을 읽을 수 없습니다: %s', settings: '설정',
+        newer: '이 timeline.json(스키마 %s)을 읽으려면 더 새로운 dosebar 확장이 필요합니다: 확장을 업데이트하세요.',
+        newerLabel: 'dosebar: 확장 업데이트 필요',
     },
 };
 
@@ -51,9 +62,15 @@ function fill(template, value) {
     return template.replace('%s', value);
 }
 
+/** The timeline.json schemas this extension reads; the newest is what dosebar writes. */
+export const SCHEMAS = [1, 2];
+
 /**
- * Parses the text of timeline.json. Returns `{timeline}` or `{error}`; never throws.
- * A timeline must have schema 1, a day, a reload_at and at least one entry with an `at`.
+ * Parses the text of timeline.json. Returns `{timeline}` or `{error}` (with
+ * `newerSchema` when the file is from a dosebar newer than this extension);
+ * never throws. A timeline must have a known schema, a day, a reload_at and at
+ * least one entry with an `at`; in schema 2, `slots` and, in every entry, as
+ * many `doses` as slots.
  */
 export function parseTimeline(text) {
     let data;
@@ -64,10 +81,14 @@ export function parseTimeline(text) {
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data))
         return {error: 'not a JSON object'};
-    if (data.schema !== 1)
+    if (Number.isInteger(data.schema) && data.schema > Math.max(...SCHEMAS))
+        return {error: `schema ${data.schema} is newer than this extension`, newerSchema: data.schema};
+    if (!SCHEMAS.includes(data.schema))
         return {error: `unknown schema ${JSON.stringify(data.schema)}`};
     if (!Array.isArray(data.entries) || data.entries.length === 0)
         return {error: 'no entries'};
+    if (data.schema === 2 && !Array.isArray(data.slots))
+        return {error: 'no slots'};
     for (const key of ['day', 'reload_at']) {
         if (typeof data[key] !== 'string')
             return {error: `no ${key}`};
@@ -77,8 +98,30 @@ export function parseTimeline(text) {
     for (const entry of data.entries) {
         if (!entry || typeof entry.at !== 'string' || Number.isNaN(Date.parse(entry.at)))
             return {error: 'an entry without a valid "at"'};
+        if (data.schema === 2 && (!Array.isArray(entry.doses) || entry.doses.length !== data.slots.length ||
+            !entry.doses.every(Array.isArray)))
+            return {error: `the entry at ${entry.at} has no dose per slot`};
     }
     return {timeline: data};
+}
+
+/**
+ * The snapshot an entry stands for: in schema 2, each dose is its slot with the
+ * entry's [status, taken_at, late_minutes], and day, timezone, stock and cycle
+ * come from the top level (a schema-1 entry is already whole). Only the entry
+ * shown is expanded.
+ */
+export function expandEntry(timeline, entry) {
+    if (timeline.schema !== 2)
+        return entry;
+    const doses = timeline.slots.map((slot, i) => {
+        const [status, takenAt, lateMinutes] = entry.doses[i];
+        return {...slot, status, taken_at: takenAt ?? null, late_minutes: lateMinutes ?? null};
+    });
+    return {
+        ...entry, doses,
+        day: timeline.day, timezone: timeline.timezone, stock: timeline.stock ?? [], cycle: timeline.cycle ?? [],
+    };
 }
 
 /**
@@ -170,7 +213,8 @@ export function statusText(dose, words) {
  *
  * Returns {state, iconName, label, styleClass, message, severity, items}, where
  * each item is {kind: 'dose', text, status, action} (action: null or
- * {label, argv}) or {kind: 'takeAll', label, argv} or {kind: 'empty', text}.
+ * {label, argv}), {kind: 'asNeeded', text} (the line dosebar wrote for an
+ * as-needed medicine), {kind: 'takeAll', label, argv} or {kind: 'empty', text}.
  */
 export function buildView(loaded, now, {today = null, command = 'dosebar', dir = '', lang = 'en'} = {}) {
     const words = WORDS[lang] ?? WORDS.en;
@@ -181,14 +225,17 @@ export function buildView(loaded, now, {today = null, command = 'dosebar', dir =
     });
     if (loaded === null)
         return result('error', words.missingLabel, words.missing, 'info');
+    if (loaded.newerSchema !== undefined)
+        return result('error', words.newerLabel, fill(words.newer, loaded.newerSchema), 'warning');
     if (loaded.error)
         return result('error', words.missingLabel, fill(words.bad, loaded.error), 'warning');
 
     const timeline = loaded.timeline;
     const stale = staleReason(timeline, now, today);
-    const entry = stale === null ? pickEntry(timeline, now) : null;
-    if (entry === null)
+    const picked = stale === null ? pickEntry(timeline, now) : null;
+    if (picked === null)
         return result('stale', words.staleLabel, fill(words.stale, timeline.day), 'warning');
+    const entry = expandEntry(timeline, picked);
 
     const doses = Array.isArray(entry.doses) ? entry.doses : [];
     const items = [];
@@ -208,6 +255,10 @@ export function buildView(loaded, now, {today = null, command = 'dosebar', dir =
     }
     if (items.length === 0)
         items.push({kind: 'empty', text: words.noDoses});
+    for (const asNeeded of Array.isArray(entry.as_needed) ? entry.as_needed : []) {
+        if (typeof asNeeded?.text === 'string' && asNeeded.text !== '')
+            items.push({kind: 'asNeeded', text: asNeeded.text});
+    }
     if (due.length > 0)
         items.push({kind: 'takeAll', label: `${words.takeAll} (${due.length})`, argv: takeArgv(command, dir)});
 

@@ -150,6 +150,29 @@ check('broken file: error state', await until(() => classes().includes('dosebar-
 check('broken file: says why', texts().some(t => t.includes('not JSON')), JSON.stringify(texts()));
 writeAtomically(`${shared}/timeline.json`, goodTimeline);
 check('good file again: recovers', await until(() => !classes().includes('dosebar-error')), classes().join(' '));
+const goodLabel = label(), goodTexts = JSON.stringify(texts());
+
+// The file dosebar writes is schema 2; a dosebar newer than the extension may write
+// schema 3: the panel and the menu say the extension needs updating.
+const good = JSON.parse(goodTimeline);
+check('timeline.json is schema 2', good.schema === 2, String(good.schema));
+writeAtomically(`${shared}/timeline.json`, JSON.stringify({...good, schema: 3}));
+check('schema 3: the panel asks for a newer extension', await until(() => label() === 'dosebar: update the extension'),
+    `label '${label()}'`);
+check('schema 3: and the menu says why', texts().some(t => t.includes('(schema 3) needs a newer dosebar extension')),
+    JSON.stringify(texts()));
+check('schema 3: error style', classes().includes('dosebar-error'), classes().join(' '));
+
+// Schema 1 (every entry a whole snapshot, from an older dosebar) shows the same as schema 2.
+const Logic = await import(`file://${extDir}/logic.js`);
+const schema1 = {
+    schema: 1, generated_at: good.generated_at, day: good.day, timezone: good.timezone, reload_at: good.reload_at,
+    entries: good.entries.map(e => ({schema: 1, ...Logic.expandEntry(good, e), messages: [e.message], tooltip: ''})),
+};
+writeAtomically(`${shared}/timeline.json`, JSON.stringify(schema1));
+check('schema 1: read like schema 2', await until(() => label() === goodLabel && JSON.stringify(texts()) === goodTexts),
+    `label '${label()}', ${JSON.stringify(texts())}`);
+writeAtomically(`${shared}/timeline.json`, goodTimeline);
 
 // The next day, yesterday's file is shown as stale (not as today).
 DosebarExtension.prototype._clock = () => ({now: now + 86400000, today: '2099-01-01'});

@@ -2,9 +2,11 @@
 //
 //   gjs -m integrations/gnome-shell/tests/test_logic.js [timeline.json NOW]
 //
-// With a timeline.json written by the real `dosebar export` and the instant it
-// was made for, it also checks the view built from it (the scenario of
-// integrations/tests: Levothyroxine late, Magnesium due, Omega-3 taken).
+// It feeds the logic timelines of schema 2 (what dosebar writes), schema 1 (an
+// older dosebar: read the same) and schema 3 (a newer dosebar: "update the
+// extension"). With a timeline.json written by the real `dosebar export` and the
+// instant it was made for, it also checks the view built from it (the scenario
+// of integrations/tests: Levothyroxine late, Magnesium due, Omega-3 taken).
 // Prints `ok`/`not ok` per check and exits 1 if any failed.
 import GLib from 'gi://GLib';
 import System from 'system';
@@ -25,32 +27,62 @@ function equal(name, actual, expected) {
     check(name, a === e, `got ${a}, expected ${e}`);
 }
 const t = iso => Date.parse(iso);
+/** A JSON value with every object's keys sorted (undefined members dropped), for comparing. */
+function canonical(value) {
+    if (Array.isArray(value))
+        return value.map(canonical);
+    if (value === null || typeof value !== 'object')
+        return value;
+    return Object.fromEntries(Object.keys(value).sort().filter(k => value[k] !== undefined).map(k => [k, canonical(value[k])]));
+}
 
-// A small timeline of 2026-11-22 in New York, as dosebar writes it.
+// A small timeline of 2026-11-22 in New York, first as schema 1 (every entry a
+// whole snapshot), then in schema 2 as dosebar writes it now.
 function dose(medication, hhmm, status, extra = {}) {
-    return {medication, medication_id: 1, dose: null, group: null,
+    const id = {Levothyroxine: 1, Magnesium: 2}[medication];
+    return {medication, medication_id: id, dose: medication === 'Levothyroxine' ? '50 µg' : null, group: null,
         scheduled: `2026-11-22T${hhmm}:00-05:00`, status, taken_at: null, late_minutes: null, ...extra};
 }
-function entry(hhmm, state, doses, text, message = {id: 'next_up', severity: 'info', text: 'Next'}) {
+function entry(hhmm, state, doses, text, message = {id: 'next_up', severity: 'info', text: 'Next'}, asNeeded = []) {
     return {schema: 1, at: `2026-11-22T${hhmm}:00-05:00`, day: '2026-11-22', timezone: 'America/New_York',
         state, counts: {total: doses.length, taken: doses.filter(d => d.status.startsWith('taken')).length},
-        doses, message, messages: [message], text, tooltip: ''};
+        doses, as_needed: asNeeded, stock: [{medication: 'Magnesium', remaining: 3, days_left: 3, low: true}], cycle: [],
+        message, messages: [message], text, tooltip: ''};
 }
-const timeline = {
+const ibuprofen = {medication: 'Ibuprofen', taken_today: 1, max_per_day: 3, next_allowed: '2026-11-22T13:00:00-05:00',
+    text: 'Ibuprofen (as needed): 1/3 today · next from 13:00'};
+const timeline1 = {
     schema: 1, generated_at: '2026-11-22T08:10:00-05:00', day: '2026-11-22', timezone: 'America/New_York',
     reload_at: '2026-11-23T00:00:00-05:00',
     entries: [
         entry('00:00', 'upcoming', [dose('Levothyroxine', '06:00', 'upcoming'), dose('Magnesium', '09:00', 'upcoming')],
             '💊 0/2 · Levothyroxine 06:00'),
-        entry('06:00', 'due', [dose('Levothyroxine', '06:00', 'due', {dose: '50 µg'}), dose('Magnesium', '09:00', 'upcoming')],
+        entry('06:00', 'due', [dose('Levothyroxine', '06:00', 'due'), dose('Magnesium', '09:00', 'upcoming')],
             '💊 0/2 · Levothyroxine', {id: 'due_now', severity: 'warning', text: 'Time for Levothyroxine'}),
-        entry('09:00', 'late', [dose('Levothyroxine', '06:00', 'late', {dose: '50 µg', late_minutes: 180}),
+        entry('09:00', 'late', [dose('Levothyroxine', '06:00', 'late', {late_minutes: 180}),
             dose('Magnesium', '09:00', 'due')], '⏰ 0/2 · Levothyroxine late 3h',
-            {id: 'late_2h', severity: 'critical', text: 'Levothyroxine is 3h late'}),
+        {id: 'late_2h', severity: 'critical', text: 'Levothyroxine is 3h late'}, [ibuprofen]),
         entry('09:15', 'done', [dose('Levothyroxine', '06:00', 'taken_late', {taken_at: '2026-11-22T09:15:00-05:00'}),
-            dose('Magnesium', '09:00', 'taken', {taken_at: '2026-11-22T09:15:00-05:00'})], '✅ 2/2 done'),
+            dose('Magnesium', '09:00', 'taken', {taken_at: '2026-11-22T09:15:00-05:00'})], '✅ 2/2 done', undefined,
+        [ibuprofen]),
     ],
 };
+
+/** The same day in schema 2 (DESIGN §4), written as dosebar does. */
+function toSchema2(t) {
+    const slotKeys = ['medication', 'medication_id', 'dose', 'group', 'scheduled'];
+    const pick = (o, keys) => Object.fromEntries(keys.map(k => [k, o[k]]));
+    return {
+        schema: 2, generated_at: t.generated_at, day: t.day, timezone: t.timezone, reload_at: t.reload_at,
+        slots: t.entries[0].doses.map(d => pick(d, slotKeys)), stock: t.entries[0].stock, cycle: t.entries[0].cycle,
+        entries: t.entries.map(e => ({
+            ...pick(e, ['at', 'valid_until', 'state', 'counts', 'progress']),
+            doses: e.doses.map(d => [d.status, d.taken_at, d.late_minutes]),
+            ...pick(e, ['as_needed', 'next', 'streak', 'adherence', 'message', 'text']),
+        })),
+    };
+}
+const timeline = toSchema2(timeline1);
 const text = JSON.stringify(timeline);
 
 // --- parseTimeline
@@ -60,7 +92,22 @@ check('parse: not JSON', /not JSON/.test(Logic.parseTimeline('{"schema":').error
 check('parse: half a file is an error, not a throw', Logic.parseTimeline(text.slice(0, text.length / 2)).error !== undefined);
 check('parse: an array', Logic.parseTimeline('[]').error === 'not a JSON object');
 check('parse: null', Logic.parseTimeline('null').error === 'not a JSON object');
-check('parse: unknown schema', /schema/.test(Logic.parseTimeline(JSON.stringify({...timeline, schema: 2})).error ?? ''));
+equal('parse: schema 2', parsed.timeline?.schema, 2);
+check('parse: schema 1 (an older dosebar) is read too', Logic.parseTimeline(JSON.stringify(timeline1)).timeline !== undefined);
+const newer = Logic.parseTimeline(JSON.stringify({...timeline, schema: 3, slots: 'whatever it became'}));
+check('parse: schema 3 is from a newer dosebar', newer.newerSchema === 3 && /newer/.test(newer.error ?? ''), JSON.stringify(newer));
+for (const odd of [0, '2', null, 1.5]) {
+    const r = Logic.parseTimeline(JSON.stringify({...timeline, schema: odd}));
+    check(`parse: schema ${JSON.stringify(odd)} is unknown, not newer`, /unknown schema/.test(r.error ?? '') && r.newerSchema === undefined,
+        JSON.stringify(r));
+}
+check('parse: schema 2 without slots', Logic.parseTimeline(JSON.stringify({...timeline, slots: undefined})).error === 'no slots');
+check('parse: schema 2 with a dose missing in an entry', /dose per slot/.test(Logic.parseTimeline(JSON.stringify({
+    ...timeline, entries: [{...timeline.entries[0], doses: timeline.entries[0].doses.slice(1)}],
+})).error ?? ''));
+check('parse: schema 2 with a dose that is not a triple', /dose per slot/.test(Logic.parseTimeline(JSON.stringify({
+    ...timeline, entries: [{...timeline.entries[0], doses: timeline1.entries[0].doses}],
+})).error ?? ''));
 check('parse: no entries', Logic.parseTimeline(JSON.stringify({...timeline, entries: []})).error === 'no entries');
 check('parse: an entry without at', /at/.test(Logic.parseTimeline(JSON.stringify({...timeline, entries: [{}]})).error ?? ''));
 check('parse: bad reload_at', /reload_at/.test(Logic.parseTimeline(JSON.stringify({...timeline, reload_at: 'soon'})).error ?? ''));
@@ -74,6 +121,14 @@ equal('pick: one ms before an entry', at('2026-11-22T08:59:59.999-05:00'), '2026
 equal('pick: exactly an entry', at('2026-11-22T09:00:00-05:00'), '2026-11-22T09:00:00-05:00');
 equal('pick: the same instant in UTC', at('2026-11-22T14:00:00Z'), '2026-11-22T09:00:00-05:00');
 equal('pick: after the last', at('2026-11-22T23:00:00-05:00'), '2026-11-22T09:15:00-05:00');
+
+// --- expandEntry: slots + the entry's triples + the top level = the schema-1 entry
+for (const [i, e] of timeline.entries.entries()) {
+    const whole = Logic.expandEntry(timeline, e);
+    const {schema: _s, messages: _m, tooltip: _t, ...want} = timeline1.entries[i];
+    equal(`expand: entry ${e.at} is the snapshot less schema, messages, tooltip`, canonical(whole), canonical(want));
+}
+check('expand: a schema-1 entry is already whole', Logic.expandEntry(timeline1, timeline1.entries[1]) === timeline1.entries[1]);
 
 // --- staleReason
 equal('stale: in the day', Logic.staleReason(timeline, t('2026-11-22T09:30:00-05:00'), '2026-11-22'), null);
@@ -118,11 +173,15 @@ equal('view late: a Taken action per due/late dose', v.items.filter(i => i.actio
         ['dosebar', 'take', '--dir', '/run/user/1000/dosebar', '--', 'Magnesium']]);
 equal('view late: take all due', v.items.filter(i => i.kind === 'takeAll').map(i => [i.label, i.argv]),
     [['Take all due (2)', ['dosebar', 'take', '--dir', '/run/user/1000/dosebar']]]);
+equal('view late: each as-needed medicine with the line dosebar wrote', v.items.filter(i => i.kind === 'asNeeded'),
+    [{kind: 'asNeeded', text: 'Ibuprofen (as needed): 1/3 today · next from 13:00'}]);
+equal('view late: item order', v.items.map(i => i.kind), ['dose', 'dose', 'asNeeded', 'takeAll']);
 
 v = Logic.buildView(parsed, t('2026-11-22T12:00:00-05:00'), opts);
 equal('view done: state and label', [v.state, v.label], ['done', '2/2 done']);
-equal('view done: taken times', v.items.map(i => i.text),
-    ['06:00  Levothyroxine — taken late 09:15', '09:00  Magnesium — taken 09:15']);
+equal('view done: taken times, then the as-needed line', v.items.map(i => i.text),
+    ['06:00  Levothyroxine 50 µg — taken late 09:15', '09:00  Magnesium — taken 09:15',
+        'Ibuprofen (as needed): 1/3 today · next from 13:00']);
 check('view done: no action, no take-all', v.items.every(i => !i.action && i.kind !== 'takeAll'));
 
 v = Logic.buildView(parsed, t('2026-11-22T07:00:00-05:00'), {...opts, lang: 'ko'});
@@ -140,7 +199,29 @@ equal('view: no file yet', [v.state, v.iconName], ['error', 'dialog-question-sym
 v = Logic.buildView(Logic.parseTimeline('{oops'), t('2026-11-22T09:30:00-05:00'), opts);
 check('view: a broken file says so', v.state === 'error' && v.message.includes('not JSON'), v.message);
 
-const empty = {...timeline, entries: [{...entry('00:00', 'empty', [], '💊 No medicines yet'), message: {id: 'empty', severity: 'info', text: 'Add one'}}]};
+// Schema 1 (an older dosebar) shows the same as schema 2 at every instant.
+const parsed1 = Logic.parseTimeline(JSON.stringify(timeline1));
+for (const iso of ['2026-11-22T00:30:00-05:00', '2026-11-22T07:00:00-05:00', '2026-11-22T09:10:00-05:00',
+    '2026-11-22T12:00:00-05:00', '2026-11-23T08:00:00-05:00']) {
+    const a = Logic.buildView(parsed1, t(iso), opts), b = Logic.buildView(parsed, t(iso), opts);
+    equal(`schema 1 and 2 give the same view at ${iso}`, a, b);
+}
+// Without the line (a schema-1 file of a dosebar before as-needed lines), no as-needed row.
+const noLine = {...timeline1, entries: timeline1.entries.map(e => ({...e, as_needed: e.as_needed.map(({text: _, ...rest}) => rest)}))};
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify(noLine)), t('2026-11-22T09:10:00-05:00'), opts);
+check('view: an as-needed item without a line is not shown', v.items.every(i => i.kind !== 'asNeeded'), JSON.stringify(v.items));
+
+// Schema 3: a dosebar newer than this extension. Clearly says so, in both languages.
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...timeline, schema: 3})), t('2026-11-22T09:10:00-05:00'), opts);
+equal('view schema 3: error state, no items', [v.state, v.items.length], ['error', 0]);
+check('view schema 3: the menu says a newer extension is needed',
+    v.message === 'This timeline.json (schema 3) needs a newer dosebar extension: update the extension.', v.message);
+check('view schema 3: so does the panel', /update the extension/.test(v.label), v.label);
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...timeline, schema: 3})), t('2026-11-22T09:10:00-05:00'), {...opts, lang: 'ko'});
+check('view schema 3, ko', v.message.includes('스키마 3') && v.message.includes('dosebar 확장'), v.message);
+
+const empty = {...timeline, slots: [], entries: [{...toSchema2({...timeline1, entries: [entry('00:00', 'empty', [], '💊 No medicines yet')]}).entries[0],
+    message: {id: 'empty', severity: 'info', text: 'Add one'}}]};
 v = Logic.buildView(Logic.parseTimeline(JSON.stringify(empty)), t('2026-11-22T10:00:00-05:00'), opts);
 equal('view empty: a placeholder row', v.items, [{kind: 'empty', text: 'Nothing scheduled today'}]);
 equal('view empty: state', v.state, 'empty');
@@ -151,6 +232,7 @@ if (file) {
     const [, bytes] = GLib.file_get_contents(file);
     const real = Logic.parseTimeline(new TextDecoder().decode(bytes));
     check('real: timeline.json of dosebar parses', real.error === undefined, real.error);
+    equal('real: schema 2', real.timeline?.schema, 2);
     if (real.timeline) {
         const rv = Logic.buildView(real, Date.parse(now), {today: real.timeline.day, command: 'dosebar', dir: ''});
         equal('real: state at the scenario instant', rv.state, 'late');
