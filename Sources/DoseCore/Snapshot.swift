@@ -195,8 +195,8 @@ public struct Snapshot: Hashable, Sendable {
 }
 
 /// The timeline of one local day: a snapshot for every hour and every status change.
+/// (Its file format, `timeline.json` schema 2, is `TimelineJSON`'s.)
 public struct Timeline: Hashable, Sendable {
-    public static let schema = 1
     public var generatedAt: LocalInstant
     public var day: LocalDate
     public var timezone: String
