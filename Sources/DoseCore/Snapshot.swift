@@ -206,7 +206,8 @@ public struct Timeline: Hashable, Sendable {
 
     public init(generatedAt: LocalInstant, day: LocalDate, timezone: String, reloadAt: LocalInstant, entries: [Snapshot]) { self.generatedAt = generatedAt; self.day = day; self.timezone = timezone; self.reloadAt = reloadAt; self.entries = entries }
 
-    /// The entry in force at `instant`: the last whose `at` is not after it.
+    /// The entry in force at `instant`: the last whose `at` is not after it. Complete (tooltip,
+    /// every message) only for the instant the timeline was generated at.
     public func entry(at instant: Date) -> Snapshot? {
         var lo = 0, hi = entries.count
         while lo < hi {

@@ -67,8 +67,10 @@ public struct SnapshotBuilder: Sendable {
         }
     }
 
-    /// The snapshot as of `t`, valid until `validUntil`.
-    public func snapshot(at t: Date, validUntil: Date) -> Snapshot {
+    /// The snapshot as of `t`, valid until `validUntil`. `complete: false` leaves out what only
+    /// the snapshot in force is shown with (`tooltip`, and every message after the first): the
+    /// other timeline entries are written without them (DESIGN §4), so they are not computed.
+    public func snapshot(at t: Date, validUntil: Date, complete: Bool = true) -> Snapshot {
         let zone = plan.zone
         var counts = Snapshot.Counts()
         var doses: [Snapshot.Dose] = []
@@ -205,10 +207,10 @@ public struct SnapshotBuilder: Sendable {
         }
         if state == .none { messages.append(Message(MessageID.nothingToday, .info)) }
         if messages.isEmpty { messages.append(Message(MessageID.nothingToday, .info)) }
-        let rendered = messages.map(catalog.render)
+        let rendered = complete ? messages.map(catalog.render) : [catalog.render(messages[0])]
 
         let text = barText(state: state, counts: counts, late: lateSlots, due: dueSlots, next: next, streak: current)
-        let tooltip = tooltipText(doses: doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence)
+        let tooltip = complete ? tooltipText(doses: doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence) : ""
         return Snapshot(
             at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.identifier,
             state: state, counts: counts, progress: progress, doses: doses, asNeeded: asNeeded, next: nextLine,

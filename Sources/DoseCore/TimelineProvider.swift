@@ -25,7 +25,9 @@ public struct TimelineProvider: Sendable {
         return set.filter { $0 >= plan.dayStart && $0 < plan.dayEnd }.sorted()
     }
 
-    /// The whole day's timeline.
+    /// The whole day's timeline. Only the entry in force at `generatedAt` is complete (with its
+    /// tooltip and every message, for `snapshot.json` and the bars); the others carry what
+    /// `timeline.json` holds of them.
     public func timeline(generatedAt: Date) -> Timeline {
         let plan = builder.plan
         let times = instants()
@@ -33,7 +35,8 @@ public struct TimelineProvider: Sendable {
         entries.reserveCapacity(times.count)
         for (i, t) in times.enumerated() {
             let until = i + 1 < times.count ? times[i + 1] : plan.dayEnd
-            entries.append(builder.snapshot(at: t, validUntil: until))
+            let inForce = (t <= generatedAt || i == 0) && generatedAt < until
+            entries.append(builder.snapshot(at: t, validUntil: until, complete: inForce))
         }
         return Timeline(generatedAt: plan.zone.local(generatedAt), day: plan.date, timezone: plan.zone.identifier,
                         reloadAt: plan.zone.local(plan.dayEnd), entries: entries)

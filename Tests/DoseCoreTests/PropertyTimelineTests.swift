@@ -63,21 +63,29 @@ import Testing
             if Oracle.wall(t, w.zone) % 3600 == 0 { #expect(hourSet.contains(t), "hour \(w.zone.local(t).iso8601) has no entry; \(Property.label(seed))") }
             t = t.addingTimeInterval(60)
         }
-        // Each entry equals a snapshot built from scratch at its instant.
+        // Each entry equals a snapshot built from scratch at its instant: the entry in force when
+        // the timeline was generated complete, the others without tooltip and later messages.
+        let generatedAt = w.zone.startOfDay(w.day)
         for e in entries {
+            let inForce = e.at.date <= generatedAt && generatedAt < e.validUntil.date
             let fresh = SnapshotBuilder(plan: DayPlan(date: w.day, medications: w.medications, events: w.events, zone: w.zone),
                                         history: history, medications: w.medications, catalog: catalog)
                 .snapshot(at: e.at.date, validUntil: e.validUntil.date)
-            guard e == fresh else {
+            var light = fresh
+            light.tooltip = ""
+            light.messages = [fresh.message]
+            guard e == (inForce ? fresh : light) else {
                 Issue.record("entry at \(e.at.iso8601) differs from a fresh snapshot; \(Property.label(seed))")
                 return
             }
             #expect(provider.snapshot(at: e.at.date) == fresh, "snapshot(at:) at an entry instant; \(Property.label(seed))")
         }
+        #expect(entries.filter { !$0.tooltip.isEmpty }.count == 1, "exactly the entry in force is complete; \(Property.label(seed))")
         // Between two entries nothing a bar shows changes: probe random instants inside each interval.
         let builder = provider.builder
         for e in entries {
-            let shown = Shown(e)
+            // (The entry as a bar in force would show it: complete, with every message.)
+            let shown = Shown(builder.snapshot(at: e.at.date, validUntil: e.validUntil.date))
             for _ in 0..<3 {
                 let probe = g.instant(e.at.date, e.validUntil.date)
                 let s = builder.snapshot(at: probe, validUntil: e.validUntil.date)

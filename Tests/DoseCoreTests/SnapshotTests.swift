@@ -217,8 +217,12 @@ import Testing
         let tl = provider.timeline(generatedAt: plan.dayStart)
         let hours = day == "2026-03-08" ? 23 : 25
         #expect(tl.entries.filter { $0.at.clock.hasSuffix(":00") }.count >= hours)
-        // Every entry equals a fresh snapshot at its instant.
-        for e in tl.entries { #expect(provider.builder.snapshot(at: e.at.date, validUntil: e.validUntil.date) == e) }
+        // Every entry equals a fresh snapshot at its instant, complete only for the one in force at
+        // generation (the others are written without tooltip and later messages).
+        for (i, e) in tl.entries.enumerated() {
+            #expect(provider.builder.snapshot(at: e.at.date, validUntil: e.validUntil.date, complete: i == 0) == e)
+        }
+        #expect(!tl.entries[0].tooltip.isEmpty && tl.entries.dropFirst().allSatisfy { $0.tooltip.isEmpty && $0.messages.count == 1 })
         #expect(Set(tl.entries.map(\.at.date)).count == tl.entries.count)
     }
 }
