@@ -2,7 +2,10 @@
 import DoseExport
 import Foundation
 
-/// Hand-built snapshots, one per situation a bar must show, in two time zones.
+/// The situations a bar must show, in two time zones and two languages. Each snapshot is computed by
+/// the product's own `SnapshotBuilder` (through `TimelineProvider`, as `dosebar export` does) from
+/// medicines, events and the summaries of past days, so statuses, counts, messages and their
+/// severities, the bar text and the tooltip are what dosebar writes — they cannot drift from it.
 enum Fixtures {
     static let newYorkEDT = -4 * 3600
     static let seoul = 9 * 3600
@@ -14,130 +17,116 @@ enum Fixtures {
         return LocalInstant(date: Date(timeIntervalSince1970: Double(seconds)), offset: offset)
     }
 
-    static func message(_ id: String, _ severity: Severity, _ text: String) -> RenderedMessage {
-        RenderedMessage(id: id, severity: severity, text: text)
+    static func med(_ id: Int64, _ name: String, _ recurrence: Recurrence = .daily, at times: [String] = [],
+                    from: String, dose: String? = nil, group: String? = nil, stock: Int? = nil) -> Medication {
+        Medication(id: id, name: name, dose: dose, group: group, stock: stock, versions: [ScheduleVersion(
+            effective: LocalDate(from)!,
+            schedule: Schedule(recurrence: recurrence, times: times.map { LocalTime($0)! }, start: LocalDate(from)!))])
     }
 
-    static func counts(total: Int, taken: Int = 0, skipped: Int = 0, due: Int = 0, late: Int = 0,
-                       missed: Int = 0, upcoming: Int = 0) -> Snapshot.Counts {
-        var c = Snapshot.Counts()
-        c.total = total; c.taken = taken; c.skipped = skipped; c.due = due; c.late = late
-        c.missed = missed; c.upcoming = upcoming
-        return c
+    /// A take (or skip) of medicine `m`'s `slot` on `day` (nil: an as-needed dose) at `clock`, `offset`.
+    static func event(_ id: Int64, _ m: Int64, _ day: String, _ slot: String?, at clock: String, _ offset: Int,
+                      _ kind: DoseEvent.Kind = .taken) -> DoseEvent {
+        let t = at(day, clock, offset).date
+        return DoseEvent(id: id, medicationID: m, kind: kind,
+                         slot: slot.map { SlotKey(medicationID: m, date: LocalDate(day)!, time: LocalTime($0)!) },
+                         at: t, loggedAt: t)
     }
 
-    /// New York, the day after the spring-forward change (-04:00), 13:30: one dose late,
-    /// one due, two taken (one late), one upcoming; low stock; an as-needed medicine.
+    /// Summaries of the finished days before `day`, oldest first, one character each: `c` complete
+    /// (`slots` slots, all taken on time), `l` complete with the slot `late` (`medicationID@HH:MM`)
+    /// taken late, `m` the slot `missed` missed, `r` nothing scheduled (a rest day). Streak and best
+    /// follow DESIGN §3 from `streak`/`best` carried in from earlier days.
+    static func past(_ pattern: String, before day: String, slots: Int, late: String = "", missed: String = "",
+                     streak: Int = 0, best: Int = 0) -> [DaySummary] {
+        var current = streak, longest = best
+        let first = LocalDate(day)!.adding(days: -pattern.count)
+        return pattern.enumerated().map { i, c in
+            let date = first.adding(days: i)
+            switch c {
+            case "c", "l":
+                current += 1; longest = max(longest, current)
+                return DaySummary(date: date, total: slots, taken: slots, onTime: c == "l" ? slots - 1 : slots, skipped: 0,
+                                  missed: 0, streak: current, best: longest, troubled: c == "l" ? [late] : [])
+            case "m":
+                current = 0
+                return DaySummary(date: date, total: slots, taken: slots - 1, onTime: slots - 1, skipped: 0, missed: 1,
+                                  streak: 0, best: longest, troubled: [missed])
+            default:
+                return DaySummary(date: date, total: 0, taken: 0, onTime: 0, skipped: 0, missed: 0, streak: current, best: longest)
+            }
+        }
+    }
+
+    /// The snapshot dosebar shows at `clock` on `day` in `tz`, valid until the timeline's next entry.
+    static func snapshot(_ day: String, _ tz: String, at clock: String, _ offset: Int, medications: [Medication],
+                         events: [DoseEvent] = [], history: [DaySummary] = [], catalog: Catalog = .english) -> Snapshot {
+        let plan = DayPlan(date: LocalDate(day)!, medications: medications, events: events, zone: Zone(TimeZone(identifier: tz)!))
+        let builder = SnapshotBuilder(plan: plan, history: History(today: plan.date, recent: history),
+                                      medications: medications, catalog: catalog)
+        let snapshot = TimelineProvider(builder: builder).snapshot(at: at(day, clock, offset).date)
+        precondition(snapshot.at.offset == offset, "\(day) \(clock) is not at offset \(offset) in \(tz)")
+        return snapshot
+    }
+
+    /// New York, the day after the spring-forward change (-04:00), 13:30: Iron 2 h 30 min late, Fish
+    /// oil due, Vitamin D taken, Metformin taken late, Magnesium upcoming; Metformin low on stock; an
+    /// as-needed Ibuprofen taken at 09:10 (next from 15:10); a streak of 4, best 12; Iron late on 3 of
+    /// the last 6 days too (the pattern rule's suggestion).
     static var newYork: Snapshot {
         let day = "2026-03-09", o = newYorkEDT
-        let doses = [
-            Snapshot.Dose(medication: "Vitamin D", medicationID: 1, dose: "1000 IU", group: "morning",
-                          scheduled: at(day, "08:00", o), status: .taken, takenAt: at(day, "08:05", o), lateMinutes: nil),
-            Snapshot.Dose(medication: "Metformin", medicationID: 2, dose: "500 mg", group: "morning",
-                          scheduled: at(day, "08:00", o), status: .takenLate, takenAt: at(day, "10:45", o), lateMinutes: nil),
-            Snapshot.Dose(medication: "Iron", medicationID: 3, dose: nil, group: nil,
-                          scheduled: at(day, "11:00", o), status: .late, takenAt: nil, lateMinutes: 150),
-            Snapshot.Dose(medication: "Fish oil", medicationID: 4, dose: "2 caps", group: nil,
-                          scheduled: at(day, "13:00", o), status: .due, takenAt: nil, lateMinutes: nil),
-            Snapshot.Dose(medication: "Magnesium", medicationID: 5, dose: nil, group: "evening",
-                          scheduled: at(day, "21:00", o), status: .upcoming, takenAt: nil, lateMinutes: nil),
-        ]
-        let messages = [
-            message("late_2h", .warning, "Iron is 2 h 30 min late"),
-            message("due_now", .info, "Fish oil is due now"),
-            message("low_stock", .warning, "Metformin: 6 days left"),
-        ]
-        return Snapshot(
-            at: at(day, "13:30", o), validUntil: at(day, "14:00", o), day: LocalDate(day)!,
-            timezone: "America/New_York", state: .late,
-            counts: counts(total: 5, taken: 2, due: 1, late: 1, upcoming: 1), progress: 40, doses: doses,
-            asNeeded: [Snapshot.AsNeeded(medication: "Ibuprofen", takenToday: 1, maxPerDay: 3, nextAllowed: at(day, "15:10", o),
-                                        text: "Ibuprofen (as needed): 1/3 today · next from 15:10")],
-            next: Snapshot.Next(medication: "Magnesium", scheduled: at(day, "21:00", o)),
-            streak: Snapshot.Streak(current: 4, best: 12, today: .pending),
-            adherence: Snapshot.Adherence(days7: 86, days30: 91, onTime: 78),
-            stock: [Snapshot.Stock(medication: "Metformin", remaining: 12, daysLeft: 6, low: true),
-                    Snapshot.Stock(medication: "Vitamin D", remaining: 80, daysLeft: 80, low: false)],
-            cycle: [], message: messages[0], messages: messages,
-            text: "⏰ 2/5 · Iron late 2h30",
-            tooltip: "08:00 Vitamin D ✓ 08:05\n08:00 Metformin ✓ 10:45 (late)\n11:00 Iron — late\n13:00 Fish oil — due\n21:00 Magnesium\n\nIron is 2 h 30 min late\nFish oil is due now\nMetformin: 6 days left")
+        return snapshot(day, "America/New_York", at: "13:30", o, medications: [
+            med(1, "Vitamin D", at: ["08:00"], from: "2026-01-01", dose: "1000 IU", group: "morning", stock: 80),
+            med(2, "Metformin", at: ["08:00"], from: "2026-01-01", dose: "500 mg", group: "morning", stock: 6),
+            med(3, "Iron", at: ["11:00"], from: "2026-01-01"),
+            med(4, "Fish oil", at: ["13:00"], from: "2026-01-01", dose: "2 caps"),
+            med(5, "Magnesium", at: ["21:00"], from: "2026-01-01", group: "evening"),
+            med(6, "Ibuprofen", .asNeeded(maxPerDay: 3, minInterval: 6 * 3600), from: "2026-01-01"),
+        ], events: [
+            event(1, 1, day, "08:00", at: "08:05", o),
+            event(2, 2, day, "08:00", at: "10:45", o),
+            event(3, 6, day, nil, at: "09:10", o),
+        ], history: past("cclcccclcccc" + "m" + "ccclcccclcc" + "m" + "llcl", before: day, slots: 5,
+                         late: "3@11:00", missed: "2@08:00"))
     }
 
-    /// Seoul (+09:00), evening: every dose done, in Korean; a pill cycle; nothing next.
+    /// Seoul (+09:00), 21:00, in Korean: every dose resolved (one taken early, one skipped), day 5 of
+    /// a 21/7 pill cycle, a 7-day streak (a milestone), nothing next; an as-needed medicine not taken, with stock
+    /// (no days left figure: nothing is scheduled).
     static var seoulDone: Snapshot {
         let day = "2026-11-01", o = seoul
-        let doses = [
-            Snapshot.Dose(medication: "오메가3", medicationID: 10, dose: "1정", group: "아침",
-                          scheduled: at(day, "08:00", o), status: .taken, takenAt: at(day, "08:10", o), lateMinutes: nil),
-            Snapshot.Dose(medication: "피임약", medicationID: 11, dose: nil, group: nil,
-                          scheduled: at(day, "09:00", o), status: .takenEarly, takenAt: at(day, "06:30", o), lateMinutes: nil),
-            Snapshot.Dose(medication: "유산균", medicationID: 12, dose: nil, group: nil,
-                          scheduled: at(day, "20:00", o), status: .skipped, takenAt: nil, lateMinutes: nil),
-        ]
-        let done = message("all_done", .good, "오늘 복용 완료! 연속 7일째 🎉")
-        return Snapshot(
-            at: at(day, "21:00", o), validUntil: at(day, "22:00", o), day: LocalDate(day)!,
-            timezone: "Asia/Seoul", state: .done,
-            counts: counts(total: 3, taken: 2, skipped: 1), progress: 100, doses: doses,
-            asNeeded: [Snapshot.AsNeeded(medication: "타이레놀", takenToday: 0, maxPerDay: nil, nextAllowed: nil,
-                                        text: "타이레놀 (필요 시): 오늘 0회")],
-            next: nil,
-            streak: Snapshot.Streak(current: 7, best: 7, today: .done),
-            adherence: Snapshot.Adherence(days7: 100, days30: nil, onTime: 67),
-            stock: [Snapshot.Stock(medication: "피임약", remaining: 14, daysLeft: nil, low: false)],
-            cycle: [Snapshot.Cycle(medication: "피임약", phase: .active, day: 5, length: 21)],
-            message: done, messages: [done],
-            text: "✅ 3/3 · 연속 7일",
-            tooltip: "08:00 오메가3 ✓ 08:10\n09:00 피임약 ✓ 06:30 (일찍)\n20:00 유산균 건너뜀\n\n오늘 복용 완료! 연속 7일째 🎉")
+        return snapshot(day, "Asia/Seoul", at: "21:00", o, medications: [
+            med(10, "오메가3", at: ["08:00"], from: "2026-10-01", dose: "1정", group: "아침"),
+            med(11, "피임약", .cycle(active: 21, rest: 7), at: ["09:00"], from: "2026-10-28", stock: 14),
+            med(12, "유산균", at: ["20:00"], from: "2026-10-01"),
+            med(13, "타이레놀", .asNeeded(maxPerDay: nil, minInterval: nil), from: "2026-10-01", stock: 20),
+        ], events: [
+            event(1, 10, day, "08:00", at: "08:10", o),
+            event(2, 11, day, "09:00", at: "06:30", o),
+            event(3, 12, day, "20:00", at: "20:05", o, .skipped),
+        ], history: past("cclccc", before: day, slots: 2, late: "10@08:00"), catalog: .korean)
     }
 
-    /// The name every renderer must neutralise: Pango markup, tmux and polybar tags,
-    /// a conky variable, and a line break.
+    /// The name every renderer must neutralise: Pango markup, tmux and polybar tags, a conky variable.
     static let hostileName = "<b>&\"x'</b> #{bad} %{F#f00} $HOME"
 
-    /// A due dose of a medicine with a hostile name (New York, -04:00).
+    /// New York (-04:00), 09:15: the 09:00 dose of a medicine with a hostile name, dose and group is
+    /// due; its 21:00 dose is next.
     static var hostile: Snapshot {
-        let day = "2026-03-09", o = newYorkEDT
-        let doses = [
-            Snapshot.Dose(medication: hostileName, medicationID: 66, dose: "50% {x} 100%", group: "a/b",
-                          scheduled: at(day, "09:00", o), status: .due, takenAt: nil, lateMinutes: nil),
-        ]
-        let due = message("due_now", .info, "\(hostileName) is due now")
-        return Snapshot(
-            at: at(day, "09:15", o), validUntil: at(day, "10:00", o), day: LocalDate(day)!,
-            timezone: "America/New_York", state: .due,
-            counts: counts(total: 1, due: 1), progress: 0, doses: doses, asNeeded: [],
-            next: Snapshot.Next(medication: hostileName, scheduled: at(day, "09:00", o)),
-            streak: Snapshot.Streak(current: 0, best: 0, today: .pending),
-            adherence: Snapshot.Adherence(days7: nil, days30: nil, onTime: nil),
-            stock: [], cycle: [], message: due, messages: [due],
-            text: "💊 0/1 · \(hostileName) 09:00\nsecond line 100%",
-            tooltip: "09:00 \(hostileName) — due\n\n\(hostileName) is due now")
+        snapshot("2026-03-09", "America/New_York", at: "09:15", newYorkEDT, medications: [
+            med(66, hostileName, at: ["09:00", "21:00"], from: "2026-03-01", dose: "50% {x} 100%", group: "a/b"),
+        ])
     }
 
-    /// No medicines at all (Seoul).
-    static var empty: Snapshot {
-        let day = "2026-11-01", o = seoul
-        let m = message("empty", .info, "No medicines yet: dosebar add NAME --at HH:MM")
-        return Snapshot(
-            at: at(day, "00:00", o), validUntil: at(day, "01:00", o), day: LocalDate(day)!,
-            timezone: "Asia/Seoul", state: .empty, counts: counts(total: 0), progress: 0, doses: [], asNeeded: [],
-            next: nil, streak: Snapshot.Streak(current: 0, best: 0, today: .none),
-            adherence: Snapshot.Adherence(days7: nil, days30: nil, onTime: nil),
-            stock: [], cycle: [], message: m, messages: [m], text: "💊 –", tooltip: m.text)
-    }
+    /// No medicines at all (Seoul, midnight).
+    static var empty: Snapshot { snapshot("2026-11-01", "Asia/Seoul", at: "00:00", seoul, medications: []) }
 
-    /// A rest day of a cycle (New York, winter offset -05:00).
+    /// A rest day of a 21/7 cycle (New York, winter offset -05:00): rest day 3 of 7, streak 21, best 30.
     static var rest: Snapshot {
-        let day = "2026-01-15", o = -5 * 3600
-        let m = message("rest_day", .info, "Rest day 3 of 7, resumes Saturday")
-        return Snapshot(
-            at: at(day, "10:00", o), validUntil: at(day, "11:00", o), day: LocalDate(day)!,
-            timezone: "America/New_York", state: .rest, counts: counts(total: 0), progress: 0, doses: [], asNeeded: [],
-            next: nil, streak: Snapshot.Streak(current: 21, best: 30, today: .none),
-            adherence: Snapshot.Adherence(days7: 100, days30: 97, onTime: 90),
-            stock: [], cycle: [Snapshot.Cycle(medication: "Yaz", phase: .rest, day: 3, length: 7)],
-            message: m, messages: [m], text: "🌙 rest 3/7", tooltip: m.text)
+        let day = "2026-01-15"
+        return snapshot(day, "America/New_York", at: "10:00", -5 * 3600, medications: [
+            med(20, "Yaz", .cycle(active: 21, rest: 7), at: ["22:00"], from: "2025-12-23"),
+        ], history: past("rrrrrr" + String(repeating: "c", count: 21) + "rr", before: day, slots: 1, best: 30))
     }
 
     /// Every scenario by the folder name of its golden files.

@@ -31,8 +31,8 @@ import Testing
         let seoul = SnapshotJSON.snapshot(Fixtures.seoulDone)
         #expect(seoul.contains("\"next\":null"))
         #expect(seoul.contains("\"max_per_day\":null,\"next_allowed\":null"))
-        #expect(seoul.contains("\"days30\":null"))
-        #expect(seoul.contains("\"days_left\":null,\"low\":false"))
+        #expect(seoul.contains("\"days_left\":null,\"low\":false"), "as-needed stock has no days-left figure")
+        #expect(SnapshotJSON.snapshot(Fixtures.hostile).contains("\"adherence\":{\"days7\":null,\"days30\":null,\"on_time\":null}"))
     }
 
     @Test func valuesMatchTheSnapshot() throws {
@@ -47,23 +47,25 @@ import Testing
         #expect(counts == ["total": 5, "taken": 2, "skipped": 0, "due": 1, "late": 1, "missed": 0, "upcoming": 1])
         let doses = try #require(o["doses"] as? [[String: Any]])
         #expect(doses.count == 5)
-        #expect(doses[1]["status"] as? String == "taken_late")
-        #expect(doses[1]["taken_at"] as? String == "2026-03-09T10:45:00-04:00")
-        #expect(doses[1]["medication_id"] as? Int == 2)
+        let metformin = try #require(doses.first { $0["medication"] as? String == "Metformin" })
+        #expect(metformin["status"] as? String == "taken_late")
+        #expect(metformin["taken_at"] as? String == "2026-03-09T10:45:00-04:00")
+        #expect(metformin["medication_id"] as? Int == 2)
         let next = try #require(o["next"] as? [String: Any])
         #expect(next["scheduled"] as? String == "2026-03-09T21:00:00-04:00")
         let streak = try #require(o["streak"] as? [String: Any])
         #expect(streak["today"] as? String == "pending")
         let message = try #require(o["message"] as? [String: String])
-        #expect(message == ["id": "late_2h", "severity": "warning", "text": "Iron is 2 h 30 min late"])
-        #expect((o["messages"] as? [Any])?.count == 3)
+        #expect(message == ["id": "late_2h", "severity": "warning", "text": "Iron is 2h 30m late"])
+        let ids = (o["messages"] as? [[String: Any]])?.map { $0["id"] as? String ?? "" }
+        #expect(ids == ["late_2h", "due_now", "low_stock", "next_up", "move_suggestion"])
         #expect(o["tooltip"] as? String == s.tooltip)
     }
 
     @Test func unicodeStaysUTF8() {
         let text = SnapshotJSON.snapshot(Fixtures.seoulDone)
         #expect(text.contains("\"medication\":\"오메가3\""))
-        #expect(text.contains("🎉"))
+        #expect(text.contains("✅ 3/3 · 7일 연속"))
         #expect(text.contains("\"timezone\":\"Asia/Seoul\""))
     }
 

@@ -20,7 +20,7 @@ import Testing
         #expect(expand("{progress}% {state}") == "40% late")
         #expect(expand("{next} {next_time}") == "Magnesium 21:00")
         #expect(expand("{streak}") == "4")
-        #expect(expand("{message}") == "Iron is 2 h 30 min late")
+        #expect(expand("{message}") == "Iron is 2h 30m late")
         #expect(expand("{text}") == snapshot.text)
         #expect(expand("{icon}", RenderOptions(icons: .ascii)) == "[!]")
     }
