@@ -25,16 +25,22 @@ let package = Package(
             dependencies: ["DoseCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "DoseExport", dependencies: ["DoseCore", "CJSONC"]),
+        .target(
+            name: "DoseApp",
+            dependencies: ["DoseCore", "DoseStore", "DoseExport", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .target(name: "DoseDaemon", dependencies: ["DoseCore", "DoseStore", "DoseExport", "DoseApp", "CLinuxShim"]),
         .executableTarget(
             name: "dosebar",
             dependencies: [
-                "DoseCore", "DoseStore", "DoseExport", "CLinuxShim",
+                "DoseCore", "DoseApp", "DoseDaemon", "DoseExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore"]),
         .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore"]),
+        .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore"]),
+        .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport"], resources: [.copy("Expected")]),
         // Golden files are read from the source tree by path (#filePath), not bundled.
         .testTarget(name: "DosebarTests", dependencies: ["DoseCore"], exclude: ["Expected"]),

@@ -9,16 +9,25 @@ public enum DoseResolver {
         case extra(Medication)
     }
 
-    /// Finds a medicine by name: case-insensitive whole name first, then a unique prefix.
+    /// Finds an active medicine by name: case-insensitive whole name first, then a unique prefix.
+    /// A name that only an archived medicine of `medications` has is refused as archived.
     public static func match(_ name: String, in medications: [Medication]) throws -> Medication {
+        let active = medications.filter { $0.archivedOn == nil }
+        if let m = try find(name, in: active) { return m }
+        if let archived = try? find(name, in: medications.filter { $0.archivedOn != nil }), let day = archived.archivedOn {
+            throw DosebarError.badData("\(archived.name) was removed on \(day) (archived; 'dosebar list --all' shows it)")
+        }
+        throw DosebarError.badData("no medicine named '\(name)' (see 'dosebar list')")
+    }
+
+    private static func find(_ name: String, in medications: [Medication]) throws -> Medication? {
         let needle = name.lowercased()
         if let exact = medications.first(where: { $0.name.lowercased() == needle }) { return exact }
         let candidates = medications.filter { $0.name.lowercased().hasPrefix(needle) }
-        if candidates.count == 1 { return candidates[0] }
-        if candidates.isEmpty {
-            throw DosebarError.badData("no medicine named '\(name)' (see 'dosebar list')")
+        if candidates.count > 1 {
+            throw DosebarError.badData("'\(name)' matches \(candidates.map(\.name).joined(separator: ", ")): type more of the name")
         }
-        throw DosebarError.badData("'\(name)' matches \(candidates.map(\.name).joined(separator: ", ")): type more of the name")
+        return candidates.first
     }
 
     /// `take NAME` (or `skip NAME`) at `now` with no `--at`: the medicine's earliest due/late slot today,
@@ -73,5 +82,49 @@ public enum DoseResolver {
         let upcoming = plan.slots.filter { $0.status(at: now) == .upcoming }
         guard let first = upcoming.first else { return [] }
         return upcoming.filter { $0.instant == first.instant }
+    }
+
+    /// What `take`/`skip` with `names` (every due dose when empty) means on `plan`'s day: at `at`
+    /// (back-dating) or now. A slot named twice is recorded once.
+    public static func targets(names: [String], taking: Bool, plan: DayPlan, medications: [Medication],
+                               at: Date?, now: Date, next: Bool) throws -> [Target] {
+        if names.isEmpty {
+            let when = at ?? now
+            let slots = dueSlots(plan: plan, now: when, next: next && at == nil)
+            guard !slots.isEmpty else { throw nothingDue(plan: plan, at: when) }
+            return slots.map { .slot($0) }
+        }
+        var targets: [Target] = []
+        for name in names {
+            let m = try match(name, in: medications)
+            let t: Target
+            if let at {
+                t = try target(for: m, plan: plan, at: at, allowExtra: taking)
+            } else if !taking {
+                t = try skipTarget(for: m, plan: plan, now: now)
+            } else {
+                t = try target(for: m, plan: plan, now: now, allowExtra: true)
+            }
+            if case .slot(let s) = t, targets.contains(where: { if case .slot(let o) = $0 { o.key == s.key } else { false } }) {
+                continue
+            }
+            targets.append(t)
+        }
+        return targets
+    }
+
+    /// `skip NAME` with no `--at`: the earliest due or late dose, else the next one today.
+    public static func skipTarget(for m: Medication, plan: DayPlan, now: Date) throws -> Target {
+        let mine = plan.slots.filter { $0.key.medicationID == m.id }
+        if let s = mine.first(where: { [.due, .late, .upcoming].contains($0.status(at: now)) }) { return .slot(s) }
+        throw DosebarError.badData(mine.isEmpty ? "\(m.name) is not scheduled today" : "\(m.name): nothing left to skip today")
+    }
+
+    /// `take` with no names when nothing is due: says what is next.
+    public static func nothingDue(plan: DayPlan, at: Date) -> DosebarError {
+        if let next = plan.slots.first(where: { $0.status(at: at) == .upcoming }) {
+            return .badData("nothing is due now; next: \(next.medication.name) at \(plan.zone.local(next.instant).clock) (use --next to take it early)")
+        }
+        return .badData("nothing is due now and nothing is left today")
     }
 }

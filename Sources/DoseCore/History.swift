@@ -28,4 +28,22 @@ public struct History: Sendable {
         guard let start = lastSummarised.map({ $0.adding(days: 1) }) ?? firstDay, start <= yesterday else { return nil }
         return start...yesterday
     }
+
+    /// The summaries of the finished days `range` from their events (each event on its slot's day,
+    /// an extra dose on the day it was taken), each chained onto the one before, starting after `previous`.
+    public static func summaries(of range: ClosedRange<LocalDate>, medications: [Medication], events: [DoseEvent],
+                                 zone: Zone, after previous: DaySummary?) -> [DaySummary] {
+        var byDay: [LocalDate: [DoseEvent]] = [:]
+        for e in events { byDay[e.slot?.date ?? zone.date(of: e.at), default: []].append(e) }
+        var previous = previous
+        var out: [DaySummary] = []
+        var d = range.lowerBound
+        while d <= range.upperBound {
+            let s = DayPlan(date: d, medications: medications, events: byDay[d] ?? [], zone: zone).summary(after: previous)
+            out.append(s)
+            previous = s
+            d = d.adding(days: 1)
+        }
+        return out
+    }
 }

@@ -125,6 +125,12 @@ public struct StoreWriter {
         try db.execute(sql: "DELETE FROM day_summary WHERE day >= ?", arguments: [date.dayNumber])
     }
 
+    /// History changed on `day` as seen on `today`: a finished day's summary and every later one
+    /// are recomputed on the next load; today and later days have no summary yet.
+    public func historyChanged(on day: LocalDate, today: LocalDate) throws {
+        if day < today { try invalidateSummaries(from: day) }
+    }
+
     /// Inserts or replaces the summaries of their days.
     public func saveSummaries(_ s: [DaySummary]) throws {
         for summary in s { try DaySummaryRecord(summary).insert(db, onConflict: .replace) }

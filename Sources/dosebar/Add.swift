@@ -1,4 +1,5 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
 import DoseStore
 
@@ -23,10 +24,12 @@ struct Add: ParsableCommand {
     @OptionGroup(title: "Schedule") var schedule: ScheduleOptions
     @OptionGroup(title: "Details") var details: MedicationOptions
 
+    func validate() throws {
+        try TextRules.name(name)
+    }
+
     func run() throws {
-        let context = try AppContext(global)
-        try Validate.name(name)
-        try details.validate()
+        let context = try AppContext(global.options)
         let sched = try schedule.schedule(base: nil, today: context.today,
                                           defaultWindow: context.config.window ?? Schedule.defaultWindow)
         var m = Medication(id: 0, name: name.trimmingCharacters(in: .whitespaces),
@@ -35,11 +38,8 @@ struct Add: ParsableCommand {
         let store = try context.openStore()
         let medication = m
         try store.write { w in
-            if let existing = try w.medications(includeArchived: false).first(where: { $0.name.lowercased() == medication.name.lowercased() }) {
-                throw DosebarError.badData("a medicine named '\(existing.name)' already exists (use 'dosebar edit \(existing.name)')")
-            }
             _ = try w.insertMedication(medication)
-            if sched.start < context.today { try w.invalidateSummaries(from: sched.start) }
+            try w.historyChanged(on: sched.start, today: context.today)
         }
         let times = sched.times.map(\.description).joined(separator: ", ")
         Output.line("Added \(m.name): \(sched.summary)\(times.isEmpty ? "" : " at \(times)")\(sched.start > context.today ? " from \(sched.start)" : "").")

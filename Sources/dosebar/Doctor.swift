@@ -1,7 +1,7 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
-import DoseExport
-import DoseStore
+import DoseDaemon
 import Foundation
 
 /// `dosebar doctor`: check the set-up and say what to fix.
@@ -10,7 +10,7 @@ struct Doctor: ParsableCommand {
         commandName: "doctor",
         abstract: "Check the set-up and say what to fix.",
         discussion: """
-        Checks the time zone, the config file, the database, the shared directory, the daemon and
+        Checks the time zone, the config file, the database, the shared directory, the daemon and \
         which bars are installed. Exits 0 when everything is fine, 1 when something needs fixing.
 
         Example:
@@ -27,7 +27,7 @@ struct Doctor: ParsableCommand {
         func note(_ s: String) { Output.line("note  " + s) }
 
         let context: AppContext
-        do { context = try AppContext(global) } catch let e as DosebarError {
+        do { context = try AppContext(global.options) } catch let e as DosebarError {
             fix(e.description)
             throw ExitCode(1)
         }

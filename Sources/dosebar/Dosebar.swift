@@ -1,4 +1,5 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
 import Foundation
 
@@ -9,8 +10,8 @@ struct Dosebar: ParsableCommand {
         commandName: "dosebar",
         abstract: "Track the medicines you take and keep your desktop bar current.",
         discussion: """
-        dosebar keeps today's doses in a small SQLite database and writes a pre-rendered view of the
-        day (JSON and one line per bar) into a shared directory that waybar, polybar, conky, tmux,
+        dosebar keeps today's doses in a small SQLite database and writes a pre-rendered view of the \
+        day (JSON and one line per bar) into a shared directory that waybar, polybar, conky, tmux, \
         i3blocks and GNOME Shell read.
 
         Examples:
@@ -20,9 +21,10 @@ struct Dosebar: ParsableCommand {
           $ dosebar today
           $ dosebar status --format waybar
 
-        Environment: DOSEBAR_DB (database), DOSEBAR_DIR (shared directory), DOSEBAR_NOW (an ISO-8601
+        Environment: DOSEBAR_DB (database), DOSEBAR_DIR (shared directory), DOSEBAR_NOW (an ISO-8601 \
         instant that replaces the clock), TZ, LANG.
-        Exit codes: 0 ok, 64 usage, 65 bad data, 74 file I/O, 75 database busy (try again),
+
+        Exit codes: 0 ok, 64 usage, 65 bad data, 74 file I/O, 75 database busy (try again), \
         78 configuration, 70 internal error.
         """,
         version: "0.1.0",

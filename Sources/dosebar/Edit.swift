@@ -1,4 +1,5 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
 import DoseStore
 
@@ -8,7 +9,7 @@ struct Edit: ParsableCommand {
         commandName: "edit",
         abstract: "Change a medicine's schedule or details.",
         discussion: """
-        A schedule change takes effect from --effective (default today); days before it keep the
+        A schedule change takes effect from --effective (default today); days before it keep the \
         schedule they had, so history, streaks and adherence stay as they were.
 
         Examples:
@@ -20,7 +21,7 @@ struct Edit: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The medicine (name or unique prefix).") var name: String
+    @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
     @OptionGroup(title: "Schedule") var schedule: ScheduleOptions
     @OptionGroup(title: "Details") var details: MedicationOptions
 
@@ -28,29 +29,24 @@ struct Edit: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("First day the schedule change applies (default today).", valueName: "YYYY-MM-DD"))
     var effective: String?
 
-    func run() throws {
-        let context = try AppContext(global)
-        try details.validate()
-        if let rename { try Validate.name(rename) }
+    func validate() throws {
+        if let rename { try TextRules.name(rename) }
         guard schedule.changesSchedule || details.changesSomething || rename != nil else {
-            throw DosebarError.usage("nothing to change: give a schedule flag, a detail such as --dose, or --rename")
+            throw ValidationError("nothing to change: give a schedule flag, a detail such as --dose, or --rename")
         }
-        let effectiveDate = try effective.map { try InputParser.date($0, flag: "--effective", today: context.today) } ?? context.today
         if effective != nil && !schedule.changesSchedule {
-            throw DosebarError.usage("--effective goes with a schedule change (--at, --days, --every, --cycle, --window …)")
+            throw ValidationError("--effective goes with a schedule change (--at, --days, --every, --cycle, --window …)")
         }
+    }
+
+    func run() throws {
+        let context = try AppContext(global.options)
+        let effectiveDate = try effective.map { try InputParser.date($0, flag: "--effective", today: context.today) } ?? context.today
         let store = try context.openStore()
         let (renamed, summary) = try store.write { w -> (String, String) in
-            let all = try w.medications(includeArchived: false)
-            var m = try DoseResolver.match(name, in: all)
+            var m = try DoseResolver.match(name, in: try w.medications(includeArchived: true))
             details.apply(to: &m)
-            if let rename {
-                let new = rename.trimmingCharacters(in: .whitespaces)
-                if all.contains(where: { $0.id != m.id && $0.name.lowercased() == new.lowercased() }) {
-                    throw DosebarError.badData("a medicine named '\(new)' already exists")
-                }
-                m.name = new
-            }
+            if let rename { m.name = rename.trimmingCharacters(in: .whitespaces) }
             try w.updateMedication(m)
             var summary = ""
             if schedule.changesSchedule {
@@ -58,7 +54,7 @@ struct Edit: ParsableCommand {
                 let new = try schedule.schedule(base: base, today: context.today,
                                                 defaultWindow: context.config.window ?? Schedule.defaultWindow)
                 try w.putVersion(medicationID: m.id, ScheduleVersion(effective: effectiveDate, schedule: new))
-                if effectiveDate < context.today { try w.invalidateSummaries(from: effectiveDate) }
+                try w.historyChanged(on: effectiveDate, today: context.today)
                 let times = new.times.map(\.description).joined(separator: ", ")
                 summary = ": \(new.summary)\(times.isEmpty ? "" : " at \(times)") from \(effectiveDate)"
             }

@@ -1,6 +1,6 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
-import DoseExport
 
 /// `dosebar export`: write every file of the shared directory once.
 struct Export: ParsableCommand {
@@ -8,8 +8,8 @@ struct Export: ParsableCommand {
         commandName: "export",
         abstract: "Write every file of the shared directory once.",
         discussion: """
-        Writes timeline.json, snapshot.json, snapshot.txt and one file per bar (waybar.json,
-        polybar.txt, tmux.txt, conky.txt, i3blocks.txt). Files whose content did not change are
+        Writes timeline.json, snapshot.json, snapshot.txt and one file per bar (waybar.json, \
+        polybar.txt, tmux.txt, conky.txt, i3blocks.txt). Files whose content did not change are \
         left alone, so bars watching the directory are not woken for nothing.
 
         Examples:
@@ -22,12 +22,13 @@ struct Export: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Say nothing on success.") var quiet = false
 
     func run() throws {
-        let context = try AppContext(global)
+        let context = try AppContext(global.options)
         if context.dirFallback && !quiet {
             Output.warning("XDG_RUNTIME_DIR is not set; writing to \(context.dirPath)")
         }
         let store = try context.openStore()
-        let (timeline, changed) = try Refresh.export(context, store)
+        let written = try Refresh.export(context, store)
+        let (timeline, changed) = (written.timeline, written.changed)
         if !quiet {
             Output.line("Wrote \(context.dirPath): \(timeline.entries.count) timeline entries, "
                 + (changed.isEmpty ? "nothing changed." : "\(changed.count) file(s) changed (\(changed.joined(separator: ", "))).")

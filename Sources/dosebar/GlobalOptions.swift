@@ -1,16 +1,29 @@
 import ArgumentParser
+import DoseApp
+import DoseCore
 
 /// Flags every subcommand accepts.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Database file (default: $DOSEBAR_DB, else ~/.local/share/dosebar/dosebar.sqlite).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Database file (default: $DOSEBAR_DB, else ~/.local/share/dosebar/dosebar.sqlite).", valueName: "path"),
+            completion: .file(extensions: ["sqlite"]))
     var db: String?
 
-    @Option(name: .long, help: ArgumentHelp("Shared directory the bars read (default: $DOSEBAR_DIR, else $XDG_RUNTIME_DIR/dosebar).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Shared directory the bars read (default: $DOSEBAR_DIR, else $XDG_RUNTIME_DIR/dosebar).", valueName: "dir"),
+            completion: .directory)
     var dir: String?
 
-    @Option(name: .long, help: ArgumentHelp("Language of messages: en or ko (default: from the config, else LANG).", valueName: "en|ko"))
-    var lang: String?
+    @Option(name: .long, help: ArgumentHelp("Language of messages (default: from the config, else LANG).", valueName: "language"))
+    var lang: Language?
 
-    @Option(name: .long, help: ArgumentHelp("Config file (default: ~/.config/dosebar/config.toml).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Config file (default: ~/.config/dosebar/config.toml).", valueName: "path"),
+            completion: .file(extensions: ["toml"]))
     var config: String?
+
+    /// What DoseApp's context needs from these flags.
+    var options: AppOptions { AppOptions(db: db, dir: dir, lang: lang, config: config) }
+}
+
+extension Language: ExpressibleByArgument {
+    /// `en`, `ko`, in any letter case.
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
-import DoseStore
 import Foundation
 
 /// `dosebar list`: the medicines and their schedules.
@@ -43,7 +43,7 @@ struct List: ParsableCommand {
     }
 
     func run() throws {
-        let context = try AppContext(global)
+        let context = try AppContext(global.options)
         let store = try context.openStore()
         let meds = try store.read { try $0.medications(includeArchived: all) }
         let rows = meds.map { m -> Row in
@@ -67,30 +67,5 @@ struct List: ParsableCommand {
              r.stock.map(String.init) ?? "", r.group ?? ""]
         }
         for line in TextTable.render(table) { Output.line(line) }
-    }
-}
-
-/// Left-aligned columns separated by two spaces, sized by display width.
-enum TextTable {
-    static func render(_ rows: [[String]]) -> [String] {
-        guard let columns = rows.map(\.count).max() else { return [] }
-        var widths = Array(repeating: 0, count: columns)
-        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], width(c)) } }
-        return rows.map { r in
-            r.enumerated().map { i, c in i == r.count - 1 ? c : c + String(repeating: " ", count: widths[i] - width(c)) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-        }
-    }
-
-    /// Terminal columns: East Asian wide characters and emoji take two.
-    static func width(_ s: String) -> Int {
-        s.unicodeScalars.reduce(0) { n, u in
-            let v = u.value
-            if u.properties.generalCategory == .nonspacingMark || v == 0xFE0F || v == 0x200D { return n }
-            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
-            return n + (wide ? 2 : 1)
-        }
     }
 }

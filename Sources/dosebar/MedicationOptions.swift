@@ -23,11 +23,11 @@ struct MedicationOptions: ParsableArguments {
     var note: String?
 
     func validate() throws {
-        if let stock, !(0...1_000_000).contains(stock) { throw DosebarError.usage("--stock: give a number from 0 to 1000000") }
-        if let perDose, !(1...1000).contains(perDose) { throw DosebarError.usage("--per-dose: give a number from 1 to 1000") }
-        if let lowDays, !(0...365).contains(lowDays) { throw DosebarError.usage("--low-days: give a number from 0 to 365") }
+        if let stock, !(0...1_000_000).contains(stock) { throw ValidationError("--stock: give a number from 0 to 1000000") }
+        if let perDose, !(1...1000).contains(perDose) { throw ValidationError("--per-dose: give a number from 1 to 1000") }
+        if let lowDays, !(0...365).contains(lowDays) { throw ValidationError("--low-days: give a number from 0 to 365") }
         for (flag, value) in [("--dose", dose), ("--group", group), ("--note", note)] {
-            if let value { try Validate.text(value, flag: flag, max: flag == "--note" ? 1000 : 100) }
+            if let value { try TextRules.text(value, flag: flag, max: flag == "--note" ? 1000 : 100) }
         }
     }
 
@@ -43,21 +43,5 @@ struct MedicationOptions: ParsableArguments {
 
     var changesSomething: Bool {
         dose != nil || group != nil || stock != nil || perDose != nil || lowDays != nil || note != nil
-    }
-}
-
-/// Checks for user text.
-enum Validate {
-    /// A medicine name: 1–100 characters, no control characters, not only spaces.
-    static func name(_ s: String) throws {
-        guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw DosebarError.usage("the medicine name is empty") }
-        try text(s, flag: "NAME", max: 100)
-    }
-
-    static func text(_ s: String, flag: String, max: Int) throws {
-        guard s.count <= max else { throw DosebarError.usage("\(flag): at most \(max) characters") }
-        guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw DosebarError.usage("\(flag): no line breaks or control characters, please")
-        }
     }
 }

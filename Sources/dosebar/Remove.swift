@@ -1,4 +1,5 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
 import DoseStore
 
@@ -16,13 +17,13 @@ struct Remove: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The medicine (name or unique prefix).") var name: String
+    @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
 
     func run() throws {
-        let context = try AppContext(global)
+        let context = try AppContext(global.options)
         let store = try context.openStore()
         let removed = try store.write { w -> String in
-            var m = try DoseResolver.match(name, in: try w.medications(includeArchived: false))
+            var m = try DoseResolver.match(name, in: try w.medications(includeArchived: true))
             m.archivedOn = context.today
             try w.updateMedication(m)
             return m.name

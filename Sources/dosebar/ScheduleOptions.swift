@@ -42,21 +42,24 @@ struct ScheduleOptions: ParsableArguments {
             || minInterval != nil || window != nil || from != nil || until != nil
     }
 
-    /// The recurrence named by the flags, or nil when none was given.
-    func recurrence() throws -> Recurrence? {
+    func validate() throws {
         let kinds = [days != nil, every != nil, cycle != nil, asNeeded, daily].filter { $0 }.count
         guard kinds <= 1 else {
-            throw DosebarError.usage("choose one schedule: --daily, --days, --every, --cycle or --as-needed")
+            throw ValidationError("choose one schedule: --daily, --days, --every, --cycle or --as-needed")
         }
         if (maxPerDay != nil || minInterval != nil) && !asNeeded {
-            throw DosebarError.usage("--max-per-day and --min-interval go with --as-needed")
+            throw ValidationError("--max-per-day and --min-interval go with --as-needed")
         }
+        if let m = maxPerDay, !(1...100).contains(m) { throw ValidationError("--max-per-day: give a number from 1 to 100") }
+    }
+
+    /// The recurrence named by the flags, or nil when none was given.
+    func recurrence() throws -> Recurrence? {
         if let days { return .weekdays(try InputParser.weekdays(days)) }
         if let every { return try InputParser.every(every) }
         if let cycle { return try InputParser.cycle(cycle) }
         if daily { return .daily }
         if asNeeded {
-            if let m = maxPerDay, !(1...100).contains(m) { throw DosebarError.usage("--max-per-day: give a number from 1 to 100") }
             let gap = try minInterval.map { try InputParser.duration($0, flag: "--min-interval") }
             return .asNeeded(maxPerDay: maxPerDay, minInterval: gap)
         }
@@ -83,24 +86,5 @@ struct ScheduleOptions: ParsableArguments {
         }
         if let end, end < start { throw DosebarError.usage("--until: \(end) is before the course starts (\(start))") }
         return Schedule(recurrence: recurrence, times: times, window: window, start: start, until: end)
-    }
-}
-
-extension Schedule {
-    /// Short human description: `daily`, `mon,wed,fri`, `every 3d`, `cycle 21/7`, `as needed (max 3/day)`.
-    var summary: String {
-        switch recurrence {
-        case .daily: return "daily"
-        case .weekdays(let d): return d.sorted().map(\.code).joined(separator: ",")
-        case .everyDays(let n): return "every \(n)d"
-        case .everyWeeks(let n): return "every \(n)w"
-        case .everyMonths(let n): return "every \(n)m"
-        case .cycle(let a, let r): return "cycle \(a)/\(r)"
-        case .asNeeded(let max, let gap):
-            var parts: [String] = []
-            if let max { parts.append("max \(max)/day") }
-            if let gap { parts.append("every ≥\(gap / 60)m") }
-            return parts.isEmpty ? "as needed" : "as needed (\(parts.joined(separator: ", ")))"
-        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
 import DoseExport
 
@@ -8,7 +9,7 @@ struct Status: ParsableCommand {
         commandName: "status",
         abstract: "Print what a bar would show now, in one output format.",
         discussion: """
-        Bars should read the pre-rendered files of the shared directory (or 'dosebar watch');
+        Bars should read the pre-rendered files of the shared directory (or 'dosebar watch'); \
         this command is for scripts and checking a format.
 
         Examples:
@@ -19,17 +20,14 @@ struct Status: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(name: .long, help: ArgumentHelp("One of: \(OutputFormat.names.joined(separator: ", ")).", valueName: "format"))
-    var format: String = "text"
+    @Option(name: .long, help: "The output format.")
+    var format: OutputFormat = .text
 
     func run() throws {
-        guard let f = OutputFormat(rawValue: format) else {
-            throw DosebarError.usage("--format: '\(format)' is not one of \(OutputFormat.names.joined(separator: ", "))")
-        }
-        let context = try AppContext(global)
+        let context = try AppContext(global.options)
         let store = try context.openStore()
         let timeline = try DayService(store: store, context: context).timeline()
         guard let snapshot = timeline.entry(at: context.now) else { throw DosebarError.internal("empty timeline") }
-        Output.line(Exporter(options: context.config.renderOptions(context.catalog)).render(f, snapshot))
+        Output.line(Exporter(options: context.config.renderOptions(context.catalog)).render(format, snapshot))
     }
 }

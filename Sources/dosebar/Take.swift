@@ -1,4 +1,5 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
 
 /// `dosebar take`: log doses as taken.
@@ -7,8 +8,8 @@ struct Take: ParsableCommand {
         commandName: "take",
         abstract: "Log doses as taken (every due dose when no name is given).",
         discussion: """
-        'take NAME' takes that medicine's earliest due or late dose today, else its next dose if it
-        opens within the tolerance window, else an extra dose of an as-needed medicine.
+        'take NAME' takes that medicine's earliest due or late dose today, else its next dose if it \
+        opens within the tolerance window, else a dose of an as-needed medicine. \
         --at back-dates: the dose of that day whose window holds the time, else the nearest one.
 
         Examples:
@@ -21,47 +22,17 @@ struct Take: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "Medicines (names or unique prefixes).") var names: [String] = []
+    @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String] = []
     @Option(name: .long, help: ArgumentHelp("When it was taken: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
     var at: String?
     @Flag(name: .long, help: "When nothing is due, take the next dose(s).") var next = false
 
     func run() throws {
-        let context = try AppContext(global)
+        let context = try AppContext(global.options)
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
-        let logger = DoseLogger(context: context, store: store)
-        let logged = try logger.log(.taken, names: names, at: instant, next: next)
-        for line in logger.describe(.taken, logged) { Output.line(line) }
-        Refresh.afterChange(context, store)
-    }
-}
-
-/// `dosebar skip`: log doses as deliberately skipped.
-struct Skip: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "skip",
-        abstract: "Log doses as skipped on purpose (they do not break the streak).",
-        discussion: """
-        Examples:
-          $ dosebar skip Magnesium
-          $ dosebar skip Aspirin --at 2026-11-21T08:00
-        """
-    )
-
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: "Medicines (names or unique prefixes).") var names: [String]
-    @Option(name: .long, help: ArgumentHelp("Which dose: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
-    var at: String?
-
-    func run() throws {
-        let context = try AppContext(global)
-        guard !names.isEmpty else { throw DosebarError.usage("name the medicine(s) to skip") }
-        let instant = try at.map { try context.instant(fromAt: $0) }
-        let store = try context.openStore()
-        let logger = DoseLogger(context: context, store: store)
-        let logged = try logger.log(.skipped, names: names, at: instant, next: false)
-        for line in logger.describe(.skipped, logged) { Output.line(line) }
+        let recorded = try DoseRecorder(context: context, store: store).record(.taken, names: names, at: instant, next: next)
+        for r in recorded { Output.line(r.line(zone: context.zone, today: context.today)) }
         Refresh.afterChange(context, store)
     }
 }

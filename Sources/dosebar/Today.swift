@@ -1,4 +1,5 @@
 import ArgumentParser
+import DoseApp
 import DoseCore
 import DoseExport
 import Foundation
@@ -22,7 +23,7 @@ struct Today: ParsableCommand {
     @Flag(name: .long, help: "Print the snapshot object (DESIGN §4) for now.") var json = false
 
     func run() throws {
-        let context = try AppContext(global)
+        let context = try AppContext(global.options)
         let store = try context.openStore()
         let service = DayService(store: store, context: context)
         let snapshot = TimelineProvider(builder: service.builder(try service.load())).snapshot(at: context.now)

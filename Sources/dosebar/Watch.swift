@@ -1,6 +1,7 @@
 import ArgumentParser
-import CLinuxShim
+import DoseApp
 import DoseCore
+import DoseDaemon
 import DoseExport
 import Foundation
 import Glibc
@@ -8,6 +9,7 @@ import Glibc
 /// `dosebar watch`: print one line per change for bars that stream.
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Print the current line for a bar, then one line per change.",
         discussion: """
         Prints the line of the format's file in the shared directory (waybar.json, polybar.txt, \
@@ -26,15 +28,17 @@ struct Watch: ParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(name: .long, help: "waybar, polybar, i3blocks, tmux, text or json.") var format: String = "text"
+    @Option(name: .long, help: "The output format (conky reads conky.txt itself).") var format: Format = .text
 
-    /// The formats that fit on one line.
-    static let formats: [OutputFormat] = [.waybar, .polybar, .i3blocks, .tmux, .text, .json]
+    /// The output formats that fit on one line.
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case waybar, polybar, i3blocks, tmux, text, json
+
+        var output: OutputFormat { OutputFormat(rawValue: rawValue)! }
+    }
 
     func run() throws {
-        guard let output = OutputFormat(rawValue: format), Watch.formats.contains(output) else {
-            throw DosebarError.usage("--format: '\(format)' cannot be streamed (use \(Watch.formats.map(\.rawValue).joined(separator: ", ")); conky reads conky.txt itself)")
-        }
+        let output = format.output
         // A closed pipe must surface as EPIPE from write(2), not kill the process.
         signal(SIGPIPE, SIG_IGN)
         // Whoever started us may have left SIGTERM/SIGINT/SIGHUP blocked or ignored (exec keeps
@@ -43,7 +47,7 @@ struct Watch: ParsableCommand {
         sigemptyset(&stop)
         for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stop, s); signal(s, SIG_DFL) }
         sigprocmask(SIG_UNBLOCK, &stop, nil)
-        let context = try AppContext(global)
+        let context = try AppContext(global.options)
         let follower = try DirectoryFollower(directory: context.dirPath, fileName: output.fileName)
         if follower.read() == nil {
             do {

@@ -5,7 +5,7 @@ import Glibc
 /// One daemon per shared directory: an exclusive `flock` on `<shared dir>/daemon.lock`, which
 /// holds the owner's pid as text. The kernel drops the lock when its process dies, so a lock
 /// file left by a killed daemon does not block the next one.
-final class InstanceLock {
+public final class InstanceLock {
     let path: String
     private var fd: Int32
 
@@ -54,7 +54,7 @@ final class InstanceLock {
     deinit { release() }
 
     /// The pid of the daemon holding the lock in `directory`, or nil when none does.
-    static func holder(directory: String) -> pid_t? {
+    public static func holder(directory: String) -> pid_t? {
         let fd = open(path(in: directory), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

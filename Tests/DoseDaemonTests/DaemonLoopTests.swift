@@ -1,10 +1,11 @@
+@testable import DoseDaemon
 import DoseCore
 import Foundation
 import Testing
 
-// The daemon's loop (DaemonShared/ links to Sources/dosebar/Daemon/DaemonLoop.swift and
-// DoseAlert.swift, which depend on DoseCore only) driven by a simulated clock: a whole day runs
-// in milliseconds, and every instant the loop chose to wake at is checked.
+// The daemon's loop (DoseDaemon's DaemonLoop with every effect behind DaemonHost) driven by a
+// simulated clock: a whole day runs in milliseconds, and every instant the loop chose to wake at
+// is checked.
 
 /// A clock the test moves.
 final class SimClock: DaemonClock {

@@ -2,8 +2,8 @@ import CLinuxShim
 import Glibc
 
 /// An inotify instance reading whole batches of events.
-final class Inotify {
-    let fd: Int32
+public final class Inotify {
+    public let fd: Int32
 
     /// One event: the watch, its mask, and the name inside a watched directory (empty for the directory itself).
     struct Event: Hashable {

@@ -6,10 +6,10 @@ import Glibc
 /// exist, the nearest existing ancestor is watched until it appears; when it is removed or moved
 /// away, that search starts again, so `watch` survives the directory being created later or
 /// recreated.
-final class DirectoryFollower {
-    let directory: String
-    let fileName: String
-    let inotify: Inotify
+public final class DirectoryFollower {
+    public let directory: String
+    public let fileName: String
+    public let inotify: Inotify
     private var watch: Int32?
     /// Whether `watch` is on `directory` itself (otherwise on an ancestor).
     private(set) var watchingDirectory = false
@@ -19,14 +19,14 @@ final class DirectoryFollower {
     static let ancestorMask = Inotify.create | Inotify.movedTo | Inotify.deleteSelf | Inotify.moveSelf
         | Inotify.onlyDirectory
 
-    init(directory: String, fileName: String) throws {
+    public init(directory: String, fileName: String) throws {
         self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         self.fileName = fileName
         inotify = try Inotify()
         arm()
     }
 
-    var path: String { directory + "/" + fileName }
+    public var path: String { directory + "/" + fileName }
 
     /// Watches the directory, or its nearest existing ancestor.
     private func arm() {
@@ -46,7 +46,7 @@ final class DirectoryFollower {
     }
 
     /// Reads the queued events; returns whether the file may have changed (then read it again).
-    func handleEvents() -> Bool {
+    public func handleEvents() -> Bool {
         var mayHaveChanged = false
         var rearm = false
         for event in inotify.read() {
@@ -71,7 +71,7 @@ final class DirectoryFollower {
     }
 
     /// The file's content, or nil when it does not exist (or is not readable).
-    func read() -> String? {
+    public func read() -> String? {
         FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -24,26 +24,28 @@ import TOMLKit
 /// tmux = true              # tmux refresh-client -S
 /// i3blocks_signal = 10     # SIGRTMIN+10 to i3blocks (0 = off)
 /// ```
-struct Config: Sendable {
-    var language: String?
-    var icons: IconSet = .emoji
-    var window: Int?
-    var colors: [DayState: String] = [:]
-    var templates: [String: String] = [:]
-    var nudge = Nudge()
+public struct Config: Sendable {
+    public var language: Language?
+    public var icons: IconSet = .emoji
+    public var window: Int?
+    public var colors: [DayState: String] = [:]
+    public var templates: [String: String] = [:]
+    public var nudge = Nudge()
+
+    public init() {}
 
     /// Which bars the daemon pokes after a write.
-    struct Nudge: Sendable {
-        var waybarSignal = 8
-        var polybar = true
-        var tmux = true
-        var i3blocksSignal = 10
+    public struct Nudge: Sendable {
+        public var waybarSignal = 8
+        public var polybar = true
+        public var tmux = true
+        public var i3blocksSignal = 10
     }
 
     static let formats = RenderOptions.templateNames
 
-    /// Icons, colours and templates for the renderers.
-    func renderOptions(_ catalog: Catalog) -> RenderOptions {
+    /// Icons, colours and templates for the renderers, with the catalog's words.
+    public func renderOptions(_ catalog: Catalog) -> RenderOptions {
         var labels = RenderOptions.englishStatusLabels
         for s in SlotStatus.allCases { labels[s] = catalog.text("status." + s.rawValue) }
         return RenderOptions(icons: icons, colors: RenderOptions.defaultColors.merging(colors) { $1 }, templates: templates,
@@ -51,7 +53,7 @@ struct Config: Sendable {
     }
 
     /// Loads `path`; a missing file is the defaults unless `required`.
-    static func load(path: String, required: Bool) throws -> Config {
+    public static func load(path: String, required: Bool) throws -> Config {
         guard let data = FileManager.default.contents(atPath: path) else {
             if required || FileManager.default.fileExists(atPath: path) {
                 throw DosebarError.config("cannot read config file \(path)")
@@ -64,7 +66,8 @@ struct Config: Sendable {
         return try parse(text, path: path)
     }
 
-    static func parse(_ text: String, path: String) throws -> Config {
+    /// Parses the text of a config file; errors name `path` and the line.
+    public static func parse(_ text: String, path: String) throws -> Config {
         try precheck(text, path: path)
         let table: TOMLTable
         do {
@@ -73,62 +76,87 @@ struct Config: Sendable {
             throw DosebarError.config("\(path):\(e.source.begin.line): \(e.description)")
         }
         var config = Config()
-        func fail(_ key: String, _ section: String?, _ why: String) -> DosebarError {
-            .config("\(path):\(line(of: key, section: section, in: text)): \(section.map { "[\($0)] " } ?? "")\(key): \(why)")
+        let reader = KeyReader(text: text, path: path)
+        for (key, value) in table {
+            switch key {
+            case "language":
+                let s = try reader.string(value, key, nil)
+                guard let language = Language(rawValue: s) else { throw reader.fail(key, nil, "'\(s)' is not en or ko") }
+                config.language = language
+            case "icons":
+                let s = try reader.string(value, key, nil)
+                guard let set = IconSet.named(s) else { throw reader.fail(key, nil, "'\(s)' is not emoji, nerd or ascii") }
+                config.icons = set
+            case "window":
+                do { config.window = try InputParser.duration(try reader.string(value, key, nil), flag: "window") }
+                catch let e as DosebarError { throw reader.fail(key, nil, e.description) }
+            case "colors": config.colors = try colors(value, reader)
+            case "templates": config.templates = try templates(value, reader)
+            case "nudge": config.nudge = try nudge(value, reader)
+            default:
+                throw reader.fail(key, nil, "unknown key (known: language, icons, window, [colors], [templates], [nudge])")
+            }
         }
+        return config
+    }
+
+    /// Finds a key's line for an error and reads typed values.
+    struct KeyReader {
+        let text: String
+        let path: String
+
+        func fail(_ key: String, _ section: String?, _ why: String) -> DosebarError {
+            .config("\(path):\(Config.line(of: key, section: section, in: text)): \(section.map { "[\($0)] " } ?? "")\(key): \(why)")
+        }
+
         func string(_ v: TOMLValueConvertible, _ key: String, _ section: String?) throws -> String {
             guard let s = v.string else { throw fail(key, section, "expected a string in quotes") }
             return s
         }
-        for (key, value) in table {
-            switch key {
-            case "language":
-                let s = try string(value, key, nil)
-                guard ["en", "ko"].contains(s) else { throw fail(key, nil, "'\(s)' is not en or ko") }
-                config.language = s
-            case "icons":
-                let s = try string(value, key, nil)
-                guard let set = IconSet.named(s) else { throw fail(key, nil, "'\(s)' is not emoji, nerd or ascii") }
-                config.icons = set
-            case "window":
-                do { config.window = try InputParser.duration(try string(value, key, nil), flag: "window") }
-                catch let e as DosebarError { throw fail(key, nil, e.description) }
-            case "colors":
-                guard let t = value.table else { throw fail(key, nil, "expected a [colors] table") }
-                for (k, v) in t {
-                    guard let state = DayState(rawValue: k) else {
-                        throw fail(k, "colors", "unknown state (use \(DayState.allCases.map(\.rawValue).joined(separator: ", ")))")
-                    }
-                    let c = try string(v, k, "colors")
-                    guard c.count == 7, c.hasPrefix("#"), c.dropFirst().allSatisfy(\.isHexDigit) else {
-                        throw fail(k, "colors", "'\(c)' is not a colour like #ff5555")
-                    }
-                    config.colors[state] = c
-                }
-            case "templates":
-                guard let t = value.table else { throw fail(key, nil, "expected a [templates] table") }
-                for (k, v) in t {
-                    guard formats.contains(k) else { throw fail(k, "templates", "unknown format (use \(formats.joined(separator: ", ")))") }
-                    config.templates[k] = try string(v, k, "templates")
-                }
-            case "nudge":
-                guard let t = value.table else { throw fail(key, nil, "expected a [nudge] table") }
-                for (k, v) in t {
-                    switch k {
-                    case "waybar_signal", "i3blocks_signal":
-                        guard let n = v.int, (0...30).contains(n) else { throw fail(k, "nudge", "expected a number 0–30 (0 = off)") }
-                        if k == "waybar_signal" { config.nudge.waybarSignal = n } else { config.nudge.i3blocksSignal = n }
-                    case "polybar", "tmux":
-                        guard let b = v.bool else { throw fail(k, "nudge", "expected true or false") }
-                        if k == "polybar" { config.nudge.polybar = b } else { config.nudge.tmux = b }
-                    default: throw fail(k, "nudge", "unknown key (use waybar_signal, polybar, tmux, i3blocks_signal)")
-                    }
-                }
-            default:
-                throw fail(key, nil, "unknown key (known: language, icons, window, [colors], [templates], [nudge])")
+    }
+
+    /// `[colors]`: a `#rrggbb` per day state.
+    static func colors(_ value: TOMLValueConvertible, _ reader: KeyReader) throws -> [DayState: String] {
+        guard let t = value.table else { throw reader.fail("colors", nil, "expected a [colors] table") }
+        var colors: [DayState: String] = [:]
+        for (k, v) in t {
+            guard let state = DayState(rawValue: k) else {
+                throw reader.fail(k, "colors", "unknown state (use \(DayState.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            let c = try reader.string(v, k, "colors")
+            guard RenderOptions.isValidColor(c) else { throw reader.fail(k, "colors", "'\(c)' is not a colour like #ff5555") }
+            colors[state] = c
+        }
+        return colors
+    }
+
+    /// `[templates]`: a text template per output format.
+    static func templates(_ value: TOMLValueConvertible, _ reader: KeyReader) throws -> [String: String] {
+        guard let t = value.table else { throw reader.fail("templates", nil, "expected a [templates] table") }
+        var templates: [String: String] = [:]
+        for (k, v) in t {
+            guard formats.contains(k) else { throw reader.fail(k, "templates", "unknown format (use \(formats.joined(separator: ", ")))") }
+            templates[k] = try reader.string(v, k, "templates")
+        }
+        return templates
+    }
+
+    /// `[nudge]`: which bars the daemon pokes.
+    static func nudge(_ value: TOMLValueConvertible, _ reader: KeyReader) throws -> Nudge {
+        guard let t = value.table else { throw reader.fail("nudge", nil, "expected a [nudge] table") }
+        var nudge = Nudge()
+        for (k, v) in t {
+            switch k {
+            case "waybar_signal", "i3blocks_signal":
+                guard let n = v.int, (0...30).contains(n) else { throw reader.fail(k, "nudge", "expected a number 0–30 (0 = off)") }
+                if k == "waybar_signal" { nudge.waybarSignal = n } else { nudge.i3blocksSignal = n }
+            case "polybar", "tmux":
+                guard let b = v.bool else { throw reader.fail(k, "nudge", "expected true or false") }
+                if k == "polybar" { nudge.polybar = b } else { nudge.tmux = b }
+            default: throw reader.fail(k, "nudge", "unknown key (use waybar_signal, polybar, tmux, i3blocks_signal)")
             }
         }
-        return config
+        return nudge
     }
 
     /// Accepts only the TOML dosebar's config uses — `[table]` headers and `key = "string" | 'string'

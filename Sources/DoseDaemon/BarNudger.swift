@@ -1,4 +1,5 @@
 import CLinuxShim
+import DoseApp
 import Foundation
 import Glibc
 

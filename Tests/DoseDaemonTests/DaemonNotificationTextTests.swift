@@ -1,8 +1,9 @@
+@testable import DoseDaemon
 import DoseCore
 import Foundation
 import Testing
 
-/// The words of the daemon's notifications (DaemonShared/NotificationText.swift).
+/// The words of the daemon's notifications (DoseDaemon).
 @Suite("Daemon notification text")
 struct DaemonNotificationTextTests {
     let zone = Zone(TimeZone(identifier: "Asia/Seoul")!)

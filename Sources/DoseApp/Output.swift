@@ -1,22 +1,22 @@
 import Foundation
 
 /// Where the command writes for a person: stdout for results, stderr for one-line errors and warnings.
-enum Output {
-    static func line(_ text: String) {
+public enum Output {
+    public static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    static func error(_ text: String) {
+    public static func error(_ text: String) {
         FileHandle.standardError.write(Data(("dosebar: " + oneLine(text) + "\n").utf8))
     }
 
-    static func warning(_ text: String) {
+    public static func warning(_ text: String) {
         FileHandle.standardError.write(Data(("dosebar: warning: " + oneLine(text) + "\n").utf8))
     }
 
     /// An error stays one line even when it quotes what the user typed: control characters and
     /// line separators in it are shown escaped (`\n`, `\u{1B}`).
-    static func oneLine(_ text: String) -> String {
+    public static func oneLine(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -32,7 +32,7 @@ enum Output {
     }
 
     /// Whether stdout is a terminal that wants colour (not when NO_COLOR is set).
-    static func wantsColor(_ env: [String: String]) -> Bool {
+    public static func wantsColor(_ env: [String: String]) -> Bool {
         isatty(1) == 1 && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
     }
 }

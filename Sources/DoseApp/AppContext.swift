@@ -2,25 +2,40 @@ import DoseCore
 import DoseStore
 import Foundation
 
+/// What the command line (or any other front end) chose explicitly; nil means "from the
+/// environment, else the default".
+public struct AppOptions: Sendable {
+    public var db: String?
+    public var dir: String?
+    public var lang: Language?
+    public var config: String?
+
+    public init(db: String? = nil, dir: String? = nil, lang: Language? = nil, config: String? = nil) {
+        self.db = db; self.dir = dir; self.lang = lang; self.config = config
+    }
+}
+
 /// Everything a command needs from the outside world, built once in `run()`:
 /// the clock, the time zone, paths, config and language. Tests build their own through the environment.
-struct AppContext {
-    let env: [String: String]
-    let now: Date
-    let zone: Zone
+public struct AppContext: Sendable {
+    public let options: AppOptions
+    public let env: [String: String]
+    public let now: Date
+    public let zone: Zone
     /// Set when `TZ` names no known zone (it then falls back to UTC).
-    let zoneProblem: String?
-    let dbPath: String
-    let dirPath: String
+    public let zoneProblem: String?
+    public let dbPath: String
+    public let dirPath: String
     /// Set when the shared directory fell back to the state directory.
-    let dirFallback: Bool
-    let configPath: String
-    let config: Config
-    let catalog: Catalog
+    public let dirFallback: Bool
+    public let configPath: String
+    public let config: Config
+    public let catalog: Catalog
 
-    var today: LocalDate { zone.date(of: now) }
+    public var today: LocalDate { zone.date(of: now) }
 
-    init(_ options: GlobalOptions, env: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public init(_ options: AppOptions, env: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.options = options
         self.env = env
         now = try AppContext.clock(env)
         (zone, zoneProblem) = AppContext.timeZone(env)
@@ -40,16 +55,13 @@ struct AppContext {
         }
         configPath = options.config ?? xdg("XDG_CONFIG_HOME", ".config") + "/dosebar/config.toml"
         config = try Config.load(path: configPath, required: options.config != nil)
-        if let lang = options.lang, !["en", "ko"].contains(lang.lowercased()) {
-            throw DosebarError.usage("--lang: '\(lang)' is not a language dosebar speaks (use en or ko)")
-        }
-        let lang = options.lang ?? config.language ?? env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
+        let lang = options.lang?.rawValue ?? config.language?.rawValue ?? env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
             ?? env["LC_MESSAGES"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"]
         catalog = Catalog.forLanguage(lang)
     }
 
     /// `DOSEBAR_NOW` replaces the clock (tests, replays).
-    static func clock(_ env: [String: String]) throws -> Date {
+    public static func clock(_ env: [String: String]) throws -> Date {
         guard let text = env["DOSEBAR_NOW"], !text.isEmpty else { return Date() }
         guard let date = ISO8601.parse(text) else {
             throw DosebarError.usage("DOSEBAR_NOW: '\(text)' is not an ISO-8601 instant with an offset (e.g. 2026-11-22T08:30:00+09:00)")
@@ -58,7 +70,7 @@ struct AppContext {
     }
 
     /// `TZ` if set (a name, `:name` or a zoneinfo path), else the system's zone.
-    static func timeZone(_ env: [String: String]) -> (Zone, String?) {
+    public static func timeZone(_ env: [String: String]) -> (Zone, String?) {
         guard var name = env["TZ"], !name.isEmpty else { return (Zone(TimeZone.current), nil) }
         if name.hasPrefix(":") { name.removeFirst() }
         if let r = name.range(of: "zoneinfo/") { name = String(name[r.upperBound...]) }
@@ -67,10 +79,10 @@ struct AppContext {
     }
 
     /// Opens (creating if needed) the database.
-    func openStore() throws -> DoseStore { try DoseStore(path: dbPath) }
+    public func openStore() throws -> DoseStore { try DoseStore(path: dbPath) }
 
     /// Parses `--at` of take/skip: `HH:MM` (today) or a date-time (`YYYY-MM-DDTHH:MM`, or ISO-8601 with offset).
-    func instant(fromAt text: String) throws -> Date {
+    public func instant(fromAt text: String) throws -> Date {
         if let t = LocalTime(text) { return zone.instant(today, t) }
         if let d = ISO8601.parse(text) { return d }
         let parts = text.split(whereSeparator: { $0 == "T" || $0 == " " })

@@ -1,3 +1,4 @@
+import DoseApp
 import DoseCore
 import DoseExport
 import DoseStore
@@ -6,7 +7,6 @@ import Foundation
 /// The daemon's effects on the real world: the store, the shared directory, the bars, the
 /// notification server, systemd and stderr.
 final class LiveDaemonHost: DaemonHost {
-    private let options: GlobalOptions
     private var base: AppContext
     private let store: DoseStore
     private let nudger: BarNudger
@@ -18,9 +18,8 @@ final class LiveDaemonHost: DaemonHost {
     /// More counters for the report (the event source's raw wake-ups).
     var extraReport: () -> String = { "" }
 
-    init(options: GlobalOptions, context: AppContext, store: DoseStore, nudger: BarNudger, notifier: Notifier?,
-         systemd: SystemdNotify) {
-        self.options = options; base = context; current = context; self.store = store
+    init(context: AppContext, store: DoseStore, nudger: BarNudger, notifier: Notifier?, systemd: SystemdNotify) {
+        base = context; current = context; self.store = store
         self.nudger = nudger; self.notifier = notifier; self.systemd = systemd
     }
 
@@ -28,13 +27,8 @@ final class LiveDaemonHost: DaemonHost {
         if base.env["TZ"].map({ $0.isEmpty }) ?? true { NSTimeZone.resetSystemTimeZone() }
         let context = AppContext(base, now: now)
         current = context
-        return try ExportLock.run(dir: context.dirPath) {
-            let service = DayService(store: store, context: context)
-            let day = try service.load()
-            let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: now)
-            try Exporter(options: context.config.renderOptions(context.catalog))
-                .export(timeline, now: now, to: SharedDirectory(path: context.dirPath))
-            return DaemonDay(timeline: timeline, slots: day.plan.slots, changed: filesChangedSinceLastLook(context.dirPath))
+        return try Refresh.export(context, store) { written in
+            DaemonDay(timeline: written.timeline, slots: written.slots, changed: filesChangedSinceLastLook(context.dirPath))
         }
     }
 
@@ -60,7 +54,7 @@ final class LiveDaemonHost: DaemonHost {
     }
 
     func reloadConfig() throws {
-        base = try AppContext(options, env: base.env)
+        base = try base.reloaded()
         nudger.settings = base.config.nudge
     }
 
@@ -95,7 +89,7 @@ final class LiveDaemonHost: DaemonHost {
 
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
         let kind: DoseEvent.Kind = choice == .skip ? .skipped : .taken
-        try SlotRecorder(context: AppContext(base, now: now), store: store).record(kind, slots: slots)
+        try DoseRecorder(context: AppContext(base, now: now), store: store).record(kind, slots: slots)
     }
 
     func status(_ text: String, ready: Bool) {

@@ -1,0 +1,96 @@
+import DoseCore
+import DoseStore
+import Foundation
+
+/// Records takes and skips, whoever asks: `take`/`skip` on the command line (and so a bar click)
+/// and a notification's "Taken"/"Skip". The dose is decided inside one write transaction (so
+/// parallel clicks never take the same dose twice), then `write` appends the event and moves stock.
+public struct DoseRecorder {
+    public let context: AppContext
+    public let store: DoseStore
+
+    public init(context: AppContext, store: DoseStore) {
+        self.context = context; self.store = store
+    }
+
+    /// One recorded event, for the confirmation line.
+    public struct Recorded: Sendable {
+        public var kind: DoseEvent.Kind
+        public var medication: Medication
+        /// The scheduled dose; nil for an as-needed dose.
+        public var slot: PlannedSlot?
+        public var at: Date
+    }
+
+    /// `take`/`skip` of `names` (every due dose when empty) at `at` (default now).
+    public func record(_ kind: DoseEvent.Kind, names: [String], at: Date?, next: Bool) throws -> [Recorded] {
+        let now = context.now, zone = context.zone
+        if let at, at > now.addingTimeInterval(60) {
+            throw DosebarError.badData("--at \(zone.local(at).iso8601) is in the future: log a dose when it happens")
+        }
+        let when = at ?? now
+        let day = zone.date(of: when)
+        return try store.write { w -> [Recorded] in
+            let all = try w.medications(includeArchived: true)
+            let plan = DayPlan(date: day, medications: all.filter { $0.archivedOn == nil }, events: try w.events(days: day...day),
+                               zone: zone)
+            let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
+                                                   at: at, now: now, next: next)
+            let recorded = try targets.map { try write(kind, $0, at: when, day: day, in: w) }
+            try w.historyChanged(on: day, today: context.today)
+            return recorded
+        }
+    }
+
+    /// A notification's answer on exactly the doses it named: each slot still unresolved gets the
+    /// event at now; slots resolved meanwhile (a bar click, a terminal) are left alone.
+    @discardableResult
+    public func record(_ kind: DoseEvent.Kind, slots: [SlotKey]) throws -> [Recorded] {
+        let zone = context.zone
+        return try store.write { w -> [Recorded] in
+            let meds = try w.medications(includeArchived: false)
+            var recorded: [Recorded] = []
+            for day in Set(slots.map(\.date)).sorted() {
+                let plan = DayPlan(date: day, medications: meds, events: try w.events(days: day...day), zone: zone)
+                for key in slots where key.date == day {
+                    guard let slot = plan.slots.first(where: { $0.key == key }), slot.event == nil else { continue }
+                    recorded.append(try write(kind, .slot(slot), at: context.now, day: day, in: w))
+                }
+                try w.historyChanged(on: day, today: context.today)
+            }
+            return recorded
+        }
+    }
+
+    /// The one place a take or skip is written: a take moves stock by the dose (never below 0),
+    /// and the event remembers how much so undo can give it back.
+    private func write(_ kind: DoseEvent.Kind, _ target: DoseResolver.Target, at when: Date, day: LocalDate,
+                       in w: StoreWriter) throws -> Recorded {
+        let (m, slot): (Medication, PlannedSlot?) = switch target {
+        case .slot(let s): (s.medication, s)
+        case .extra(let m): (m, nil)
+        }
+        var delta = 0
+        if kind == .taken, let stock = try w.medication(id: m.id)?.stock {
+            delta = min(stock, m.perDose)
+            try w.setStock(medicationID: m.id, stock - delta)
+        }
+        let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: context.now,
+                              stockDelta: delta)
+        _ = try w.insertEvent(event, day: slot?.key.date ?? day)
+        return Recorded(kind: kind, medication: m, slot: slot, at: when)
+    }
+}
+
+extension DoseRecorder.Recorded {
+    /// The confirmation line: `Took Aspirin 100 mg (08:00 dose) at 08:05.`, `Skipped Magnesium (21:00 dose).`,
+    /// `Took Ibuprofen 200 mg (as needed) at 14:10.`
+    public func line(zone: Zone, today: LocalDate) -> String {
+        let slotText = slot.map { " (\(zone.local($0.instant).clock) dose)" } ?? " (as needed)"
+        guard kind == .taken else { return "Skipped \(medication.name)\(slotText)." }
+        let dose = medication.dose.map { " " + $0 } ?? ""
+        let local = zone.local(at)
+        let when = zone.date(of: at) == today ? local.clock : "\(zone.date(of: at)) \(local.clock)"
+        return "Took \(medication.name)\(dose)\(slotText) at \(when)."
+    }
+}

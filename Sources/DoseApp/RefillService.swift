@@ -1,0 +1,27 @@
+import DoseCore
+import DoseStore
+import Foundation
+
+/// Adds to a medicine's stock, or sets it.
+public struct RefillService {
+    public let context: AppContext
+    public let store: DoseStore
+
+    /// The most units dosebar keeps count of.
+    public static let maximum = 1_000_000
+
+    public init(context: AppContext, store: DoseStore) {
+        self.context = context; self.store = store
+    }
+
+    /// Adds `units` (capped at `maximum`) or sets the stock to `set`; returns the medicine's name and its new stock.
+    public func refill(_ name: String, adding units: Int?, setTo set: Int?) throws -> (name: String, stock: Int) {
+        try store.write { w in
+            let m = try DoseResolver.match(name, in: try w.medications(includeArchived: true))
+            let current = try w.medication(id: m.id)?.stock
+            let new = set ?? min((current ?? 0) + (units ?? 0), RefillService.maximum)
+            try w.setStock(medicationID: m.id, new)
+            return (m.name, new)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import DoseCore
+import DoseExport
+import DoseStore
+import Foundation
+
+/// Rewrites the shared directory from the store: after every change, for `export` and for the daemon.
+public enum Refresh {
+    /// What one refresh computed and wrote.
+    public struct Written: Sendable {
+        /// Today's timeline as written.
+        public var timeline: Timeline
+        /// Today's slots (the daemon decides notifications from them).
+        public var slots: [PlannedSlot]
+        /// The names of the files whose content changed.
+        public var changed: [String]
+    }
+
+    /// Computes today's timeline at `context.now` and writes the files that changed, holding the export lock.
+    @discardableResult
+    public static func export(_ context: AppContext, _ store: DoseStore) throws -> Written {
+        try export(context, store) { $0 }
+    }
+
+    /// `export`, then `body` on what was written, still holding the lock (no other writer in between).
+    public static func export<T>(_ context: AppContext, _ store: DoseStore, then body: (Written) throws -> T) throws -> T {
+        try ExportLock.run(dir: context.dirPath) {
+            let service = DayService(store: store, context: context)
+            let day = try service.load()
+            let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now)
+            let exporter = Exporter(options: context.config.renderOptions(context.catalog))
+            let changed = try exporter.export(timeline, now: context.now, to: SharedDirectory(path: context.dirPath))
+            return try body(Written(timeline: timeline, slots: day.plan.slots, changed: changed))
+        }
+    }
+
+    /// After a command changed data: the bar shows it at once. A failure here does not undo the
+    /// change the user asked for; it is reported as a warning.
+    public static func afterChange(_ context: AppContext, _ store: DoseStore) {
+        do {
+            try export(context, store)
+        } catch let e as DosebarError {
+            Output.warning("saved, but the shared directory was not updated: \(e.description)")
+        } catch {
+            Output.warning("saved, but the shared directory was not updated: \(error)")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import DoseCore
+import DoseStore
+import Foundation
+
+/// Reverts the latest take or skip, restoring the stock it used. Events are never deleted: an
+/// undo appends an event that cancels the one it reverts.
+public struct UndoService {
+    public let context: AppContext
+    public let store: DoseStore
+
+    public init(context: AppContext, store: DoseStore) {
+        self.context = context; self.store = store
+    }
+
+    /// What was reverted.
+    public struct Undone: Sendable {
+        /// The latest event, the one undo was asked for.
+        public var event: DoseEvent
+        public var medicationName: String
+        /// The other doses logged in the same action and reverted with it.
+        public var others: Int
+    }
+
+    /// Reverts the most recent take/skip (of the medicine `name` names, if given) and the doses
+    /// logged in the same action.
+    public func undo(name: String?) throws -> Undone {
+        try store.write { w -> Undone in
+            let all = try w.medications(includeArchived: true)
+            let medication = try name.map { try DoseResolver.match($0, in: all) }
+            guard let event = try w.latestUndoable(medicationID: medication?.id) else {
+                throw DosebarError.badData(medication.map { "nothing to undo for \($0.name)" } ?? "nothing to undo")
+            }
+            let day = event.slot?.date ?? context.zone.date(of: event.at)
+            let batch = try sameAction(as: event, medicationID: medication?.id, day: day, in: w)
+            for e in [event] + batch {
+                _ = try w.insertUndo(of: e, at: context.now)
+                if e.stockDelta > 0, let stock = try w.medication(id: e.medicationID)?.stock {
+                    try w.setStock(medicationID: e.medicationID, stock + e.stockDelta)
+                }
+            }
+            try w.historyChanged(on: day, today: context.today)
+            let name = all.first { $0.id == event.medicationID }?.name ?? "#\(event.medicationID)"
+            return Undone(event: event, medicationName: name, others: batch.count)
+        }
+    }
+
+    /// One `take` of several doses is one action: its events were written in one transaction
+    /// (consecutive ids, the same logged instant), and undo reverts them together.
+    private func sameAction(as event: DoseEvent, medicationID: Int64?, day: LocalDate, in w: StoreWriter) throws -> [DoseEvent] {
+        let sameDay = Dictionary(try w.events(days: day...day).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var batch: [DoseEvent] = []
+        var id = event.id - 1
+        while let e = sameDay[id], e.loggedAt == event.loggedAt, e.kind == event.kind,
+              medicationID == nil || e.medicationID == medicationID {
+            batch.append(e)
+            id -= 1
+        }
+        return batch
+    }
+}

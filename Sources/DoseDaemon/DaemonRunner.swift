@@ -1,0 +1,46 @@
+import DoseApp
+import DoseCore
+import DoseExport
+import Foundation
+import Glibc
+
+/// `dosebar daemon`: sets up the real event sources, the bars' nudger, notifications and systemd,
+/// then runs the loop until SIGTERM/SIGINT.
+public enum DaemonRunner {
+    /// Runs the daemon for `options`; returns when it was asked to stop.
+    public static func run(_ options: AppOptions, notify: Bool) throws {
+        // First: block the signals the loop reads, before anything could start a thread.
+        let signals = try SignalFD(LinuxEventSource.signals)
+        let context = try AppContext(options)
+        if context.dirFallback {
+            Output.warning("XDG_RUNTIME_DIR is not set; writing to \(context.dirPath)")
+        }
+        try SharedDirectory(path: context.dirPath).prepare()
+        let lock = try InstanceLock.acquire(directory: context.dirPath)
+        defer { lock.release() }
+        let store = try context.openStore()
+        // NOTIFY_SOCKET is ours: a child must not speak for the service.
+        let children = ChildProcesses(environment: context.env.filter { $0.key != "NOTIFY_SOCKET" })
+        var notifier: Notifier?
+        if notify {
+            notifier = Notifier(children: children) { Output.warning($0) }
+            if notifier?.program == nil {
+                Output.warning("--notify: notify-send is not installed (apt install libnotify-bin); no notifications will be shown")
+            }
+        }
+        let host = LiveDaemonHost(context: context, store: store,
+                                  nudger: BarNudger(settings: context.config.nudge, children: children, environment: context.env),
+                                  notifier: notifier, systemd: SystemdNotify(environment: context.env))
+        let source = try LinuxEventSource(databasePath: context.dbPath, watchZone: (context.env["TZ"] ?? "").isEmpty,
+                                          signalFD: signals, children: children,
+                                          answers: { notifier?.takeAnswers() ?? [] },
+                                          committedElsewhere: DataVersionWatch(store).changed)
+        host.extraReport = { " epoll_returns=\(source.epollReturns) children=\(children.count)" }
+        let loop = DaemonLoop(clock: try SystemClock(environment: context.env), source: source, host: host,
+                              notifying: notify)
+        Output.error("daemon: pid \(getpid()), database \(context.dbPath), shared directory \(context.dirPath)"
+            + (notify ? ", notifications on" : ""))
+        let stats = try loop.run()
+        Output.error("daemon: stopped; " + stats.line + host.extraReport())
+    }
+}

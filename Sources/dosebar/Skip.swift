@@ -1,0 +1,34 @@
+import ArgumentParser
+import DoseApp
+import DoseCore
+
+/// `dosebar skip`: log doses as deliberately skipped.
+struct Skip: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skip",
+        abstract: "Log doses as skipped on purpose (they do not break the streak).",
+        discussion: """
+        Examples:
+          $ dosebar skip Magnesium
+          $ dosebar skip Aspirin --at 2026-11-21T08:00
+        """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Which dose: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
+    var at: String?
+
+    func validate() throws {
+        guard !names.isEmpty else { throw ValidationError("name the medicine(s) to skip") }
+    }
+
+    func run() throws {
+        let context = try AppContext(global.options)
+        let instant = try at.map { try context.instant(fromAt: $0) }
+        let store = try context.openStore()
+        let recorded = try DoseRecorder(context: context, store: store).record(.skipped, names: names, at: instant, next: false)
+        for r in recorded { Output.line(r.line(zone: context.zone, today: context.today)) }
+        Refresh.afterChange(context, store)
+    }
+}

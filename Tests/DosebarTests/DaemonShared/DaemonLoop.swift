@@ -1,1 +1,0 @@
-../../../Sources/dosebar/Daemon/DaemonLoop.swift
