@@ -44,12 +44,10 @@ public struct Config: Sendable {
 
     static let formats = RenderOptions.templateNames
 
-    /// Icons, colours and templates for the renderers, with the catalog's words.
+    /// Icons, colours and templates for the renderers, in the catalog's language.
     public func renderOptions(_ catalog: Catalog) -> RenderOptions {
-        var labels = RenderOptions.englishStatusLabels
-        for s in SlotStatus.allCases { labels[s] = catalog.text("status." + s.rawValue) }
-        return RenderOptions(icons: icons, colors: RenderOptions.defaultColors.merging(colors) { $1 }, templates: templates,
-                             statusLabels: labels, minutesFormat: catalog.language == "ko" ? "{m}분" : "{m} min")
+        RenderOptions(icons: icons, colors: RenderOptions.defaultColors.merging(colors) { $1 }, templates: templates,
+                      language: Language(rawValue: catalog.language) ?? .en)
     }
 
     /// Loads `path`; a missing file is the defaults unless `required`.

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The words of one language: message templates, status words, bar-text pieces.
-/// Templates name arguments in braces (`{name}`); `Catalog.render` fills them.
+/// The words of one language: every word dosebar shows — message templates, status words,
+/// bar-text pieces, notifications — and the one way it writes a duration.
+/// Templates name arguments in braces (`{name}`); `Catalog.render` fills them. A template with
+/// `.one` after its id is used when its number argument is 1 (`1 day left`, `5 days left`).
 public struct Catalog: Sendable {
     public var language: String
     public var templates: [String: String]
@@ -18,8 +20,10 @@ public struct Catalog: Sendable {
             MessageID.late2h: "{names} {count_is} {late} late",
             MessageID.late: "{names} {count_is} {late} late",
             MessageID.dueNow: "Time for {names}",
-            MessageID.missedYesterday: "Yesterday {count} dose(s) missed",
-            MessageID.lowStock: "{name}: {days} day(s) left, refill soon",
+            MessageID.missedYesterday: "Yesterday {count} doses missed",
+            MessageID.missedYesterday + ".one": "Yesterday 1 dose missed",
+            MessageID.lowStock: "{name}: {days} days left, refill soon",
+            MessageID.lowStock + ".one": "{name}: 1 day left, refill soon",
             MessageID.allDone: "All done for today · {streak}-day streak",
             MessageID.allDoneMilestone: "All done · {streak}-day streak, a milestone!",
             MessageID.restDay: "{name}: rest day {day} of {length}, resumes {weekday}",
@@ -39,6 +43,10 @@ public struct Catalog: Sendable {
             "tooltip.none": "Nothing scheduled today",
             "as_needed.count": "{name} (as needed): {count} today", "as_needed.count_max": "{name} (as needed): {count}/{max} today",
             "as_needed.next": "next from {time}", "as_needed.none_left": "no more today",
+            "notify.due": "Time for {names}", "notify.late": "{names} {count_is} late",
+            "notify.due_body": "{time} · {doses}", "notify.late_body": "Due at {time}, {late} ago · {doses}",
+            "notify.reminder": "Reminder: {summary}",
+            "action.taken": "Taken", "action.snooze": "Snooze 10 min", "action.skip": "Skip",
         ],
         weekdays: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
         minutes: { m in m < 60 ? "\(m)m" : (m % 60 == 0 ? "\(m / 60)h" : "\(m / 60)h \(m % 60)m") },
@@ -53,8 +61,10 @@ public struct Catalog: Sendable {
             MessageID.late2h: "{names} 복용이 {late} 늦었습니다",
             MessageID.late: "{names} 복용이 {late} 늦었습니다",
             MessageID.dueNow: "{names} 드실 시간입니다",
-            MessageID.missedYesterday: "어제 {count}회 복용을 놓쳤습니다",
+            MessageID.missedYesterday: "어제 {count}회 복용 누락",
+            MessageID.missedYesterday + ".one": "어제 1회 복용 누락",
             MessageID.lowStock: "{name}: {days}일분 남음, 곧 보충하세요",
+            MessageID.lowStock + ".one": "{name}: 1일분 남음, 곧 보충하세요",
             MessageID.allDone: "오늘 복용 완료 · {streak}일 연속",
             MessageID.allDoneMilestone: "오늘 복용 완료 · {streak}일 연속 달성!",
             MessageID.restDay: "{name}: 휴약 {length}일 중 {day}일째, {weekday}에 재개",
@@ -74,6 +84,10 @@ public struct Catalog: Sendable {
             "tooltip.none": "오늘은 예정된 복용이 없습니다",
             "as_needed.count": "{name} (필요 시): 오늘 {count}회", "as_needed.count_max": "{name} (필요 시): 오늘 {count}/{max}회",
             "as_needed.next": "{time}부터 가능", "as_needed.none_left": "오늘은 더 없음",
+            "notify.due": "복용 시간: {names}", "notify.late": "복용이 늦었어요: {names}",
+            "notify.due_body": "{time} · {doses}", "notify.late_body": "{time} 예정, {late} 지남 · {doses}",
+            "notify.reminder": "다시 알림: {summary}",
+            "action.taken": "복용함", "action.snooze": "10분 뒤 다시", "action.skip": "건너뛰기",
         ],
         weekdays: ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"],
         minutes: { m in m < 60 ? "\(m)분" : (m % 60 == 0 ? "\(m / 60)시간" : "\(m / 60)시간 \(m % 60)분") },
@@ -88,6 +102,24 @@ public struct Catalog: Sendable {
         return code.hasPrefix("ko") ? .korean : .english
     }
 
+    /// The catalog of `language`.
+    public static func of(_ language: Language) -> Catalog {
+        switch language {
+        case .en: .english
+        case .ko: .korean
+        }
+    }
+
+    /// The word for a dose's status (`taken early`, `늦게 복용`).
+    public func status(_ status: SlotStatus) -> String {
+        templates["status." + status.rawValue] ?? status.rawValue
+    }
+
+    /// `is`/`are` after a list of `count` names (nothing in Korean).
+    public func countIs(_ count: Int) -> String {
+        templates[count == 1 ? "count_is.one" : "count_is.many"] ?? ""
+    }
+
     /// Fills `{name}` placeholders of the template `key` from `args`.
     public func text(_ key: String, _ args: [String: String] = [:]) -> String {
         Catalog.fill(templates[key] ?? key, args)
@@ -96,18 +128,20 @@ public struct Catalog: Sendable {
     /// Renders a message in this language.
     public func render(_ message: Message) -> RenderedMessage {
         var args: [String: String] = [:]
+        var one = false
         for (k, v) in message.args {
             switch v {
             case .text(let s): args[k] = s
-            case .number(let n): args[k] = String(n)
+            case .number(let n): args[k] = String(n); one = one || n == 1
             case .minutes(let m): args[k] = minutes(m)
             case .weekday(let d): args[k] = weekdays[d.rawValue - 1]
             case .list(let items):
                 args[k] = items.joined(separator: listSeparator)
-                args["count_is"] = templates[items.count == 1 ? "count_is.one" : "count_is.many"] ?? ""
+                args["count_is"] = countIs(items.count)
             }
         }
-        let text = Catalog.collapseSpaces(Catalog.fill(templates[message.id] ?? message.id, args))
+        let template = (one ? templates[message.id + ".one"] : nil) ?? templates[message.id] ?? message.id
+        let text = Catalog.collapseSpaces(Catalog.fill(template, args))
         return RenderedMessage(id: message.id, severity: message.severity, text: text)
     }
 

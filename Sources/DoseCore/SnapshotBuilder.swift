@@ -38,7 +38,7 @@ public struct SnapshotBuilder: Sendable {
             return line
         }
         var words: [SlotStatus: String] = [:]
-        for status in SlotStatus.allCases { words[status] = catalog.text("status." + status.rawValue) }
+        for status in SlotStatus.allCases { words[status] = catalog.status(status) }
         statusWords = words
     }
 

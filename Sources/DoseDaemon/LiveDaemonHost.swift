@@ -82,7 +82,7 @@ final class LiveDaemonHost: DaemonHost {
     }
 
     func show(_ alert: DoseAlert, now: Date) {
-        notifier?.show(alert, zone: current.zone, now: now, language: current.catalog.language)
+        notifier?.show(alert, zone: current.zone, now: now, catalog: current.catalog)
     }
 
     func withdrawAlerts(unresolved: Set<SlotKey>) { notifier?.withdraw(unresolved: unresolved) }

@@ -31,7 +31,7 @@ final class Notifier {
     }
 
     /// Shows `alert`, closing earlier notifications about the same doses (a late one replaces the due one).
-    func show(_ alert: DoseAlert, zone: Zone, now: Date, language: String) {
+    func show(_ alert: DoseAlert, zone: Zone, now: Date, catalog: Catalog) {
         guard let program else { return }
         // An earlier notification is replaced when what is still open of it is all in this one.
         let slots = Set(alert.slots)
@@ -39,7 +39,7 @@ final class Notifier {
             let stillOpen = Set(other.slots).intersection(unresolved ?? Set(other.slots))
             if stillOpen.isSubset(of: slots) { close(pid) }
         }
-        let text = NotificationText(alert, zone: zone, now: now, korean: language == "ko")
+        let text = NotificationText(alert, zone: zone, now: now, catalog: catalog)
         var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late ? "critical" : "normal")",
                          "--category=reminder", "--icon=appointment-soon"]
         for choice in AlertAnswer.Choice.allCases {

@@ -4,7 +4,7 @@
 //   line 1: `${color #rrggbb}<expanded conky template>${color}` in the day state's colour
 //   then one line per scheduled dose of today, in its status's colour:
 //           `${color #rrggbb}HH:MM Name (dose) — status${color}`
-//   where status is `upcoming`, `due`, `late 45 min`, `missed`, `taken 08:05`,
+//   where status is `upcoming`, `due`, `late 45m`, `missed`, `taken 08:05`,
 //   `taken early 06:10`, `taken late 11:30` or `skipped`.
 //   then one line per as-needed medicine, in the default colour:
 //           `${color}Ibuprofen (as needed): 1/3 today · next from 15:30${color}`
@@ -69,10 +69,11 @@ public enum ConkyRenderer {
     }
 
     static func statusLabel(_ dose: Snapshot.Dose, _ options: RenderOptions) -> String {
-        let word = escape(options.statusLabels[dose.status] ?? dose.status.rawValue)
+        let catalog = options.catalog
+        let word = escape(catalog.status(dose.status))
         switch dose.status {
         case .late:
-            return dose.lateMinutes.map { word + " " + escape(options.minutesFormat.replacingOccurrences(of: "{m}", with: String($0))) } ?? word
+            return dose.lateMinutes.map { word + " " + escape(catalog.minutes($0)) } ?? word
         case .taken, .takenEarly, .takenLate:
             return word + (dose.takenAt.map { " " + $0.clock } ?? "")
         case .upcoming, .due, .missed, .skipped:

@@ -13,26 +13,21 @@ public struct RenderOptions: Hashable, Sendable {
     /// a missing name falls back to `defaultTemplates`.
     public var templates: [String: String]
 
-    /// Options with the given overrides on top of the defaults.
-    /// Words for dose statuses in the user's language (conky's per-dose lines); English by default.
-    public var statusLabels: [SlotStatus: String]
-    /// How a number of late minutes is written, `{m}` standing for the number (`{m} min`, `{m}분`).
-    public var minutesFormat: String
+    /// The language of the words a renderer adds itself (conky's per-dose status words and
+    /// lateness), from DoseCore's catalog; English by default.
+    public var language: Language
 
+    /// Options with the given overrides on top of the defaults.
     public init(icons: IconSet = .emoji, colors: [DayState: String] = RenderOptions.defaultColors,
-                templates: [String: String] = [:], statusLabels: [SlotStatus: String] = RenderOptions.englishStatusLabels,
-                minutesFormat: String = "{m} min") {
+                templates: [String: String] = [:], language: Language = .en) {
         self.icons = icons
         self.colors = colors
         self.templates = templates
-        self.statusLabels = statusLabels
-        self.minutesFormat = minutesFormat
+        self.language = language
     }
 
-    /// `upcoming`, `due`, `late`, `missed`, `taken`, `taken early`, `taken late`, `skipped`.
-    public static let englishStatusLabels: [SlotStatus: String] = Dictionary(uniqueKeysWithValues: SlotStatus.allCases.map {
-        ($0, $0.rawValue.replacingOccurrences(of: "_", with: " "))
-    })
+    /// The catalog of `language`.
+    public var catalog: Catalog { Catalog.of(language) }
 
     /// Late red, due orange, done green, missed dark red, rest blue-grey, nothing grey,
     /// upcoming in the bar's own foreground (empty string).

@@ -50,7 +50,7 @@ struct Today: ParsableCommand {
             var rows: [[String]] = [["TIME", "MEDICINE", "DOSE", "STATUS"]]
             var statuses: [SlotStatus?] = [nil]
             for d in snapshot.doses {
-                var status = c.text("status." + d.status.rawValue)
+                var status = c.status(d.status)
                 if let at = d.takenAt, d.status.isTaken { status += " " + at.clock }
                 if let late = d.lateMinutes { status += " " + c.minutes(late) }
                 rows.append([d.scheduled.clock, d.medication, d.dose ?? "", status])

@@ -19,29 +19,29 @@ struct DaemonNotificationTextTests {
     @Test("English: due names every medicine with its dose; late says how late")
     func english() {
         let due = NotificationText(alert(.due, [("Aspirin", "100 mg"), ("Magnesium", nil)]), zone: zone,
-                                   now: Sim.t("2026-11-22T08:00:00+09:00"), korean: false)
+                                   now: Sim.t("2026-11-22T08:00:00+09:00"), catalog: .english)
         #expect(due.summary == "Time for Aspirin, Magnesium")
         #expect(due.body == "08:00 · Aspirin 100 mg, Magnesium")
         #expect(AlertAnswer.Choice.allCases.map(due.label) == ["Taken", "Snooze 10 min", "Skip"])
         let late = NotificationText(alert(.late, [("Aspirin", nil)], reminder: true), zone: zone,
-                                    now: Sim.t("2026-11-22T10:05:00+09:00"), korean: false)
+                                    now: Sim.t("2026-11-22T10:05:00+09:00"), catalog: .english)
         #expect(late.summary == "Reminder: Aspirin is late")
-        #expect(late.body == "Due at 08:00, 2 h 5 min ago · Aspirin")
+        #expect(late.body == "Due at 08:00, 2h 5m ago · Aspirin")
     }
 
     @Test("Korean")
     func korean() {
-        let due = NotificationText(alert(.due, [("아스피린", "100mg")]), zone: zone, now: Sim.t("2026-11-22T08:00:00+09:00"), korean: true)
+        let due = NotificationText(alert(.due, [("아스피린", "100mg")]), zone: zone, now: Sim.t("2026-11-22T08:00:00+09:00"), catalog: .korean)
         #expect(due.summary == "복용 시간: 아스피린")
         #expect(AlertAnswer.Choice.allCases.map(due.label) == ["복용함", "10분 뒤 다시", "건너뛰기"])
-        let late = NotificationText(alert(.late, [("아스피린", nil)]), zone: zone, now: Sim.t("2026-11-22T10:00:00+09:00"), korean: true)
+        let late = NotificationText(alert(.late, [("아스피린", nil)]), zone: zone, now: Sim.t("2026-11-22T10:00:00+09:00"), catalog: .korean)
         #expect(late.summary == "복용이 늦었어요: 아스피린")
-        #expect(late.body == "08:00 예정, 2시간 0분 지남 · 아스피린")
+        #expect(late.body == "08:00 예정, 2시간 지남 · 아스피린")
     }
 
     @Test("names reach the body as text, not markup")
     func markup() {
-        let t = NotificationText(alert(.due, [("Fish <oil> & D", nil)]), zone: zone, now: Sim.t("2026-11-22T08:00:00+09:00"), korean: false)
+        let t = NotificationText(alert(.due, [("Fish <oil> & D", nil)]), zone: zone, now: Sim.t("2026-11-22T08:00:00+09:00"), catalog: .english)
         #expect(t.body == "08:00 · Fish &lt;oil&gt; &amp; D")
     }
 }
