@@ -110,9 +110,9 @@ public struct DayPlan: Sendable {
             switch status {
             case .taken: s.taken += 1; s.onTime += 1
             case .takenEarly: s.taken += 1
-            case .takenLate: s.taken += 1; s.troubled.append("\(slot.key.medicationID)@\(slot.key.time)")
+            case .takenLate: s.taken += 1; s.troubled.append(slot.key.daily.description)
             case .skipped: s.skipped += 1
-            default: s.missed += 1; s.troubled.append("\(slot.key.medicationID)@\(slot.key.time)")
+            default: s.missed += 1; s.troubled.append(slot.key.daily.description)
             }
         }
         let carried = previous.map { $0.date.adding(days: 1) == date ? $0 : nil } ?? nil

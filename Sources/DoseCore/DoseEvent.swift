@@ -1,23 +1,5 @@
 import Foundation
 
-/// Identifies one scheduled dose: a medicine on a local date at a nominal wall-clock time.
-public struct SlotKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var medicationID: Int64
-    public var date: LocalDate
-    public var time: LocalTime
-
-    public init(medicationID: Int64, date: LocalDate, time: LocalTime) {
-        self.medicationID = medicationID; self.date = date; self.time = time
-    }
-
-    public static func < (a: SlotKey, b: SlotKey) -> Bool {
-        (a.date, a.time.minuteOfDay, a.medicationID) < (b.date, b.time.minuteOfDay, b.medicationID)
-    }
-
-    /// `YYYY-MM-DDTHH:MM`, the form stored in the database.
-    public var description: String { "\(date)T\(time)" }
-}
-
 /// Something the user logged. Events are append-only; an undo is an event that cancels another.
 public struct DoseEvent: Hashable, Sendable, Identifiable {
     public enum Kind: String, Sendable { case taken, skipped, undone }

@@ -72,60 +72,101 @@ public struct SnapshotBuilder: Sendable {
     /// other timeline entries are written without them (DESIGN §4), so they are not computed.
     public func snapshot(at t: Date, validUntil: Date, complete: Bool = true) -> Snapshot {
         let zone = plan.zone
+        let tally = tally(at: t)
+        let counts = tally.counts
+        let state = dayState(counts)
+        let streak = streak(counts)
+        let adherence = adherence(tally)
+        let asNeeded = asNeeded(at: t)
+        let nextLine = tally.next.first.map { first in
+            Snapshot.Next(medication: tally.next.map(\.medication.name).joined(separator: ", "), scheduled: zone.local(first.instant))
+        }
+        var messages = messages(tally, state: state, streak: streak.current)
+        messages += suggestions(troubledToday: tally.troubledToday)
+        if state == .none { messages.append(Message(MessageID.nothingToday, .info)) }
+        if messages.isEmpty { messages.append(Message(MessageID.nothingToday, .info)) }
+        let rendered = complete ? messages.map(catalog.render) : [catalog.render(messages[0])]
+
+        let text = barText(state: state, counts: counts, late: tally.lateSlots, due: tally.dueSlots, next: tally.next,
+                           streak: streak.current)
+        let tooltip = complete
+            ? tooltipText(doses: tally.doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence) : ""
+        let resolved = counts.taken + counts.skipped
+        return Snapshot(
+            at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.identifier,
+            state: state, counts: counts, progress: counts.total == 0 ? 0 : resolved * 100 / counts.total,
+            doses: tally.doses, asNeeded: asNeeded, next: nextLine,
+            streak: streak, adherence: adherence, stock: stockLines, cycle: cycleLines,
+            message: rendered[0], messages: rendered, text: text, tooltip: tooltip)
+    }
+
+    /// Today's slots judged at one instant: counts, the dose lines, and what the rules need.
+    private struct Tally {
         var counts = Snapshot.Counts()
         var doses: [Snapshot.Dose] = []
-        doses.reserveCapacity(plan.slots.count)
         var lateSlots: [(PlannedSlot, Int)] = []
         var dueSlots: [PlannedSlot] = []
+        /// Every upcoming slot at the earliest upcoming instant.
         var next: [PlannedSlot] = []
         var onTimeToday = 0, takenToday = 0, knownToday = 0
+        /// Today's slots taken late, late now or missed.
         var troubledToday = Set<String>()
+    }
+
+    private func tally(at t: Date) -> Tally {
+        var tally = Tally()
+        tally.doses.reserveCapacity(plan.slots.count)
         for (index, slot) in plan.slots.enumerated() {
             let status = slot.status(at: t)
+            tally.counts.total += 1
             var lateMinutes: Int?
-            counts.total += 1
             switch status {
             case .upcoming:
-                counts.upcoming += 1
-                if next.isEmpty || next[0].instant == slot.instant { next.append(slot) }
-            case .due: counts.due += 1; dueSlots.append(slot)
+                tally.counts.upcoming += 1
+                if tally.next.isEmpty || tally.next[0].instant == slot.instant { tally.next.append(slot) }
+            case .due: tally.counts.due += 1; tally.dueSlots.append(slot)
             case .late:
-                counts.late += 1
+                tally.counts.late += 1
                 let m = slot.lateMinutes(at: t)
                 lateMinutes = m
-                lateSlots.append((slot, m))
-                troubledToday.insert("\(slot.key.medicationID)@\(slot.key.time)")
+                tally.lateSlots.append((slot, m))
+                tally.troubledToday.insert(slot.key.daily.description)
             case .missed:
-                counts.missed += 1; knownToday += 1
-                troubledToday.insert("\(slot.key.medicationID)@\(slot.key.time)")
-            case .taken: counts.taken += 1; takenToday += 1; onTimeToday += 1; knownToday += 1
-            case .takenEarly: counts.taken += 1; takenToday += 1; knownToday += 1
+                tally.counts.missed += 1; tally.knownToday += 1
+                tally.troubledToday.insert(slot.key.daily.description)
+            case .taken: tally.counts.taken += 1; tally.takenToday += 1; tally.onTimeToday += 1; tally.knownToday += 1
+            case .takenEarly: tally.counts.taken += 1; tally.takenToday += 1; tally.knownToday += 1
             case .takenLate:
-                counts.taken += 1; takenToday += 1; knownToday += 1
-                troubledToday.insert("\(slot.key.medicationID)@\(slot.key.time)")
-            case .skipped: counts.skipped += 1; knownToday += 1
+                tally.counts.taken += 1; tally.takenToday += 1; tally.knownToday += 1
+                tally.troubledToday.insert(slot.key.daily.description)
+            case .skipped: tally.counts.skipped += 1; tally.knownToday += 1
             }
             let takenAt: LocalInstant? = (status.isTaken || status == .skipped) ? slotEventAt[index] : nil
-            doses.append(Snapshot.Dose(
+            tally.doses.append(Snapshot.Dose(
                 medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
                 group: slot.medication.group, scheduled: slotScheduled[index], status: status,
                 takenAt: takenAt, lateMinutes: lateMinutes))
         }
+        return tally
+    }
+
+    /// The day state (DESIGN §3), first that applies.
+    private func dayState(_ counts: Snapshot.Counts) -> DayState {
         let resolved = counts.taken + counts.skipped
-        let progress = counts.total == 0 ? 0 : resolved * 100 / counts.total
         let pending = counts.upcoming + counts.due + counts.late > 0
+        if !plan.hasMedications { return .empty }
+        if counts.late > 0 { return .late }
+        if counts.due > 0 { return .due }
+        if counts.missed > 0 && !pending { return .missed }
+        if counts.total > 0 && resolved == counts.total { return .done }
+        if counts.upcoming > 0 { return .upcoming }
+        if cycleLines.contains(where: { $0.phase == .rest }) { return .rest }
+        return .none
+    }
 
-        let state: DayState
-        if !plan.hasMedications { state = .empty }
-        else if counts.late > 0 { state = .late }
-        else if counts.due > 0 { state = .due }
-        else if counts.missed > 0 && !pending { state = .missed }
-        else if counts.total > 0 && resolved == counts.total { state = .done }
-        else if counts.upcoming > 0 { state = .upcoming }
-        else if cycleLines.contains(where: { $0.phase == .rest }) { state = .rest }
-        else { state = .none }
-
-        // Streak
+    /// The streak through today: yesterday's carried on when today is complete, 0 when today broke it.
+    private func streak(_ counts: Snapshot.Counts) -> Snapshot.Streak {
+        let resolved = counts.taken + counts.skipped
         let todayComplete = counts.total > 0 && resolved == counts.total && counts.taken > 0
         let todayState: Snapshot.Streak.Today
         if counts.missed > 0 { todayState = .broken }
@@ -133,22 +174,27 @@ public struct SnapshotBuilder: Sendable {
         else if todayComplete { todayState = .done }
         else { todayState = .pending }
         let current = todayState == .broken ? 0 : history.streakThroughYesterday + (todayComplete ? 1 : 0)
-        let streak = Snapshot.Streak(current: current, best: max(history.bestBeforeToday, current), today: todayState)
+        return Snapshot.Streak(current: current, best: max(history.bestBeforeToday, current), today: todayState)
+    }
 
-        // Adherence
+    /// Percent taken over 7 and 30 days and percent on time over 30, today's known outcomes included.
+    private func adherence(_ tally: Tally) -> Snapshot.Adherence {
         func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int((Double(a) * 100 / Double(b)).rounded()) }
-        var taken7 = takenToday, known7 = knownToday, taken30 = takenToday, known30 = knownToday, onTime30 = onTimeToday
+        var taken7 = tally.takenToday, known7 = tally.knownToday, taken30 = tally.takenToday, known30 = tally.knownToday
+        var onTime30 = tally.onTimeToday
         let week = history.today.adding(days: -6)
         for d in history.recent {
             let known = d.taken + d.skipped + d.missed
             taken30 += d.taken; known30 += known; onTime30 += d.onTime
             if d.date >= week { taken7 += d.taken; known7 += known }
         }
-        let adherence = Snapshot.Adherence(days7: percent(taken7, known7), days30: percent(taken30, known30),
-                                           onTime: percent(onTime30, taken30))
+        return Snapshot.Adherence(days7: percent(taken7, known7), days30: percent(taken30, known30),
+                                  onTime: percent(onTime30, taken30))
+    }
 
-        // As-needed
-        let asNeeded = plan.asNeeded.map { item -> Snapshot.AsNeeded in
+    /// Each as-needed medicine with today's count and when the next dose is allowed.
+    private func asNeeded(at t: Date) -> [Snapshot.AsNeeded] {
+        plan.asNeeded.map { item -> Snapshot.AsNeeded in
             let taken = item.taken.filter { $0 <= t }
             var nextAllowed: Date?
             if let max = item.maxPerDay, taken.count >= max { nextAllowed = plan.dayEnd }
@@ -156,25 +202,23 @@ public struct SnapshotBuilder: Sendable {
                 nextAllowed = last.addingTimeInterval(Double(gap))
             }
             return Snapshot.AsNeeded(medication: item.medication.name, takenToday: taken.count, maxPerDay: item.maxPerDay,
-                                     nextAllowed: nextAllowed.map(zone.local),
+                                     nextAllowed: nextAllowed.map(plan.zone.local),
                                      text: asNeededLine(item.medication.name, taken: taken.count, max: item.maxPerDay, next: nextAllowed))
         }
+    }
 
-        let nextLine = next.first.map { first in
-            Snapshot.Next(medication: next.map(\.medication.name).joined(separator: ", "), scheduled: zone.local(first.instant))
-        }
-
-        // Messages, in priority order.
+    /// The message rules of DESIGN §3, in priority order (the move suggestions come after).
+    private func messages(_ tally: Tally, state: DayState, streak current: Int) -> [Message] {
         var messages: [Message] = []
         if state == .empty { messages.append(Message(MessageID.empty, .info)) }
-        let maxLate = lateSlots.map(\.1).max() ?? 0
-        if !lateSlots.isEmpty {
+        let maxLate = tally.lateSlots.map(\.1).max() ?? 0
+        if !tally.lateSlots.isEmpty {
             let id = maxLate >= 240 ? MessageID.late4h : (maxLate >= 120 ? MessageID.late2h : MessageID.late)
             let sev: Severity = maxLate >= 240 ? .critical : .warning
-            messages.append(Message(id, sev, ["names": .list(uniqueNames(lateSlots.map(\.0))), "late": .minutes(maxLate)]))
+            messages.append(Message(id, sev, ["names": .list(uniqueNames(tally.lateSlots.map(\.0))), "late": .minutes(maxLate)]))
         }
-        if !dueSlots.isEmpty {
-            messages.append(Message(MessageID.dueNow, .warning, ["names": .list(uniqueNames(dueSlots))]))
+        if !tally.dueSlots.isEmpty {
+            messages.append(Message(MessageID.dueNow, .warning, ["names": .list(uniqueNames(tally.dueSlots))]))
         }
         if let y = history.yesterday, y.missed > 0 {
             messages.append(Message(MessageID.missedYesterday, .warning, ["count": .number(y.missed)]))
@@ -191,31 +235,27 @@ public struct SnapshotBuilder: Sendable {
             messages.append(Message(MessageID.restDay, .info, ["name": .text(c.medication.name), "day": .number(c.position.day),
                                                                "length": .number(c.position.length), "weekday": .weekday(resumes)]))
         }
-        if let n = nextLine {
-            messages.append(Message(MessageID.nextUp, .info, ["names": .list(uniqueNames(next)), "time": .text(n.scheduled.clock)]))
+        if let first = tally.next.first {
+            messages.append(Message(MessageID.nextUp, .info, ["names": .list(uniqueNames(tally.next)),
+                                                              "time": .text(plan.zone.local(first.instant).clock)]))
         }
+        return messages
+    }
+
+    /// The pattern rule: a time taken late or missed on 3 or more of the last 7 days.
+    private func suggestions(troubledToday: Set<String>) -> [Message] {
+        var messages: [Message] = []
         var seen = Set<String>()
         for slot in plan.slots {
-            let k = "\(slot.key.medicationID)@\(slot.key.time)"
-            guard !seen.contains(k) else { continue }
-            seen.insert(k)
+            let k = slot.key.daily.description
+            guard seen.insert(k).inserted else { continue }
             let n = (pastTroubled[k] ?? 0) + (troubledToday.contains(k) ? 1 : 0)
             if n >= 3 {
                 messages.append(Message(MessageID.moveSuggestion, .info, ["name": .text(slot.medication.name),
                                                                           "time": .text(slot.key.time.description), "count": .number(n)]))
             }
         }
-        if state == .none { messages.append(Message(MessageID.nothingToday, .info)) }
-        if messages.isEmpty { messages.append(Message(MessageID.nothingToday, .info)) }
-        let rendered = complete ? messages.map(catalog.render) : [catalog.render(messages[0])]
-
-        let text = barText(state: state, counts: counts, late: lateSlots, due: dueSlots, next: next, streak: current)
-        let tooltip = complete ? tooltipText(doses: doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence) : ""
-        return Snapshot(
-            at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.identifier,
-            state: state, counts: counts, progress: progress, doses: doses, asNeeded: asNeeded, next: nextLine,
-            streak: streak, adherence: adherence, stock: stockLines, cycle: cycleLines,
-            message: rendered[0], messages: rendered, text: text, tooltip: tooltip)
+        return messages
     }
 
     private func uniqueNames(_ slots: [PlannedSlot]) -> [String] {

@@ -101,6 +101,8 @@ final class DaemonLoop {
         if notifying { alert(now: now) }
     }
 
+    /// Withdraws notifications whose doses got resolved, shows snoozed ones that are due again,
+    /// then every transition not announced yet.
     private func alert(now: Date) {
         guard let day else { return }
         var unresolved: [SlotKey: SlotStatus] = [:]
@@ -110,34 +112,44 @@ final class DaemonLoop {
         }
         host.withdrawAlerts(unresolved: Set(unresolved.keys))
         do {
-            // Snoozed alerts come back for the doses still open, as what they are now (due or late).
-            var reminders: [DoseAlert] = []
-            snoozed.removeAll { entry in
-                guard entry.at <= now else { return false }
-                var a = entry.alert
-                a.doses = a.doses.filter { unresolved[$0.slot] == .due || unresolved[$0.slot] == .late }
-                guard !a.doses.isEmpty else { return true }
-                if a.doses.contains(where: { unresolved[$0.slot] == .late }) { a.kind = .late }
-                a.reminder = true
-                reminders.append(a)
-                return true
-            }
-            for a in reminders {
-                // A reminder that is now late also stands for the late notification.
-                if a.kind == .late { _ = try host.claimAlertKeys(a.keys, now: now) }
-                host.show(a, now: now)
-                stats.alerts += 1
-            }
-            let owed = DoseAlert.owed(slots: day.slots, now: now) { key in (try? host.alertKeyWasClaimed(key)) ?? false }
-            for var a in owed {
-                let claimed = try host.claimAlertKeys(a.keys, now: now)
-                a.doses = a.doses.filter { claimed.contains(DoseAlert.key(a.kind, $0.slot)) }
-                guard !a.doses.isEmpty else { continue }
-                host.show(a, now: now)
-                stats.alerts += 1
-            }
+            try showReminders(now: now, unresolved: unresolved)
+            try showOwed(day, now: now)
         } catch {
             host.warn("notifications: \(describe(error))")
+        }
+    }
+
+    /// Snoozed alerts come back for the doses still open, as what they are now (due or late).
+    private func showReminders(now: Date, unresolved: [SlotKey: SlotStatus]) throws {
+        var reminders: [DoseAlert] = []
+        snoozed.removeAll { entry in
+            guard entry.at <= now else { return false }
+            var a = entry.alert
+            a.doses = a.doses.filter { unresolved[$0.slot] == .due || unresolved[$0.slot] == .late }
+            guard !a.doses.isEmpty else { return true }
+            if a.doses.contains(where: { unresolved[$0.slot] == .late }) { a.kind = .late }
+            a.reminder = true
+            reminders.append(a)
+            return true
+        }
+        for a in reminders {
+            // A reminder that is now late also stands for the late notification.
+            if a.kind == .late { _ = try host.claimAlertKeys(a.keys, now: now) }
+            host.show(a, now: now)
+            stats.alerts += 1
+        }
+    }
+
+    /// The transitions owed now that no notification announced yet (claimed first, so two
+    /// daemons or a restart never announce one twice).
+    private func showOwed(_ day: DaemonDay, now: Date) throws {
+        let owed = DoseAlert.owed(slots: day.slots, now: now) { key in (try? host.alertKeyWasClaimed(key)) ?? false }
+        for var a in owed {
+            let claimed = try host.claimAlertKeys(a.keys, now: now)
+            a.doses = a.doses.filter { claimed.contains(DoseAlert.key(a.kind, $0.slot)) }
+            guard !a.doses.isEmpty else { continue }
+            host.show(a, now: now)
+            stats.alerts += 1
         }
     }
 
