@@ -33,9 +33,9 @@ public struct DayService {
         if History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) != nil {
             try store.write { w in
                 // Re-read inside the write transaction: another process may have just done this.
-                let last = try w.lastSummary()
+                let last = try w.reader.lastSummary()
                 guard let range = History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) else { return }
-                try w.saveSummaries(History.summaries(of: range, medications: medications, events: try w.events(days: range),
+                try w.saveSummaries(History.summaries(of: range, medications: medications, events: try w.reader.events(days: range),
                                                       zone: zone, after: last))
             }
             (medications, events, recent) = try store.read { r in

@@ -31,8 +31,8 @@ public struct DoseRecorder {
         let when = at ?? now
         let day = zone.date(of: when)
         return try store.write { w -> [Recorded] in
-            let all = try w.medications(includeArchived: true)
-            let plan = DayPlan(date: day, medications: all.filter { $0.archivedOn == nil }, events: try w.events(days: day...day),
+            let all = try w.reader.medications(includeArchived: true)
+            let plan = DayPlan(date: day, medications: all.filter { $0.archivedOn == nil }, events: try w.reader.events(days: day...day),
                                zone: zone)
             let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
                                                    at: at, now: now, next: next)
@@ -48,10 +48,10 @@ public struct DoseRecorder {
     public func record(_ kind: DoseEvent.Kind, slots: [SlotKey]) throws -> [Recorded] {
         let zone = context.zone
         return try store.write { w -> [Recorded] in
-            let meds = try w.medications(includeArchived: false)
+            let meds = try w.reader.medications(includeArchived: false)
             var recorded: [Recorded] = []
             for day in Set(slots.map(\.date)).sorted() {
-                let plan = DayPlan(date: day, medications: meds, events: try w.events(days: day...day), zone: zone)
+                let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: day...day), zone: zone)
                 for key in slots where key.date == day {
                     guard let slot = plan.slots.first(where: { $0.key == key }), slot.event == nil else { continue }
                     recorded.append(try write(kind, .slot(slot), at: context.now, day: day, in: w))
@@ -71,7 +71,7 @@ public struct DoseRecorder {
         case .extra(let m): (m, nil)
         }
         var delta = 0
-        if kind == .taken, let stock = try w.medication(id: m.id)?.stock {
+        if kind == .taken, let stock = try w.reader.medication(id: m.id)?.stock {
             delta = min(stock, m.perDose)
             try w.setStock(medicationID: m.id, stock - delta)
         }

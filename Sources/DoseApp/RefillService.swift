@@ -17,8 +17,8 @@ public struct RefillService {
     /// Adds `units` (capped at `maximum`) or sets the stock to `set`; returns the medicine's name and its new stock.
     public func refill(_ name: String, adding units: Int?, setTo set: Int?) throws -> (name: String, stock: Int) {
         try store.write { w in
-            let m = try DoseResolver.match(name, in: try w.medications(includeArchived: true))
-            let current = try w.medication(id: m.id)?.stock
+            let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
+            let current = try w.reader.medication(id: m.id)?.stock
             let new = set ?? min((current ?? 0) + (units ?? 0), RefillService.maximum)
             try w.setStock(medicationID: m.id, new)
             return (m.name, new)

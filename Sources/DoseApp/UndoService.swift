@@ -25,16 +25,16 @@ public struct UndoService {
     /// logged in the same action.
     public func undo(name: String?) throws -> Undone {
         try store.write { w -> Undone in
-            let all = try w.medications(includeArchived: true)
+            let all = try w.reader.medications(includeArchived: true)
             let medication = try name.map { try DoseResolver.match($0, in: all) }
-            guard let event = try w.latestUndoable(medicationID: medication?.id) else {
+            guard let event = try w.reader.latestUndoable(medicationID: medication?.id) else {
                 throw DosebarError.badData(medication.map { "nothing to undo for \($0.name)" } ?? "nothing to undo")
             }
             let day = event.slot?.date ?? context.zone.date(of: event.at)
             let batch = try sameAction(as: event, medicationID: medication?.id, day: day, in: w)
             for e in [event] + batch {
                 _ = try w.insertUndo(of: e, at: context.now)
-                if e.stockDelta > 0, let stock = try w.medication(id: e.medicationID)?.stock {
+                if e.stockDelta > 0, let stock = try w.reader.medication(id: e.medicationID)?.stock {
                     try w.setStock(medicationID: e.medicationID, stock + e.stockDelta)
                 }
             }
@@ -47,7 +47,7 @@ public struct UndoService {
     /// One `take` of several doses is one action: its events were written in one transaction
     /// (consecutive ids, the same logged instant), and undo reverts them together.
     private func sameAction(as event: DoseEvent, medicationID: Int64?, day: LocalDate, in w: StoreWriter) throws -> [DoseEvent] {
-        let sameDay = Dictionary(try w.events(days: day...day).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let sameDay = Dictionary(try w.reader.events(days: day...day).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var batch: [DoseEvent] = []
         var id = event.id - 1
         while let e = sameDay[id], e.loggedAt == event.loggedAt, e.kind == event.kind,

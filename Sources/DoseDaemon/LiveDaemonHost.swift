@@ -69,7 +69,7 @@ final class LiveDaemonHost: DaemonHost {
                 forgottenBefore = today
             }
             var claimed = Set<String>()
-            for key in keys where try !w.wasNotified(key) {
+            for key in keys where try !w.reader.wasNotified(key) {
                 try w.markNotified(key, at: now)
                 claimed.insert(key)
             }

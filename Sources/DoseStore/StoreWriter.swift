@@ -2,8 +2,8 @@ import DoseCore
 import Foundation
 import GRDB
 
-/// Everything dosebar writes to its database, inside one `IMMEDIATE` transaction, plus every
-/// read of ``StoreReader`` so a decision and its write see the same data.
+/// Everything dosebar writes to its database, inside one `IMMEDIATE` transaction; its
+/// ``reader`` reads inside the same transaction.
 ///
 /// Valid only inside the `DoseStore.write` call that handed it over.
 public struct StoreWriter {
@@ -15,7 +15,8 @@ public struct StoreWriter {
         self.path = path
     }
 
-    /// The reads, inside this write transaction.
+    /// Every read of ``StoreReader``, inside this write transaction (`w.reader.medications(…)`),
+    /// so a decision and its write see the same data.
     public var reader: StoreReader { StoreReader(db: db, path: path) }
 
     // MARK: - Medicines
@@ -156,29 +157,6 @@ public struct StoreWriter {
     public func forgetNotified(before date: Date) throws {
         try db.execute(sql: "DELETE FROM notified WHERE at < ?", arguments: [date.timeIntervalSince1970])
     }
-
-    // MARK: - Reads (see StoreReader)
-
-    /// See ``StoreReader/medications(includeArchived:)``.
-    public func medications(includeArchived: Bool) throws -> [Medication] { try reader.medications(includeArchived: includeArchived) }
-    /// See ``StoreReader/medication(id:)``.
-    public func medication(id: Int64) throws -> Medication? { try reader.medication(id: id) }
-    /// See ``StoreReader/events(days:)``.
-    public func events(days: ClosedRange<LocalDate>) throws -> [DoseEvent] { try reader.events(days: days) }
-    /// See ``StoreReader/latestUndoable(medicationID:)``.
-    public func latestUndoable(medicationID: Int64?) throws -> DoseEvent? { try reader.latestUndoable(medicationID: medicationID) }
-    /// See ``StoreReader/event(id:)``.
-    public func event(id: Int64) throws -> DoseEvent? { try reader.event(id: id) }
-    /// See ``StoreReader/isUndone(eventID:)``.
-    public func isUndone(eventID: Int64) throws -> Bool { try reader.isUndone(eventID: eventID) }
-    /// See ``StoreReader/summaries(from:through:)``.
-    public func summaries(from: LocalDate, through: LocalDate) throws -> [DaySummary] { try reader.summaries(from: from, through: through) }
-    /// See ``StoreReader/lastSummary()``.
-    public func lastSummary() throws -> DaySummary? { try reader.lastSummary() }
-    /// See ``StoreReader/meta(_:)``.
-    public func meta(_ key: String) throws -> String? { try reader.meta(key) }
-    /// See ``StoreReader/wasNotified(_:)``.
-    public func wasNotified(_ key: String) throws -> Bool { try reader.wasNotified(key) }
 
     // MARK: - Helpers
 

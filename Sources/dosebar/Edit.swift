@@ -44,7 +44,7 @@ struct Edit: ParsableCommand {
         let effectiveDate = try effective.map { try InputParser.date($0, flag: "--effective", today: context.today) } ?? context.today
         let store = try context.openStore()
         let (renamed, summary) = try store.write { w -> (String, String) in
-            var m = try DoseResolver.match(name, in: try w.medications(includeArchived: true))
+            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
             details.apply(to: &m)
             if let rename { m.name = rename.trimmingCharacters(in: .whitespaces) }
             try w.updateMedication(m)

@@ -23,7 +23,7 @@ struct Remove: ParsableCommand {
         let context = try AppContext(global.options)
         let store = try context.openStore()
         let removed = try store.write { w -> String in
-            var m = try DoseResolver.match(name, in: try w.medications(includeArchived: true))
+            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
             m.archivedOn = context.today
             try w.updateMedication(m)
             return m.name

@@ -53,7 +53,7 @@ struct DoseRecorderTests {
         let (store, id) = try addAspirin(now, stock: 3)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try store.write { w in
-            var m = try #require(try w.medication(id: id))
+            var m = try #require(try w.reader.medication(id: id))
             m.archivedOn = now.today
             try w.updateMedication(m)
         }

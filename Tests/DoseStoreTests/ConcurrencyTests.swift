@@ -40,7 +40,7 @@ struct ConcurrencyTests {
             let store = try DoseStore(path: path)
             try store.write { w in
                 // Read-decide-write: only atomic if the transaction is IMMEDIATE.
-                let count = Int(try w.meta("count") ?? "0") ?? 0
+                let count = Int(try w.reader.meta("count") ?? "0") ?? 0
                 _ = try w.insertEvent(taken(id, "2026-03-10", nil, at: instant(Double(i))), day: day("2026-03-10"))
                 try w.setMeta("count", String(count + 1))
             }
@@ -58,7 +58,7 @@ struct ConcurrencyTests {
         let failures = onThreads(20) { i in
             let store = try DoseStore(path: path)
             try store.write { w in
-                let id = try w.medications(includeArchived: false).first?.id ?? w.insertMedication(asNeeded("Ibuprofen"))
+                let id = try w.reader.medications(includeArchived: false).first?.id ?? w.insertMedication(asNeeded("Ibuprofen"))
                 _ = try w.insertEvent(taken(id, "2026-03-10", nil, at: instant(Double(i))), day: day("2026-03-10"))
             }
         }

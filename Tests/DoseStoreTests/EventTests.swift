@@ -89,10 +89,10 @@ struct EventTests {
         #expect(try f.store.read { try $0.latestUndoable(medicationID: b) }?.id == b1)
 
         // Undo walks back through history.
-        try f.store.write { w in _ = try w.insertUndo(of: try #require(try w.latestUndoable(medicationID: nil)), at: instant(200)) }
+        try f.store.write { w in _ = try w.insertUndo(of: try #require(try w.reader.latestUndoable(medicationID: nil)), at: instant(200)) }
         #expect(try f.store.read { try $0.latestUndoable(medicationID: nil) }?.id == b1)
         #expect(try f.store.read { try $0.latestUndoable(medicationID: a) }?.id == a1)
-        try f.store.write { w in _ = try w.insertUndo(of: try #require(try w.latestUndoable(medicationID: a)), at: instant(300)) }
+        try f.store.write { w in _ = try w.insertUndo(of: try #require(try w.reader.latestUndoable(medicationID: a)), at: instant(300)) }
         #expect(try f.store.read { try $0.latestUndoable(medicationID: a) } == nil)
         #expect(try f.store.read { try $0.latestUndoable(medicationID: nil) }?.id == b1)
         #expect(try f.store.read { try $0.latestUndoable(medicationID: 12345) } == nil)

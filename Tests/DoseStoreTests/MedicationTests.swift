@@ -82,7 +82,7 @@ struct MedicationTests {
             (try w.insertMedication(daily("Zinc")), try w.insertMedication(daily("Aspirin")), try w.insertMedication(daily("Iron")))
         }
         try f.store.write { w in
-            var zinc = try #require(try w.medication(id: a))
+            var zinc = try #require(try w.reader.medication(id: a))
             zinc.archivedOn = day("2026-03-01")
             try w.updateMedication(zinc)
         }

@@ -2,52 +2,49 @@ import DoseCore
 import GRDB
 
 /// One row of `day_summary`: the cached outcome of one finished day.
-struct DaySummaryRecord: FetchableRecord, PersistableRecord {
+struct DaySummaryRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "day_summary"
 
+    enum CodingKeys: String, CodingKey {
+        case day, total, taken, onTime = "on_time", skipped, missed, streak, best, troubled
+    }
+
     enum Columns {
-        static let day = Column("day")
-        static let total = Column("total")
-        static let taken = Column("taken")
-        static let onTime = Column("on_time")
-        static let skipped = Column("skipped")
-        static let missed = Column("missed")
-        static let streak = Column("streak")
-        static let best = Column("best")
-        static let troubled = Column("troubled")
+        static let day = Column(CodingKeys.day)
     }
 
-    var summary: DaySummary
+    /// `LocalDate.dayNumber`.
+    var day: Int
+    var total: Int
+    var taken: Int
+    var onTime: Int
+    var skipped: Int
+    var missed: Int
+    var streak: Int
+    var best: Int
+    /// `SlotKey.Daily` items (`medicationID@HH:MM`) joined by `,`; empty for none.
+    var troubled: String
 
-    init(_ summary: DaySummary) { self.summary = summary }
-
-    init(row: Row) throws {
-        let troubled: String = try row.decode(forColumn: Columns.troubled)
-        summary = DaySummary(
-            date: LocalDate(dayNumber: try row.decode(forColumn: Columns.day)),
-            total: try row.decode(forColumn: Columns.total),
-            taken: try row.decode(forColumn: Columns.taken),
-            onTime: try row.decode(forColumn: Columns.onTime),
-            skipped: try row.decode(forColumn: Columns.skipped),
-            missed: try row.decode(forColumn: Columns.missed),
-            streak: try row.decode(forColumn: Columns.streak),
-            best: try row.decode(forColumn: Columns.best),
-            troubled: troubled.isEmpty ? [] : troubled.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
-    }
-
-    func encode(to container: inout PersistenceContainer) throws {
-        // `troubled` items are `medicationID@HH:MM`; a comma or an empty item would not round-trip.
+    /// The row of `summary`; throws for an item that would not round-trip (empty or containing ',').
+    init(_ summary: DaySummary) throws {
         if let bad = summary.troubled.first(where: { $0.isEmpty || $0.contains(",") }) {
             throw DosebarError.internal("day summary item '\(bad)' cannot be stored (empty or contains ',')")
         }
-        container[Columns.day] = summary.date.dayNumber
-        container[Columns.total] = summary.total
-        container[Columns.taken] = summary.taken
-        container[Columns.onTime] = summary.onTime
-        container[Columns.skipped] = summary.skipped
-        container[Columns.missed] = summary.missed
-        container[Columns.streak] = summary.streak
-        container[Columns.best] = summary.best
-        container[Columns.troubled] = summary.troubled.joined(separator: ",")
+        day = summary.date.dayNumber
+        total = summary.total
+        taken = summary.taken
+        onTime = summary.onTime
+        skipped = summary.skipped
+        missed = summary.missed
+        streak = summary.streak
+        best = summary.best
+        troubled = summary.troubled.joined(separator: ",")
+    }
+
+    /// The domain value.
+    var summary: DaySummary {
+        DaySummary(date: LocalDate(dayNumber: day), total: total, taken: taken, onTime: onTime, skipped: skipped,
+                   missed: missed, streak: streak, best: best,
+                   troubled: troubled.isEmpty ? [] : troubled.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
     }
 }

@@ -3,19 +3,23 @@ import Foundation
 import GRDB
 
 /// One row of `event`: a take, skip or undo, never updated or deleted once written.
-struct EventRecord: FetchableRecord, MutablePersistableRecord {
+struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "event"
 
+    enum CodingKeys: String, CodingKey {
+        case id, medicationID = "medication_id", kind, day, slotTime = "slot_time", at, loggedAt = "logged_at", target
+        case stockDelta = "stock_delta"
+    }
+
     enum Columns {
-        static let id = Column("id")
-        static let medicationID = Column("medication_id")
-        static let kind = Column("kind")
-        static let day = Column("day")
-        static let slotTime = Column("slot_time")
-        static let at = Column("at")
-        static let loggedAt = Column("logged_at")
-        static let target = Column("target")
-        static let stockDelta = Column("stock_delta")
+        static let id = Column(CodingKeys.id)
+        static let medicationID = Column(CodingKeys.medicationID)
+        static let kind = Column(CodingKeys.kind)
+        static let day = Column(CodingKeys.day)
+        static let slotTime = Column(CodingKeys.slotTime)
+        static let at = Column(CodingKeys.at)
+        static let loggedAt = Column(CodingKeys.loggedAt)
+        static let target = Column(CodingKeys.target)
     }
 
     var id: Int64?
@@ -42,30 +46,6 @@ struct EventRecord: FetchableRecord, MutablePersistableRecord {
         loggedAt = e.loggedAt.timeIntervalSince1970
         target = e.target
         stockDelta = e.stockDelta
-    }
-
-    init(row: Row) throws {
-        id = try row.decode(forColumn: Columns.id)
-        medicationID = try row.decode(forColumn: Columns.medicationID)
-        kind = try row.decode(forColumn: Columns.kind)
-        day = try row.decode(forColumn: Columns.day)
-        slotTime = try row.decode(forColumn: Columns.slotTime)
-        at = try row.decode(forColumn: Columns.at)
-        loggedAt = try row.decode(forColumn: Columns.loggedAt)
-        target = try row.decode(forColumn: Columns.target)
-        stockDelta = try row.decode(forColumn: Columns.stockDelta)
-    }
-
-    func encode(to container: inout PersistenceContainer) throws {
-        container[Columns.id] = id
-        container[Columns.medicationID] = medicationID
-        container[Columns.kind] = kind
-        container[Columns.day] = day
-        container[Columns.slotTime] = slotTime
-        container[Columns.at] = at
-        container[Columns.loggedAt] = loggedAt
-        container[Columns.target] = target
-        container[Columns.stockDelta] = stockDelta
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

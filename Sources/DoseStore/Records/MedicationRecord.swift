@@ -3,20 +3,19 @@ import Foundation
 import GRDB
 
 /// One row of `medication`: a medicine without its schedule versions.
-struct MedicationRecord: FetchableRecord, MutablePersistableRecord {
+struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "medication"
 
+    enum CodingKeys: String, CodingKey {
+        case id, name, nameKey = "name_key", dose, group = "group_name", note, stock, perDose = "per_dose"
+        case lowDays = "low_days", archivedOn = "archived_on"
+    }
+
     enum Columns {
-        static let id = Column("id")
-        static let name = Column("name")
-        static let nameKey = Column("name_key")
-        static let dose = Column("dose")
-        static let group = Column("group_name")
-        static let note = Column("note")
-        static let stock = Column("stock")
-        static let perDose = Column("per_dose")
-        static let lowDays = Column("low_days")
-        static let archivedOn = Column("archived_on")
+        static let id = Column(CodingKeys.id)
+        static let name = Column(CodingKeys.name)
+        static let nameKey = Column(CodingKeys.nameKey)
+        static let archivedOn = Column(CodingKeys.archivedOn)
     }
 
     var id: Int64?
@@ -48,32 +47,6 @@ struct MedicationRecord: FetchableRecord, MutablePersistableRecord {
         perDose = m.perDose
         lowDays = m.lowDays
         archivedOn = m.archivedOn?.dayNumber
-    }
-
-    init(row: Row) throws {
-        id = try row.decode(forColumn: Columns.id)
-        name = try row.decode(forColumn: Columns.name)
-        nameKey = try row.decode(forColumn: Columns.nameKey)
-        dose = try row.decode(forColumn: Columns.dose)
-        group = try row.decode(forColumn: Columns.group)
-        note = try row.decode(forColumn: Columns.note)
-        stock = try row.decode(forColumn: Columns.stock)
-        perDose = try row.decode(forColumn: Columns.perDose)
-        lowDays = try row.decode(forColumn: Columns.lowDays)
-        archivedOn = try row.decode(forColumn: Columns.archivedOn)
-    }
-
-    func encode(to container: inout PersistenceContainer) throws {
-        container[Columns.id] = id
-        container[Columns.name] = name
-        container[Columns.nameKey] = nameKey
-        container[Columns.dose] = dose
-        container[Columns.group] = group
-        container[Columns.note] = note
-        container[Columns.stock] = stock
-        container[Columns.perDose] = perDose
-        container[Columns.lowDays] = lowDays
-        container[Columns.archivedOn] = archivedOn
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -14,20 +14,17 @@ import GRDB
 /// | `.everyMonths(n)`                | `every_months` | n          | NULL        | 0                 |
 /// | `.cycle(active:rest:)`           | `cycle`        | active     | rest        | 0                 |
 /// | `.asNeeded(maxPerDay:minInterval:)` | `as_needed` | maxPerDay? | minInterval? (s) | 0            |
-struct ScheduleVersionRecord: FetchableRecord, PersistableRecord {
+struct ScheduleVersionRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "schedule_version"
 
+    enum CodingKeys: String, CodingKey {
+        case medicationID = "medication_id", effective, kind, paramA = "param_a", paramB = "param_b"
+        case weekdayMask = "weekday_mask", times, window = "window_seconds", start = "start_day", until = "until_day"
+    }
+
     enum Columns {
-        static let medicationID = Column("medication_id")
-        static let effective = Column("effective")
-        static let kind = Column("kind")
-        static let paramA = Column("param_a")
-        static let paramB = Column("param_b")
-        static let weekdayMask = Column("weekday_mask")
-        static let times = Column("times")
-        static let window = Column("window_seconds")
-        static let start = Column("start_day")
-        static let until = Column("until_day")
+        static let medicationID = Column(CodingKeys.medicationID)
+        static let effective = Column(CodingKeys.effective)
     }
 
     var medicationID: Int64
@@ -70,32 +67,6 @@ struct ScheduleVersionRecord: FetchableRecord, PersistableRecord {
         window = s.window
         start = s.start.dayNumber
         until = s.until?.dayNumber
-    }
-
-    init(row: Row) throws {
-        medicationID = try row.decode(forColumn: Columns.medicationID)
-        effective = try row.decode(forColumn: Columns.effective)
-        kind = try row.decode(forColumn: Columns.kind)
-        paramA = try row.decode(forColumn: Columns.paramA)
-        paramB = try row.decode(forColumn: Columns.paramB)
-        weekdayMask = try row.decode(forColumn: Columns.weekdayMask)
-        times = try row.decode(forColumn: Columns.times)
-        window = try row.decode(forColumn: Columns.window)
-        start = try row.decode(forColumn: Columns.start)
-        until = try row.decode(forColumn: Columns.until)
-    }
-
-    func encode(to container: inout PersistenceContainer) throws {
-        container[Columns.medicationID] = medicationID
-        container[Columns.effective] = effective
-        container[Columns.kind] = kind
-        container[Columns.paramA] = paramA
-        container[Columns.paramB] = paramB
-        container[Columns.weekdayMask] = weekdayMask
-        container[Columns.times] = times
-        container[Columns.window] = window
-        container[Columns.start] = start
-        container[Columns.until] = until
     }
 
     /// The domain value; throws `badData` for a row this version of dosebar cannot understand.
