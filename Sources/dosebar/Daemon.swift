@@ -7,6 +7,7 @@ struct Daemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
         abstract: "Keep the shared directory current (no polling).",
+        usage: "dosebar daemon [--notify] [<global options>]",
         discussion: """
         Writes the shared directory, then sleeps until the next instant the day changes (a dose \
         turning due or late, the hour, midnight), a change to the database (a take from a terminal \
@@ -27,7 +28,7 @@ struct Daemon: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Flag(name: .long, help: "Send a desktop notification when a dose becomes due and when it turns late.")
     var notify = false
 

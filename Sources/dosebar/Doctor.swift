@@ -9,6 +9,7 @@ struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the set-up and say what to fix.",
+        usage: "dosebar doctor [<global options>]",
         discussion: """
         Checks the time zone, the config file, the database, the shared directory, the daemon and \
         which bars are installed. Exits 0 when everything is fine, 1 when something needs fixing.
@@ -18,7 +19,7 @@ struct Doctor: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         var problems = 0

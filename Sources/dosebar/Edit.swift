@@ -20,7 +20,7 @@ struct Edit: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
     @OptionGroup(title: "Schedule") var schedule: ScheduleOptions
     @OptionGroup(title: "Details") var details: MedicationOptions

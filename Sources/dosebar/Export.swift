@@ -7,6 +7,7 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write every file of the shared directory once.",
+        usage: "dosebar export [--quiet] [<global options>]",
         discussion: """
         Writes timeline.json, snapshot.json, snapshot.txt and one file per bar (waybar.json, \
         polybar.txt, tmux.txt, conky.txt, i3blocks.txt). Files whose content did not change are \
@@ -18,7 +19,7 @@ struct Export: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Flag(name: .shortAndLong, help: "Say nothing on success.") var quiet = false
 
     func run() throws {

@@ -8,6 +8,7 @@ struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List medicines and their schedules.",
+        usage: "dosebar list [--all] [--json] [<global options>]",
         discussion: """
         Examples:
           $ dosebar list
@@ -16,7 +17,7 @@ struct List: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Flag(name: .long, help: "Include archived medicines.") var all = false
     @Flag(name: .long, help: "Print JSON: [{id, name, dose, group, schedule, times, stock, per_dose, archived}].") var json = false
 

@@ -7,6 +7,7 @@ struct Refill: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refill",
         abstract: "Add units to a medicine's stock, or set it with --set.",
+        usage: "dosebar refill <name> (<units> | --set <N>) [<global options>]",
         discussion: """
         Examples:
           $ dosebar refill Metformin 60
@@ -14,7 +15,7 @@ struct Refill: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
     @Argument(help: "Units to add.") var units: Int?
     @Option(name: .long, help: ArgumentHelp("Set the stock to exactly N.", valueName: "N")) var set: Int?

@@ -8,6 +8,7 @@ struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Archive a medicine: gone from today on, its history kept.",
+        usage: "dosebar remove <name> [<global options>]",
         discussion: """
         Past doses stay in history, streaks and adherence. 'dosebar list --all' still shows it.
 
@@ -16,7 +17,7 @@ struct Remove: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
 
     func run() throws {

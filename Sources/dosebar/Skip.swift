@@ -7,6 +7,7 @@ struct Skip: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skip",
         abstract: "Log doses as skipped on purpose (they do not break the streak).",
+        usage: "dosebar skip <names> ... [--at <time>] [<global options>]",
         discussion: """
         Examples:
           $ dosebar skip Magnesium
@@ -14,7 +15,7 @@ struct Skip: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String] = []
     @Option(name: .long, help: ArgumentHelp("Which dose: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
     var at: String?

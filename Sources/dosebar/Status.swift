@@ -8,6 +8,7 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print what a bar would show now, in one output format.",
+        usage: "dosebar status [--format <format>] [<global options>]",
         discussion: """
         Bars should read the pre-rendered files of the shared directory (or 'dosebar watch'); \
         this command is for scripts and checking a format.
@@ -19,7 +20,7 @@ struct Status: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Option(name: .long, help: "The output format.")
     var format: OutputFormat = .text
 

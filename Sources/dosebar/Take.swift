@@ -7,6 +7,7 @@ struct Take: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "take",
         abstract: "Log doses as taken (every due dose when no name is given).",
+        usage: "dosebar take [<names> ...] [--at <time>] [--next] [<global options>]",
         discussion: """
         'take NAME' takes that medicine's earliest due or late dose today, else its next dose if it \
         opens within the tolerance window, else a dose of an as-needed medicine. \
@@ -14,14 +15,14 @@ struct Take: ParsableCommand {
 
         Examples:
           $ dosebar take                    # everything due or late now
-          $ dosebar take --next             # ... or, if nothing is due, the next dose(s)
+          $ dosebar take --next             # ... or, if none is due, the next
           $ dosebar take Aspirin Magnesium
           $ dosebar take Aspirin --at 08:10
           $ dosebar take Aspirin --at 2026-11-21T21:05
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String] = []
     @Option(name: .long, help: ArgumentHelp("When it was taken: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
     var at: String?

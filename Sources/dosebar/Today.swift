@@ -9,6 +9,7 @@ struct Today: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "today",
         abstract: "Show today's doses and their status.",
+        usage: "dosebar today [--json] [<global options>]",
         discussion: """
         Colour when stdout is a terminal (never with NO_COLOR set).
 
@@ -19,7 +20,7 @@ struct Today: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Flag(name: .long, help: "Print the snapshot object (DESIGN §4) for now.") var json = false
 
     func run() throws {

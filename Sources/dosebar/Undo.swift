@@ -7,6 +7,7 @@ struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
         abstract: "Revert the most recent take or skip (of NAME, if given), restoring stock.",
+        usage: "dosebar undo [<name>] [<global options>]",
         discussion: """
         Events are never deleted: undo appends an event that cancels the last one.
 
@@ -16,7 +17,7 @@ struct Undo: ParsableCommand {
         """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "Only undo this medicine's latest event.", completion: .medicineNames) var name: String?
 
     func run() throws {
