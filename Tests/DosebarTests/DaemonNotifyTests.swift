@@ -137,7 +137,7 @@ struct DaemonNotifyTests {
         #expect(values["after_restarts"] == "2", "a restart repeated a notification: \(arrived)")
         #expect(lines.count > 1 && lines[1].hasPrefix("Time for Iron|09:00 · Iron|NORMAL"), "\(lines)")
         #expect(values["after_late"] == "3")
-        #expect(lines.count > 2 && lines[2].hasPrefix("Iron is late|Due at 09:00, 2 h 30 min ago · Iron|CRITICAL"), "\(lines)")
+        #expect(lines.count > 2 && lines[2].hasPrefix("Iron is late|Due at 09:00, 2h 30m ago · Iron|CRITICAL"), "\(lines)")
         #expect(lines.count > 3 && lines[3].hasPrefix("Time for Zinc|12:00 · Zinc|"), "\(lines)")
         #expect(values["skipped_after_click"] == "1", "the Skip action did not log: \(text)\n\(daemonErr)")
         #expect(values["final"] == "4", "duplicates: \(arrived)")
