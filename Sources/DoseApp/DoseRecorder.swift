@@ -85,12 +85,12 @@ public struct DoseRecorder {
 extension DoseRecorder.Recorded {
     /// The confirmation line: `Took Aspirin 100 mg (08:00 dose) at 08:05.`, `Skipped Magnesium (21:00 dose).`,
     /// `Took Ibuprofen 200 mg (as needed) at 14:10.`
-    public func line(zone: Zone, today: LocalDate) -> String {
-        let slotText = slot.map { " (\(zone.local($0.instant).clock) dose)" } ?? " (as needed)"
-        guard kind == .taken else { return "Skipped \(medication.name)\(slotText)." }
-        let dose = medication.dose.map { " " + $0 } ?? ""
+    public func line(_ catalog: Catalog, zone: Zone, today: LocalDate) -> String {
         let local = zone.local(at)
         let when = zone.date(of: at) == today ? local.clock : "\(zone.date(of: at)) \(local.clock)"
-        return "Took \(medication.name)\(dose)\(slotText) at \(when)."
+        var args = ["name": medication.name, "dose": medication.dose.map { " " + $0 } ?? "", "when": when]
+        if let slot { args["time"] = zone.local(slot.instant).clock }
+        if kind == .skipped { return catalog.text("cli.skipped", args) }
+        return catalog.text(slot == nil ? "cli.took_as_needed" : "cli.took", args)
     }
 }

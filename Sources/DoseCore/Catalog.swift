@@ -8,6 +8,8 @@ public struct Catalog: Sendable {
     public var language: String
     public var templates: [String: String]
     public var weekdays: [String]
+    /// Short weekday names, Monday first (`mon`, `월`), for schedules.
+    public var weekdayCodes: [String]
     /// Formats a number of minutes (`2h 10m`, `2시간 10분`).
     public var minutes: @Sendable (Int) -> String
     public var listSeparator: String
@@ -47,8 +49,25 @@ public struct Catalog: Sendable {
             "notify.due_body": "{time} · {doses}", "notify.late_body": "Due at {time}, {late} ago · {doses}",
             "notify.reminder": "Reminder: {summary}",
             "action.taken": "Taken", "action.snooze": "Snooze 10 min", "action.skip": "Skip",
+            "schedule.daily": "daily", "schedule.every_days": "every {n}d", "schedule.every_weeks": "every {n}w",
+            "schedule.every_months": "every {n}m", "schedule.cycle": "cycle {active}/{rest}", "schedule.as_needed": "as needed",
+            "schedule.max_per_day": "max {n}/day", "schedule.min_interval": "every ≥{interval}",
+            "cli.took": "Took {name}{dose} ({time} dose) at {when}.", "cli.took_as_needed": "Took {name}{dose} (as needed) at {when}.",
+            "cli.skipped": "Skipped {name} ({time} dose).",
+            "cli.undid_taken": "Undid: took {name}{slot}{others}.", "cli.undid_skipped": "Undid: skipped {name}{slot}{others}.",
+            "cli.undid_slot": " ({time} dose)", "cli.undid_slot_of": " ({time} dose of {date})",
+            "cli.undid_others": " and {count} more doses logged with it", "cli.undid_others.one": " and 1 more dose logged with it",
+            "cli.added": "Added {name}: {schedule}{times}{from}.", "cli.times": " at {times}", "cli.from": " from {date}",
+            "cli.updated": "Updated {name}.", "cli.updated_schedule": "Updated {name}: {schedule}{times} from {date}.",
+            "cli.archived": "Archived {name}; its history is kept.", "cli.on_hand": "{name}: {stock} on hand.",
+            "cli.today": "{weekday} {date} ({zone}) · {done}/{total} · streak {streak}",
+            "cli.column.time": "TIME", "cli.column.medicine": "MEDICINE", "cli.column.dose": "DOSE", "cli.column.status": "STATUS",
+            "cli.column.name": "NAME", "cli.column.schedule": "SCHEDULE", "cli.column.times": "TIMES", "cli.column.stock": "STOCK",
+            "cli.column.group": "GROUP", "cli.archived_mark": "{name} (archived)",
+            "cli.no_medicines": "No medicines yet. Add one: dosebar add Aspirin --at 08:00",
         ],
         weekdays: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+        weekdayCodes: ["mon", "tue", "wed", "thu", "fri", "sat", "sun"],
         minutes: { m in m < 60 ? "\(m)m" : (m % 60 == 0 ? "\(m / 60)h" : "\(m / 60)h \(m % 60)m") },
         listSeparator: ", "
     )
@@ -88,8 +107,26 @@ public struct Catalog: Sendable {
             "notify.due_body": "{time} · {doses}", "notify.late_body": "{time} 예정, {late} 지남 · {doses}",
             "notify.reminder": "다시 알림: {summary}",
             "action.taken": "복용함", "action.snooze": "10분 뒤 다시", "action.skip": "건너뛰기",
+            "schedule.daily": "매일", "schedule.every_days": "{n}일마다", "schedule.every_weeks": "{n}주마다",
+            "schedule.every_months": "{n}개월마다", "schedule.cycle": "{active}일 복용/{rest}일 휴약", "schedule.as_needed": "필요 시",
+            "schedule.max_per_day": "하루 최대 {n}회", "schedule.min_interval": "{interval} 간격",
+            "cli.took": "{name}{dose} 복용함 ({time} 예정분, {when} 복용).",
+            "cli.took_as_needed": "{name}{dose} 복용함 (필요 시, {when} 복용).",
+            "cli.skipped": "{name} 건너뜀 ({time} 예정분).",
+            "cli.undid_taken": "취소함: {name} 복용{slot}{others}.", "cli.undid_skipped": "취소함: {name} 건너뜀{slot}{others}.",
+            "cli.undid_slot": " ({time} 예정분)", "cli.undid_slot_of": " ({date} {time} 예정분)",
+            "cli.undid_others": ", 함께 기록된 {count}회분도 취소", "cli.undid_others.one": ", 함께 기록된 1회분도 취소",
+            "cli.added": "{name} 추가함: {schedule}{times}{from}.", "cli.times": " {times}", "cli.from": ", {date}부터",
+            "cli.updated": "{name} 변경함.", "cli.updated_schedule": "{name} 변경함: {schedule}{times}, {date}부터.",
+            "cli.archived": "{name} 보관함: 기록은 남습니다.", "cli.on_hand": "{name}: 재고 {stock}.",
+            "cli.today": "{date} {weekday} ({zone}) · {done}/{total} · {streak}일 연속",
+            "cli.column.time": "시간", "cli.column.medicine": "약", "cli.column.dose": "용량", "cli.column.status": "상태",
+            "cli.column.name": "이름", "cli.column.schedule": "일정", "cli.column.times": "시간", "cli.column.stock": "재고",
+            "cli.column.group": "그룹", "cli.archived_mark": "{name} (보관됨)",
+            "cli.no_medicines": "등록된 약이 없습니다. 추가하기: dosebar add 아스피린 --at 08:00",
         ],
         weekdays: ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"],
+        weekdayCodes: ["월", "화", "수", "목", "금", "토", "일"],
         minutes: { m in m < 60 ? "\(m)분" : (m % 60 == 0 ? "\(m / 60)시간" : "\(m / 60)시간 \(m % 60)분") },
         listSeparator: ", "
     )
@@ -107,6 +144,32 @@ public struct Catalog: Sendable {
         switch language {
         case .en: .english
         case .ko: .korean
+        }
+    }
+
+    /// `template`'s `.one` form when `count` is 1, with `{count}` filled.
+    public func counted(_ key: String, _ count: Int, _ args: [String: String] = [:]) -> String {
+        let k = count == 1 && templates[key + ".one"] != nil ? key + ".one" : key
+        return text(k, args.merging(["count": String(count)]) { a, _ in a })
+    }
+
+    /// A schedule for a person: `daily`, `mon,wed,fri`, `every 3d`, `as needed (max 3/day, every ≥6h)`;
+    /// `매일`, `월,수,금`, `3일마다`, `필요 시 (하루 최대 3회, 6시간 간격)`.
+    public func describe(_ schedule: Schedule) -> String {
+        switch schedule.recurrence {
+        case .daily: return text("schedule.daily")
+        case .weekdays(let d) where d.count == 7: return text("schedule.daily")
+        case .weekdays(let d): return d.sorted().map { weekdayCodes[$0.rawValue - 1] }.joined(separator: ",")
+        case .everyDays(let n): return text("schedule.every_days", ["n": String(n)])
+        case .everyWeeks(let n): return text("schedule.every_weeks", ["n": String(n)])
+        case .everyMonths(let n): return text("schedule.every_months", ["n": String(n)])
+        case .cycle(let a, let r): return text("schedule.cycle", ["active": String(a), "rest": String(r)])
+        case .asNeeded(let max, let gap):
+            var parts: [String] = []
+            if let max { parts.append(text("schedule.max_per_day", ["n": String(max)])) }
+            if let gap { parts.append(text("schedule.min_interval", ["interval": minutes(gap / 60)])) }
+            let base = text("schedule.as_needed")
+            return parts.isEmpty ? base : "\(base) (\(parts.joined(separator: listSeparator)))"
         }
     }
 

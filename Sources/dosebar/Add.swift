@@ -41,8 +41,11 @@ struct Add: ParsableCommand {
             _ = try w.insertMedication(medication)
             try w.historyChanged(on: sched.start, today: context.today)
         }
+        let c = context.catalog
         let times = sched.times.map(\.description).joined(separator: ", ")
-        Output.line("Added \(m.name): \(sched.summary)\(times.isEmpty ? "" : " at \(times)")\(sched.start > context.today ? " from \(sched.start)" : "").")
+        Output.line(c.text("cli.added", ["name": m.name, "schedule": c.describe(sched),
+                                         "times": times.isEmpty ? "" : c.text("cli.times", ["times": times]),
+                                         "from": sched.start > context.today ? c.text("cli.from", ["date": sched.start.description]) : ""]))
         Refresh.afterChange(context, store)
     }
 }

@@ -43,24 +43,25 @@ struct Edit: ParsableCommand {
         let context = try AppContext(global.options)
         let effectiveDate = try effective.map { try InputParser.date($0, flag: "--effective", today: context.today) } ?? context.today
         let store = try context.openStore()
-        let (renamed, summary) = try store.write { w -> (String, String) in
+        let c = context.catalog
+        let line = try store.write { w -> String in
             var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
             details.apply(to: &m)
             if let rename { m.name = rename.trimmingCharacters(in: .whitespaces) }
             try w.updateMedication(m)
-            var summary = ""
-            if schedule.changesSchedule {
+            guard schedule.changesSchedule else { return c.text("cli.updated", ["name": m.name]) }
+            do {
                 let base = m.schedule(on: effectiveDate) ?? m.currentSchedule
                 let new = try schedule.schedule(base: base, today: context.today,
                                                 defaultWindow: context.config.window ?? Schedule.defaultWindow)
                 try w.putVersion(medicationID: m.id, ScheduleVersion(effective: effectiveDate, schedule: new))
                 try w.historyChanged(on: effectiveDate, today: context.today)
                 let times = new.times.map(\.description).joined(separator: ", ")
-                summary = ": \(new.summary)\(times.isEmpty ? "" : " at \(times)") from \(effectiveDate)"
+                return c.text("cli.updated_schedule", ["name": m.name, "schedule": c.describe(new), "date": effectiveDate.description,
+                                                       "times": times.isEmpty ? "" : c.text("cli.times", ["times": times])])
             }
-            return (m.name, summary)
         }
-        Output.line("Updated \(renamed)\(summary).")
+        Output.line(line)
         Refresh.afterChange(context, store)
     }
 }

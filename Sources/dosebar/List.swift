@@ -59,12 +59,15 @@ struct List: ParsableCommand {
             Output.line(String(decoding: try encoder.encode(rows), as: UTF8.self))
             return
         }
+        let c = context.catalog
         if rows.isEmpty {
-            Output.line("No medicines yet. Add one: dosebar add Aspirin --at 08:00")
+            Output.line(c.text("cli.no_medicines"))
             return
         }
-        let table = [["NAME", "DOSE", "SCHEDULE", "TIMES", "STOCK", "GROUP"]] + rows.map { r in
-            [r.name + (r.archived ? " (archived)" : ""), r.dose ?? "", r.schedule, r.times.joined(separator: ","),
+        let header = ["name", "dose", "schedule", "times", "stock", "group"].map { c.text("cli.column." + $0) }
+        let table = [header] + zip(rows, meds).map { r, m in
+            [r.archived ? c.text("cli.archived_mark", ["name": r.name]) : r.name, r.dose ?? "",
+             (m.schedule(on: context.today) ?? m.currentSchedule).map(c.describe) ?? "", r.times.joined(separator: ","),
              r.stock.map(String.init) ?? "", r.group ?? ""]
         }
         for line in TextTable.render(table) { Output.line(line) }

@@ -36,7 +36,7 @@ struct Refill: ParsableCommand {
         let context = try AppContext(global.options)
         let store = try context.openStore()
         let (name, stock) = try RefillService(context: context, store: store).refill(name, adding: units, setTo: set)
-        Output.line("\(name): \(stock) on hand.")
+        Output.line(context.catalog.text("cli.on_hand", ["name": name, "stock": String(stock)]))
         Refresh.afterChange(context, store)
     }
 }

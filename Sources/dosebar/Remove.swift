@@ -29,7 +29,7 @@ struct Remove: ParsableCommand {
             try w.updateMedication(m)
             return m.name
         }
-        Output.line("Archived \(removed); its history is kept.")
+        Output.line(context.catalog.text("cli.archived", ["name": removed]))
         Refresh.afterChange(context, store)
     }
 }

@@ -33,7 +33,7 @@ struct Take: ParsableCommand {
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
         let recorded = try DoseRecorder(context: context, store: store).record(.taken, names: names, at: instant, next: next)
-        for r in recorded { Output.line(r.line(zone: context.zone, today: context.today)) }
+        for r in recorded { Output.line(r.line(context.catalog, zone: context.zone, today: context.today)) }
         Refresh.afterChange(context, store)
     }
 }

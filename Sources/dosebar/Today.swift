@@ -46,9 +46,11 @@ struct Today: ParsableCommand {
         }
         let c = context.catalog
         let weekday = c.weekdays[snapshot.day.weekday.rawValue - 1]
-        Output.line("\(weekday) \(snapshot.day) (\(snapshot.timezone)) · \(snapshot.counts.taken + snapshot.counts.skipped)/\(snapshot.counts.total) · streak \(snapshot.streak.current)")
+        Output.line(c.text("cli.today", ["weekday": weekday, "date": snapshot.day.description, "zone": snapshot.timezone,
+                                         "done": String(snapshot.counts.taken + snapshot.counts.skipped),
+                                         "total": String(snapshot.counts.total), "streak": String(snapshot.streak.current)]))
         if !snapshot.doses.isEmpty {
-            var rows: [[String]] = [["TIME", "MEDICINE", "DOSE", "STATUS"]]
+            var rows: [[String]] = [["time", "medicine", "dose", "status"].map { c.text("cli.column." + $0) }]
             var statuses: [SlotStatus?] = [nil]
             for d in snapshot.doses {
                 var status = c.status(d.status)

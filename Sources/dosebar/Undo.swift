@@ -24,11 +24,14 @@ struct Undo: ParsableCommand {
         let context = try AppContext(global.options)
         let store = try context.openStore()
         let undone = try UndoService(context: context, store: store).undo(name: name)
+        let c = context.catalog
         let event = undone.event
-        let others = undone.others == 0 ? "" : " and \(undone.others) more \(undone.others == 1 ? "dose" : "doses") logged with it"
-        let what = event.kind == .taken ? "took" : "skipped"
-        let slot = event.slot.map { " (\($0.time) dose" + ($0.date == context.today ? ")" : " of \($0.date))") } ?? ""
-        Output.line("Undid: \(what) \(undone.medicationName)\(slot)\(others).")
+        let others = undone.others == 0 ? "" : c.counted("cli.undid_others", undone.others)
+        let slot = event.slot.map { s in
+            c.text(s.date == context.today ? "cli.undid_slot" : "cli.undid_slot_of", ["time": s.time.description, "date": s.date.description])
+        } ?? ""
+        Output.line(c.text(event.kind == .taken ? "cli.undid_taken" : "cli.undid_skipped",
+                           ["name": undone.medicationName, "slot": slot, "others": others]))
         Refresh.afterChange(context, store)
     }
 }
