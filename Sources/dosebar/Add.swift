@@ -36,11 +36,7 @@ struct Add: ParsableCommand {
                            versions: [ScheduleVersion(effective: min(sched.start, context.today), schedule: sched)])
         details.apply(to: &m)
         let store = try context.openStore()
-        let medication = m
-        try store.write { w in
-            _ = try w.insertMedication(medication)
-            try w.historyChanged(on: sched.start, today: context.today)
-        }
+        try MedicationService(context: context, store: store).add(m)
         let c = context.catalog
         let times = sched.times.map(\.description).joined(separator: ", ")
         Output.line(c.text("cli.added", ["name": m.name, "schedule": c.describe(sched),

@@ -40,8 +40,22 @@ struct Dosebar: ParsableCommand {
             Output.error(error.description)
             Foundation.exit(error.exitCode)
         } catch {
-            // ArgumentParser's own errors (help, version, validation) keep their exit codes (64 for usage).
-            exit(withError: error)
+            // ArgumentParser's own errors keep their exit codes (64 for usage); help and --version
+            // print as it prints them, and an error is one line on stderr like every other (DESIGN §9).
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            let text = oneLine(message(for: error))
+            if !text.isEmpty { Output.error(text) }
+            Foundation.exit(code.rawValue)
         }
+    }
+
+    /// ArgumentParser's message on one line: the values it lists one per line (`  - text`) follow
+    /// the first line, separated by commas.
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let first = lines.first else { return "" }
+        let rest = lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }
+        return rest.isEmpty ? first : first + " " + rest.joined(separator: ", ")
     }
 }

@@ -43,25 +43,24 @@ struct Edit: ParsableCommand {
         let context = try AppContext(global.options)
         let effectiveDate = try effective.map { try InputParser.date($0, flag: "--effective", today: context.today) } ?? context.today
         let store = try context.openStore()
+        let defaultWindow = context.config.window ?? Schedule.defaultWindow
+        let (m, new) = try MedicationService(context: context, store: store).edit(
+            name,
+            change: { m in
+                details.apply(to: &m)
+                if let rename { m.name = rename.trimmingCharacters(in: .whitespaces) }
+            },
+            effective: effectiveDate,
+            schedule: schedule.changesSchedule
+                ? { base in try schedule.schedule(base: base, today: context.today, defaultWindow: defaultWindow) } : nil)
         let c = context.catalog
-        let line = try store.write { w -> String in
-            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
-            details.apply(to: &m)
-            if let rename { m.name = rename.trimmingCharacters(in: .whitespaces) }
-            try w.updateMedication(m)
-            guard schedule.changesSchedule else { return c.text("cli.updated", ["name": m.name]) }
-            do {
-                let base = m.schedule(on: effectiveDate) ?? m.currentSchedule
-                let new = try schedule.schedule(base: base, today: context.today,
-                                                defaultWindow: context.config.window ?? Schedule.defaultWindow)
-                try w.putVersion(medicationID: m.id, ScheduleVersion(effective: effectiveDate, schedule: new))
-                try w.historyChanged(on: effectiveDate, today: context.today)
-                let times = new.times.map(\.description).joined(separator: ", ")
-                return c.text("cli.updated_schedule", ["name": m.name, "schedule": c.describe(new), "date": effectiveDate.description,
-                                                       "times": times.isEmpty ? "" : c.text("cli.times", ["times": times])])
-            }
+        if let new {
+            let times = new.times.map(\.description).joined(separator: ", ")
+            Output.line(c.text("cli.updated_schedule", ["name": m.name, "schedule": c.describe(new), "date": effectiveDate.description,
+                                                        "times": times.isEmpty ? "" : c.text("cli.times", ["times": times])]))
+        } else {
+            Output.line(c.text("cli.updated", ["name": m.name]))
         }
-        Output.line(line)
         Refresh.afterChange(context, store)
     }
 }

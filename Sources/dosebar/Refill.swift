@@ -21,9 +21,6 @@ struct Refill: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Set the stock to exactly N.", valueName: "N")) var set: Int?
 
     func validate() throws {
-        guard (units == nil) != (set == nil) else {
-            throw ValidationError("give either the units to add (refill NAME 30) or --set N")
-        }
         if let units, !(1...RefillService.maximum).contains(units) {
             throw ValidationError("refill: give a number of units from 1 to \(RefillService.maximum)")
         }
@@ -33,6 +30,11 @@ struct Refill: ParsableCommand {
     }
 
     func run() throws {
+        // Here, not in validate(): ArgumentParser validates before it reports an argument it could
+        // not place, and `refill NAME -5` must say what is wrong with -5.
+        guard (units == nil) != (set == nil) else {
+            throw DosebarError.usage("give either the units to add (refill NAME 30) or --set N")
+        }
         let context = try AppContext(global.options)
         let store = try context.openStore()
         let (name, stock) = try RefillService(context: context, store: store).refill(name, adding: units, setTo: set)

@@ -23,12 +23,7 @@ struct Remove: ParsableCommand {
     func run() throws {
         let context = try AppContext(global.options)
         let store = try context.openStore()
-        let removed = try store.write { w -> String in
-            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
-            m.archivedOn = context.today
-            try w.updateMedication(m)
-            return m.name
-        }
+        let removed = try MedicationService(context: context, store: store).remove(name)
         Output.line(context.catalog.text("cli.archived", ["name": removed]))
         Refresh.afterChange(context, store)
     }

@@ -16,13 +16,9 @@ struct Skip: ParsableCommand {
     )
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
-    @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String] = []
+    @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String]
     @Option(name: .long, help: ArgumentHelp("Which dose: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
     var at: String?
-
-    func validate() throws {
-        guard !names.isEmpty else { throw ValidationError("name the medicine(s) to skip") }
-    }
 
     func run() throws {
         let context = try AppContext(global.options)

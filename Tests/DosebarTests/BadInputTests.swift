@@ -51,12 +51,6 @@ import Glibc
         Case(args: ["frobnicate"], code: 64, says: ["frobnicate"]),
     ]
 
-    /// Usage errors that swift-argument-parser reports itself, with its `Help:`/`Usage:` lines after
-    /// the first: more than one line, against DESIGN §2/§9 (product bug, `Dosebar.main` prints
-    /// `exit(withError:)` as is). Their first line is checked like any other; the line count is a
-    /// known issue until the product prints one line.
-    static let parserErrors: Set<[String]> = [["skip"], ["refill", "Aspirin", "-5"], ["refill", "Aspirin", "--set", "-1"], ["frobnicate"]]
-
     /// The data every case starts from: a medicine with stock and a taken dose, exported at 07:00.
     /// The bad command runs at 08:30, when an export would write other files (the 08:00 dose is due
     /// then): a command that wrote the shared directory by mistake shows as a change.
@@ -83,13 +77,7 @@ import Glibc
         let first = lines.first.map(String.init) ?? ""
         for word in c.says { #expect(first.contains(word), "\(c): the error line does not say \(word.debugDescription): \(first)") }
         #expect(!r.err.contains("Fatal error") && !r.err.contains("Stack dump"), "\(c) crashed: \(r.err)")
-        if Self.parserErrors.contains(c.args) {
-            withKnownIssue("argument-parser usage errors print Help/Usage lines after the error (Dosebar.main)") {
-                #expect(lines.count == 1, "\(c): \(lines.count) lines on stderr:\n\(r.err)")
-            }
-        } else {
-            #expect(lines.count == 1, "\(c): \(lines.count) lines on stderr:\n\(r.err)")
-        }
+        #expect(lines.count == 1, "\(c): \(lines.count) lines on stderr:\n\(r.err)")
         let after = WorldSnapshot(h)
         #expect(after == before, "\(c) changed something:\n\(after.changes(since: before))")
     }
