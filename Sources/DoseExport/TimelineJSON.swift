@@ -4,6 +4,8 @@
 //   {"schema":2, "generated_at", "day", "timezone", "reload_at",
 //    "slots": [{"medication", "medication_id", "dose", "group", "scheduled"}, …],
 //    "stock": […], "cycle": […],
+//    "words": {"status": {"upcoming", "due", "late", "missed", "taken", "taken_early",
+//              "taken_late", "skipped"}, "take", "take_all", "nothing_today"},
 //    "entries": [{"at", "valid_until", "state", "counts", "progress",
 //                 "doses": [["status", "taken_at"|null, late_minutes|null], …],
 //                 "as_needed", "next", "streak", "adherence", "message", "text"}, …]}
@@ -15,7 +17,10 @@
 // second key: `SharedDirectory` ignores its value when comparing an old file with a new one.
 // Schema 1 (every entry a whole snapshot) was 2.5 MB for 50 medicines, 21–51 MB for 1,000.
 //
-// Config keys read: none (words and icons are already in the snapshots).
+// `words` are the catalog's, in the language of the texts: a reader that lists doses and
+// offers a take (the GNOME extension) shows these instead of keeping its own copy.
+//
+// Config keys read: `language` (through the words; icons are already in the snapshots).
 //
 // Example reader: the GNOME Shell extension (integrations/gnome-shell, `logic.js`), which
 // picks the last entry whose `at` is not after now and expands it with `slots`.
@@ -28,23 +33,23 @@ public enum TimelineJSON {
 
     /// The timeline as compact JSON on one line (no trailing newline).
     /// Throws `DosebarError.internal` when the entries do not share one day's slots.
-    public static func text(_ timeline: Timeline) throws -> String {
-        try object(timeline).text
+    public static func text(_ timeline: Timeline, words: Catalog = .english) throws -> String {
+        try object(timeline, words: words).text
     }
 
     /// The timeline as a json-c tree; each entry's `doses` are rendered reusing the
     /// triples of slots whose outcome did not change since the previous entry.
-    public static func object(_ timeline: Timeline) throws -> JSONValue {
+    public static func object(_ timeline: Timeline, words: Catalog = .english) throws -> JSONValue {
         try check(timeline)
         var doses = DoseListJSON()
-        return build(timeline) { o, entry in o.setRaw("doses", json: doses.renderOutcomes(entry.doses)) }
+        return build(timeline, words: words) { o, entry in o.setRaw("doses", json: doses.renderOutcomes(entry.doses)) }
     }
 
     /// The timeline built as plain json-c values, triple by triple: the reference the fast
     /// path must match byte for byte (tests compare the two).
-    static func referenceObject(_ timeline: Timeline) throws -> JSONValue {
+    static func referenceObject(_ timeline: Timeline, words: Catalog = .english) throws -> JSONValue {
         try check(timeline)
-        return build(timeline) { o, entry in
+        return build(timeline, words: words) { o, entry in
             o.setArray("doses") { a in
                 for dose in entry.doses {
                     a.appendArray { t in
@@ -58,7 +63,7 @@ public enum TimelineJSON {
     }
 
     /// Every field in contract order; `setDoses` writes an entry's `doses`.
-    private static func build(_ timeline: Timeline, setDoses: (JSONObjectBuilder, Snapshot) -> Void) -> JSONValue {
+    private static func build(_ timeline: Timeline, words: Catalog, setDoses: (JSONObjectBuilder, Snapshot) -> Void) -> JSONValue {
         let first = timeline.entries.first
         return JSONValue.object { o in
             o.set("schema", schema)
@@ -71,6 +76,17 @@ public enum TimelineJSON {
             }
             o.setArray("stock") { SnapshotJSON.fillStock($0, first?.stock ?? []) }
             o.setArray("cycle") { SnapshotJSON.fillCycle($0, first?.cycle ?? []) }
+            o.setObject("words") { w in
+                w.setObject("status") { s in
+                    s.set("upcoming", words.status(.upcoming)); s.set("due", words.status(.due))
+                    s.set("late", words.status(.late)); s.set("missed", words.status(.missed))
+                    s.set("taken", words.status(.taken)); s.set("taken_early", words.status(.takenEarly))
+                    s.set("taken_late", words.status(.takenLate)); s.set("skipped", words.status(.skipped))
+                }
+                w.set("take", words.text("action.taken"))
+                w.set("take_all", words.text("menu.take_all"))
+                w.set("nothing_today", words.text("tooltip.none"))
+            }
             o.setArray("entries") { a in
                 for entry in timeline.entries {
                     a.appendObject { e in

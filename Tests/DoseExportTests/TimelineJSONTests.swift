@@ -197,7 +197,7 @@ import Testing
         #expect(text.hasPrefix("{\"schema\":2,\"generated_at\":\"2026-03-08T15:00:00-04:00\",\"day\":\"2026-03-08\","
             + "\"timezone\":\"America/New_York\",\"reload_at\":\"2026-03-09T00:00:00-04:00\",\"slots\":[{\"medication\":\"Night\","
             + "\"medication_id\":1,\"dose\":null,\"group\":null,\"scheduled\":\"2026-03-08T03:30:00-04:00\"}"))
-        for (keys, from) in [(["schema", "generated_at", "day", "timezone", "reload_at", "slots", "stock", "cycle", "entries"], "{"),
+        for (keys, from) in [(["schema", "generated_at", "day", "timezone", "reload_at", "slots", "stock", "cycle", "words", "entries"], "{"),
                              (["at", "valid_until", "state", "counts", "progress", "doses", "as_needed", "next", "streak",
                                "adherence", "message", "text"], "\"entries\":[{")] {
             var index = try #require(text.range(of: from)).lowerBound
@@ -208,7 +208,7 @@ import Testing
             }
         }
         let top = try parse(text)
-        #expect(top.count == 9)
+        #expect(top.count == 10)
         #expect((top["entries"] as? [[String: Any]])?.allSatisfy { $0.count == 12 } == true)
     }
 

@@ -27,12 +27,14 @@ export const STATE_ICONS = {
     error: 'dialog-question-symbolic',
 };
 
-/** The words the menu uses, in English and Korean (as dosebar's own catalogs). */
+/**
+ * The extension's own words, for what it says when it has no data from dosebar to show (no
+ * file, an unreadable or outdated one) and for its settings. Every word about the doses —
+ * statuses, the Taken actions, the line — is dosebar's, read from `timeline.json` (`words`,
+ * the entries' texts), in the language dosebar writes.
+ */
 export const WORDS = {
     en: {
-        upcoming: 'upcoming', due: 'due', late: 'late', missed: 'missed', taken: 'taken',
-        taken_early: 'taken early', taken_late: 'taken late', skipped: 'skipped',
-        take: 'Taken', takeAll: 'Take all due', noDoses: 'Nothing scheduled today',
         stale: 'Out of date: the data is from %s. Is `dosebar daemon` running?',
         staleLabel: 'dosebar: out of date', missing: 'No data yet: run `dosebar export` or start `dosebar daemon`.',
         missingLabel: 'dosebar', bad: 'Cannot read timeline.json: %s', settings: 'Settings',
@@ -40,9 +42,6 @@ export const WORDS = {
         newerLabel: 'dosebar: update the extension',
     },
     ko: {
-        upcoming: '예정', due: '복용 시간', late: '늦음', missed: '놓침', taken: '복용함',
-        taken_early: '일찍 복용', taken_late: '늦게 복용', skipped: '건너뜀',
-        take: '복용함', takeAll: '지금 먹을 약 모두 복용', noDoses: '오늘 예정된 약이 없습니다',
         stale: '오래된 정보: %s 기준입니다. `dosebar daemon`이 실행 중인가요?',
         staleLabel: 'dosebar: 오래된 정보', missing: '아직 정보가 없습니다: `dosebar export`를 실행하거나 `dosebar daemon`을 시작하세요.',
         missingLabel: 'dosebar', bad: 'timeline.json을 읽을 수 없습니다: %s', settings: '설정',
@@ -197,8 +196,23 @@ export function takeArgv(command, dir, names = []) {
 }
 
 /** How one dose's status reads in the menu, e.g. `late`, `taken 08:10`. */
+/**
+ * The words about doses that dosebar wrote into the timeline (`words`); a file without them
+ * (schema 1, from an older dosebar) gets the status names as they are and English actions.
+ */
+export function doseWords(timeline) {
+    const w = timeline?.words ?? {};
+    const text = v => (typeof v === 'string' && v !== '' ? v : null);
+    return {
+        status: s => text(w.status?.[s]) ?? String(s).replace('_', ' '),
+        take: text(w.take) ?? 'Taken',
+        takeAll: text(w.take_all) ?? 'Take all due',
+        noDoses: text(w.nothing_today) ?? 'Nothing scheduled today',
+    };
+}
+
 export function statusText(dose, words) {
-    const word = words[dose.status] ?? dose.status;
+    const word = words.status(dose.status);
     if (dose.taken_at && String(dose.status).startsWith('taken'))
         return `${word} ${clockOf(dose.taken_at)}`;
     return word;
@@ -236,6 +250,7 @@ export function buildView(loaded, now, {today = null, command = 'dosebar', dir =
     if (picked === null)
         return result('stale', words.staleLabel, fill(words.stale, timeline.day), 'warning');
     const entry = expandEntry(timeline, picked);
+    const said = doseWords(timeline);
 
     const doses = Array.isArray(entry.doses) ? entry.doses : [];
     const items = [];
@@ -248,19 +263,19 @@ export function buildView(loaded, now, {today = null, command = 'dosebar', dir =
             due.push(name);
         items.push({
             kind: 'dose',
-            text: `${clockOf(dose.scheduled)}  ${what} — ${statusText(dose, words)}`,
+            text: `${clockOf(dose.scheduled)}  ${what} — ${statusText(dose, said)}`,
             status: String(dose.status),
-            action: actionable ? {label: words.take, argv: takeArgv(command, dir, [name])} : null,
+            action: actionable ? {label: said.take, argv: takeArgv(command, dir, [name])} : null,
         });
     }
     if (items.length === 0)
-        items.push({kind: 'empty', text: words.noDoses});
+        items.push({kind: 'empty', text: said.noDoses});
     for (const asNeeded of Array.isArray(entry.as_needed) ? entry.as_needed : []) {
         if (typeof asNeeded?.text === 'string' && asNeeded.text !== '')
             items.push({kind: 'asNeeded', text: asNeeded.text});
     }
     if (due.length > 0)
-        items.push({kind: 'takeAll', label: `${words.takeAll} (${due.length})`, argv: takeArgv(command, dir)});
+        items.push({kind: 'takeAll', label: `${said.takeAll} (${due.length})`, argv: takeArgv(command, dir)});
 
     const state = STATES.includes(entry.state) ? entry.state : 'none';
     const message = entry.message ?? {};

@@ -68,6 +68,18 @@ const timeline1 = {
     ],
 };
 
+/** The words dosebar writes into timeline.json, from its catalog (English, Korean). */
+const EN_WORDS = {
+    status: {upcoming: 'upcoming', due: 'due', late: 'late', missed: 'missed', taken: 'taken',
+        taken_early: 'taken early', taken_late: 'taken late', skipped: 'skipped'},
+    take: 'Taken', take_all: 'Take all due', nothing_today: 'Nothing scheduled today',
+};
+const KO_WORDS = {
+    status: {upcoming: '예정', due: '복용 시간', late: '늦음', missed: '누락', taken: '복용함',
+        taken_early: '일찍 복용', taken_late: '늦게 복용', skipped: '건너뜀'},
+    take: '복용함', take_all: '지금 먹을 약 모두 복용', nothing_today: '오늘은 예정된 복용이 없습니다',
+};
+
 /** The same day in schema 2 (DESIGN §4), written as dosebar does. */
 function toSchema2(t) {
     const slotKeys = ['medication', 'medication_id', 'dose', 'group', 'scheduled'];
@@ -75,6 +87,7 @@ function toSchema2(t) {
     return {
         schema: 2, generated_at: t.generated_at, day: t.day, timezone: t.timezone, reload_at: t.reload_at,
         slots: t.entries[0].doses.map(d => pick(d, slotKeys)), stock: t.entries[0].stock, cycle: t.entries[0].cycle,
+        words: EN_WORDS,
         entries: t.entries.map(e => ({
             ...pick(e, ['at', 'valid_until', 'state', 'counts', 'progress']),
             doses: e.doses.map(d => [d.status, d.taken_at, d.late_minutes]),
@@ -184,9 +197,16 @@ equal('view done: taken times, then the as-needed line', v.items.map(i => i.text
         'Ibuprofen (as needed): 1/3 today · next from 13:00']);
 check('view done: no action, no take-all', v.items.every(i => !i.action && i.kind !== 'takeAll'));
 
-v = Logic.buildView(parsed, t('2026-11-22T07:00:00-05:00'), {...opts, lang: 'ko'});
+// The words about doses are the ones dosebar wrote (its language), not the extension's.
+const parsedKo = Logic.parseTimeline(JSON.stringify({...timeline, words: KO_WORDS}));
+v = Logic.buildView(parsedKo, t('2026-11-22T07:00:00-05:00'), opts);
 equal('view ko: words', v.items.filter(i => i.kind === 'dose').map(i => i.text), ['06:00  Levothyroxine 50 µg — 복용 시간', '09:00  Magnesium — 예정']);
 equal('view ko: action label', v.items.find(i => i.action).action.label, '복용함');
+equal('view ko: take all', v.items.find(i => i.kind === 'takeAll').label, '지금 먹을 약 모두 복용 (1)');
+v = Logic.buildView(parsed, t('2026-11-22T07:00:00-05:00'), {...opts, lang: 'ko'});
+equal('view: a Korean desktop shows the words dosebar wrote', v.items.filter(i => i.kind === 'dose').map(i => i.text),
+    ['06:00  Levothyroxine 50 µg — due', '09:00  Magnesium — upcoming']);
+check('the extension keeps no status words of its own', Object.keys(Logic.WORDS.en).every(k => !(k in EN_WORDS.status)));
 
 v = Logic.buildView(parsed, t('2026-11-23T08:00:00-05:00'), {...opts, today: '2026-11-23'});
 equal('view stale: yesterday\'s file the next morning', [v.state, v.items.length], ['stale', 0]);
@@ -242,6 +262,9 @@ if (file) {
         check('real: the taken dose shows its time', rv.items.some(i => i.text.includes('Omega-3') && i.text.includes('08:10')),
             JSON.stringify(rv.items.map(i => i.text)));
         check('real: a take-all item', rv.items.some(i => i.kind === 'takeAll'));
+        const late = real.timeline.words?.status?.late;
+        check('real: dosebar wrote the words the menu shows', typeof late === 'string' &&
+            rv.items.some(i => i.text.includes('Levothyroxine') && i.text.endsWith(`— ${late}`)), JSON.stringify(real.timeline.words));
         check('real: the message', rv.message.length > 0, rv.message);
         const ms = Logic.msUntilNextChange(real.timeline, Date.parse(now));
         check('real: next change within the hour', ms !== null && ms > 0 && ms <= 3600 * 1000, String(ms));
