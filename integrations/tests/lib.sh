@@ -49,7 +49,7 @@ SCENARIO_NAMES=("Levothyroxine" "Omega-3" "Magnesium" "Ferrous & C #2")
 # {late}", text.upcoming "{done}/{total} · {names} {time}", minutes "3h",
 # "3h 30m"), the emoji icons (late ⏰, upcoming 💊), the default colours
 # (RenderOptions.defaultColors: late #e5484d, upcoming none = the bar's own
-# foreground), conky's per-dose lines ("{m} min"), as_needed.* templates.
+# foreground), conky's per-dose lines (the same minutes format, "3h"), as_needed.* templates.
 #
 # Before (09:30). The snapshot in force is the timeline entry of 09:00: §4 puts
 # entries at every hour and at each slot's T, T+W, T+2h, T+4h (06:00 08:00

@@ -29,11 +29,11 @@ CLEANUP_PIDS+=($!)
 
 # What conky must print, line for line, written from the scenario (lib.sh):
 # the day's line, one line per dose (time, name, dose, status; a late dose
-# with its minutes as conky's lines write them, "{m} min": 09:00 - 06:00 = 180),
+# with its lateness in the catalog's duration format: 09:00 - 06:00 = 180 min = "3h"),
 # then the as-needed medicine. conky cuts a line at a bare '#': "Ferrous & C
 # #2" comes out whole only if conky.txt escaped it.
 before=("$EXPECT_BEFORE_LINE"
-        "06:00 Levothyroxine (50 µg) — late 180 min"
+        "06:00 Levothyroxine (50 µg) — late 3h"
         "08:00 Omega-3 — taken 08:10"
         "09:00 Magnesium — due"
         "21:00 Ferrous & C #2 — upcoming"
