@@ -19,10 +19,11 @@ struct Add: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "The medicine's name.") var name: String
     @OptionGroup(title: "Schedule") var schedule: ScheduleOptions
     @OptionGroup(title: "Details") var details: MedicationOptions
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func validate() throws {
         try TextRules.name(name)

@@ -28,9 +28,10 @@ struct Daemon: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Flag(name: .long, help: "Send a desktop notification when a dose becomes due and when it turns late.")
     var notify = false
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         try DaemonRunner.run(global.options, notify: notify)

@@ -20,7 +20,6 @@ struct Edit: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
     @OptionGroup(title: "Schedule") var schedule: ScheduleOptions
     @OptionGroup(title: "Details") var details: MedicationOptions
@@ -28,6 +27,8 @@ struct Edit: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("New name.", valueName: "NEW")) var rename: String?
     @Option(name: .long, help: ArgumentHelp("First day the schedule change applies (default today).", valueName: "YYYY-MM-DD"))
     var effective: String?
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func validate() throws {
         if let rename { try TextRules.name(rename) }

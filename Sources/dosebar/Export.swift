@@ -19,8 +19,9 @@ struct Export: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Flag(name: .shortAndLong, help: "Say nothing on success.") var quiet = false
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         let context = try AppContext(global.options)

@@ -17,9 +17,10 @@ struct List: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Flag(name: .long, help: "Include archived medicines.") var all = false
     @Flag(name: .long, help: "Print JSON: [{id, name, dose, group, schedule, times, stock, per_dose, archived}].") var json = false
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     struct Row: Encodable {
         var id: Int64

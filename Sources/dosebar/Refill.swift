@@ -15,10 +15,11 @@ struct Refill: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
     @Argument(help: "Units to add.") var units: Int?
     @Option(name: .long, help: ArgumentHelp("Set the stock to exactly N.", valueName: "N")) var set: Int?
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func validate() throws {
         if let units, !(1...RefillService.maximum).contains(units) {

@@ -17,8 +17,9 @@ struct Remove: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         let context = try AppContext(global.options)

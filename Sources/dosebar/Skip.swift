@@ -15,10 +15,11 @@ struct Skip: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String]
     @Option(name: .long, help: ArgumentHelp("Which dose: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
     var at: String?
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         let context = try AppContext(global.options)

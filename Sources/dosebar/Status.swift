@@ -20,9 +20,10 @@ struct Status: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Option(name: .long, help: "The output format.")
     var format: OutputFormat = .text
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         let context = try AppContext(global.options)

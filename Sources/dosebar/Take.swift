@@ -22,11 +22,12 @@ struct Take: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String] = []
     @Option(name: .long, help: ArgumentHelp("When it was taken: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
     var at: String?
     @Flag(name: .long, help: "When nothing is due, take the next dose(s).") var next = false
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         let context = try AppContext(global.options)

@@ -20,8 +20,9 @@ struct Today: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Flag(name: .long, help: "Print the snapshot object (DESIGN §4) for now.") var json = false
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         let context = try AppContext(global.options)

@@ -17,8 +17,9 @@ struct Undo: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Argument(help: "Only undo this medicine's latest event.", completion: .medicineNames) var name: String?
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         let context = try AppContext(global.options)

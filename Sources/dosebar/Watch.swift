@@ -24,8 +24,9 @@ struct Watch: ParsableCommand {
         """
     )
 
-    @OptionGroup(title: "Global options") var global: GlobalOptions
     @Option(name: .long, help: "The output format (conky reads conky.txt itself).") var format: Format = .text
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
 
     /// The output formats that fit on one line.
     enum Format: String, CaseIterable, ExpressibleByArgument {
