@@ -32,36 +32,38 @@ struct Doctor: ParsableCommand {
             fix(e.description)
             throw ExitCode(1)
         }
-        if let p = context.zoneProblem { fix(p) } else { ok("time zone \(context.zone.identifier), now \(context.zone.local(context.now).iso8601)") }
-        if FileManager.default.fileExists(atPath: context.configPath) { ok("config \(context.configPath)") }
-        else { note("no config file at \(context.configPath) (defaults are used)") }
+        let c = context.catalog
+        if let p = context.zoneProblem { fix(p) }
+        else { ok(c.text("doctor.zone", ["zone": context.zone.identifier, "now": context.zone.local(context.now).iso8601])) }
+        if FileManager.default.fileExists(atPath: context.configPath) { ok(c.text("doctor.config", ["path": context.configPath])) }
+        else { note(c.text("doctor.no_config", ["path": context.configPath])) }
         do {
             let store = try context.openStore()
             let meds = try store.read { try $0.medications(includeArchived: false) }
-            ok("database \(context.dbPath) (\(meds.count) medicine(s))")
-            if meds.isEmpty { note("no medicines yet: dosebar add NAME --at HH:MM") }
+            ok(c.counted("doctor.database", meds.count, ["path": context.dbPath]))
+            if meds.isEmpty { note(c.text("doctor.no_medicines")) }
             do {
                 try Refresh.export(context, store)
-                ok("shared directory \(context.dirPath) is writable")
+                ok(c.text("doctor.writable", ["path": context.dirPath]))
             } catch let e as DosebarError { fix(e.description) }
         } catch let e as DosebarError { fix(e.description) }
-        if context.dirFallback { fix("XDG_RUNTIME_DIR is not set: bars and the daemon may disagree on \(context.dirPath); set DOSEBAR_DIR") }
+        if context.dirFallback { fix(c.text("doctor.no_runtime_dir", ["path": context.dirPath])) }
         // The lock, not the pid in it: a killed daemon leaves its pid behind, and pids get reused.
         if let pid = InstanceLock.holder(directory: context.dirPath) {
-            ok("daemon running (pid \(pid))")
+            ok(c.text("doctor.daemon", ["pid": String(pid)]))
         } else {
-            fix("the daemon is not running: start it with 'systemctl --user enable --now dosebar' or 'dosebar daemon &'")
+            fix(c.text("doctor.no_daemon"))
         }
         let path = (context.env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         for bar in ["waybar", "polybar", "conky", "tmux", "i3blocks", "gnome-shell"] {
             if path.contains(where: { FileManager.default.isExecutableFile(atPath: $0 + "/" + bar) }) {
-                note("\(bar) is installed: see integrations/\(bar == "gnome-shell" ? "gnome-shell" : bar)/README.md")
+                note(c.text("doctor.bar", ["bar": bar]))
             }
         }
         if problems > 0 {
-            Output.line("\(problems) thing(s) to fix.")
+            Output.line(c.counted("doctor.problems", problems))
             throw ExitCode(1)
         }
-        Output.line("Everything looks fine.")
+        Output.line(c.text("doctor.fine"))
     }
 }

@@ -30,11 +30,12 @@ struct Export: ParsableCommand {
         }
         let store = try context.openStore()
         let written = try Refresh.export(context, store)
-        let (timeline, changed) = (written.timeline, written.changed)
         if !quiet {
-            Output.line("Wrote \(context.dirPath): \(timeline.entries.count) timeline entries, "
-                + (changed.isEmpty ? "nothing changed." : "\(changed.count) file(s) changed (\(changed.joined(separator: ", "))).")
-            )
+            let c = context.catalog, changed = written.changed
+            let changes = changed.isEmpty ? c.text("cli.nothing_changed")
+                : c.counted("cli.files_changed", changed.count, ["files": changed.joined(separator: ", ")])
+            Output.line(c.text("cli.wrote", ["dir": context.dirPath, "entries": String(written.timeline.entries.count),
+                                             "changes": changes]))
         }
     }
 }
