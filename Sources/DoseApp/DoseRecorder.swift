@@ -35,7 +35,7 @@ public struct DoseRecorder {
             let plan = DayPlan(date: day, medications: all.filter { $0.archivedOn == nil }, events: try w.reader.events(days: day...day),
                                zone: zone)
             let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
-                                                   at: at, now: now, next: next)
+                                                   at: at, now: now, next: next, catalog: context.catalog)
             let recorded = try targets.map { try write(kind, $0, at: when, day: day, in: w) }
             try w.historyChanged(on: day, today: context.today)
             return recorded

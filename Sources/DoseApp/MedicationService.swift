@@ -29,7 +29,7 @@ public struct MedicationService {
     public func edit(_ name: String, change: (inout Medication) -> Void, effective: LocalDate,
                      schedule: ((Schedule?) throws -> Schedule)?) throws -> (Medication, Schedule?) {
         try store.write { w in
-            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
+            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             change(&m)
             try w.updateMedication(m)
             guard let schedule else { return (m, nil) }
@@ -43,7 +43,7 @@ public struct MedicationService {
     /// Archives the medicine `name` names from today on; its history stays. Returns its name.
     public func remove(_ name: String) throws -> String {
         try store.write { w in
-            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
+            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             m.archivedOn = context.today
             try w.updateMedication(m)
             return m.name

@@ -17,7 +17,7 @@ public struct RefillService {
     /// Adds `units` (capped at `maximum`) or sets the stock to `set`; returns the medicine's name and its new stock.
     public func refill(_ name: String, adding units: Int?, setTo set: Int?) throws -> (name: String, stock: Int) {
         try store.write { w in
-            let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true))
+            let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             let current = try w.reader.medication(id: m.id)?.stock
             let new = set ?? min((current ?? 0) + (units ?? 0), RefillService.maximum)
             try w.setStock(medicationID: m.id, new)

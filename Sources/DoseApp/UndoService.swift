@@ -26,7 +26,7 @@ public struct UndoService {
     public func undo(name: String?) throws -> Undone {
         try store.write { w -> Undone in
             let all = try w.reader.medications(includeArchived: true)
-            let medication = try name.map { try DoseResolver.match($0, in: all) }
+            let medication = try name.map { try DoseResolver.match($0, in: all, catalog: context.catalog) }
             guard let event = try w.reader.latestUndoable(medicationID: medication?.id) else {
                 throw DosebarError.badData(medication.map { "nothing to undo for \($0.name)" } ?? "nothing to undo")
             }

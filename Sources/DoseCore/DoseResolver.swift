@@ -11,21 +11,22 @@ public enum DoseResolver {
 
     /// Finds an active medicine by name: case-insensitive whole name first, then a unique prefix.
     /// A name that only an archived medicine of `medications` has is refused as archived.
-    public static func match(_ name: String, in medications: [Medication]) throws -> Medication {
+    public static func match(_ name: String, in medications: [Medication], catalog: Catalog = .english) throws -> Medication {
         let active = medications.filter { $0.archivedOn == nil }
-        if let m = try find(name, in: active) { return m }
-        if let archived = try? find(name, in: medications.filter { $0.archivedOn != nil }), let day = archived.archivedOn {
-            throw DosebarError.badData("\(archived.name) was removed on \(day) (archived; 'dosebar list --all' shows it)")
+        if let m = try find(name, in: active, catalog) { return m }
+        if let archived = try? find(name, in: medications.filter { $0.archivedOn != nil }, catalog), let day = archived.archivedOn {
+            throw DosebarError.badData(catalog.text("error.archived", ["name": archived.name, "date": day.description]))
         }
-        throw DosebarError.badData("no medicine named '\(name)' (see 'dosebar list')")
+        throw DosebarError.badData(catalog.text("error.unknown", ["name": name]))
     }
 
-    private static func find(_ name: String, in medications: [Medication]) throws -> Medication? {
+    private static func find(_ name: String, in medications: [Medication], _ catalog: Catalog) throws -> Medication? {
         let needle = name.lowercased()
         if let exact = medications.first(where: { $0.name.lowercased() == needle }) { return exact }
         let candidates = medications.filter { $0.name.lowercased().hasPrefix(needle) }
         if candidates.count > 1 {
-            throw DosebarError.badData("'\(name)' matches \(candidates.map(\.name).joined(separator: ", ")): type more of the name")
+            throw DosebarError.badData(catalog.text("error.ambiguous", ["name": name,
+                                                                        "names": candidates.map(\.name).joined(separator: catalog.listSeparator)]))
         }
         return candidates.first
     }
@@ -42,26 +43,26 @@ public enum DoseResolver {
         if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
             let taken = item.taken.filter { $0 <= now }
             if let max = item.maxPerDay, taken.count >= max {
-                throw DosebarError.badData("\(m.name): already taken \(taken.count) time(s) today, the most allowed is \(max)")
+                throw DosebarError.badData(catalog.counted("error.max_per_day", taken.count, ["name": m.name, "max": String(max)]))
             }
             if let gap = item.minInterval, let last = taken.last, now.timeIntervalSince(last) < Double(gap) {
                 let when = plan.zone.local(last.addingTimeInterval(Double(gap))).clock
-                throw DosebarError.badData("\(m.name): the next dose is allowed from \(when) (minimum interval)")
+                throw DosebarError.badData(catalog.text("error.min_interval", ["name": m.name, "time": when]))
             }
             return .extra(m)
         }
         if let upcoming = mine.first(where: { $0.status(at: now) == .upcoming }) {
-            throw DosebarError.badData("\(m.name) is not due yet: next dose at \(plan.zone.local(upcoming.instant).clock)")
+            throw DosebarError.badData(catalog.text("error.not_due", ["name": m.name, "time": plan.zone.local(upcoming.instant).clock]))
         }
         if mine.isEmpty {
-            throw DosebarError.badData("\(m.name) is not scheduled today")
+            throw DosebarError.badData(catalog.text("error.not_scheduled_today", ["name": m.name]))
         }
-        throw DosebarError.badData("\(m.name): nothing left to take today (every dose is resolved)")
+        throw DosebarError.badData(catalog.text("error.nothing_to_take", ["name": m.name]))
     }
 
     /// `take NAME --at X`: on X's day, the unresolved slot whose window contains X, else the nearest
     /// unresolved slot; an as-needed medicine logs an extra dose.
-    public static func target(for m: Medication, plan: DayPlan, at x: Date, allowExtra: Bool) throws -> Target {
+    public static func target(for m: Medication, plan: DayPlan, at x: Date, allowExtra: Bool, catalog: Catalog = .english) throws -> Target {
         let open = plan.slots.filter { $0.key.medicationID == m.id && $0.event == nil }
         let inWindow = open.filter { abs($0.instant.timeIntervalSince(x)) <= Double($0.window) }
         if let best = (inWindow.isEmpty ? open : inWindow).min(by: { abs($0.instant.timeIntervalSince(x)) < abs($1.instant.timeIntervalSince(x)) }) {
@@ -69,9 +70,8 @@ public enum DoseResolver {
         }
         if allowExtra, plan.asNeeded.contains(where: { $0.medication.id == m.id }) { return .extra(m) }
         let mine = plan.slots.contains { $0.key.medicationID == m.id }
-        throw DosebarError.badData(mine
-            ? "\(m.name): every dose on \(plan.date) is already resolved"
-            : "\(m.name) is not scheduled on \(plan.date)")
+        throw DosebarError.badData(catalog.text(mine ? "error.resolved_on" : "error.not_scheduled_on",
+                                                ["name": m.name, "date": plan.date.description]))
     }
 
     /// `take` with no names: every due or late slot now; with `next`, when none is due, every slot at
@@ -87,23 +87,23 @@ public enum DoseResolver {
     /// What `take`/`skip` with `names` (every due dose when empty) means on `plan`'s day: at `at`
     /// (back-dating) or now. A slot named twice is recorded once.
     public static func targets(names: [String], taking: Bool, plan: DayPlan, medications: [Medication],
-                               at: Date?, now: Date, next: Bool) throws -> [Target] {
+                               at: Date?, now: Date, next: Bool, catalog: Catalog = .english) throws -> [Target] {
         if names.isEmpty {
             let when = at ?? now
             let slots = dueSlots(plan: plan, now: when, next: next && at == nil)
-            guard !slots.isEmpty else { throw nothingDue(plan: plan, at: when) }
+            guard !slots.isEmpty else { throw nothingDue(plan: plan, at: when, catalog: catalog) }
             return slots.map { .slot($0) }
         }
         var targets: [Target] = []
         for name in names {
-            let m = try match(name, in: medications)
+            let m = try match(name, in: medications, catalog: catalog)
             let t: Target
             if let at {
-                t = try target(for: m, plan: plan, at: at, allowExtra: taking)
+                t = try target(for: m, plan: plan, at: at, allowExtra: taking, catalog: catalog)
             } else if !taking {
-                t = try skipTarget(for: m, plan: plan, now: now)
+                t = try skipTarget(for: m, plan: plan, now: now, catalog: catalog)
             } else {
-                t = try target(for: m, plan: plan, now: now, allowExtra: true)
+                t = try target(for: m, plan: plan, now: now, allowExtra: true, catalog: catalog)
             }
             if case .slot(let s) = t, targets.contains(where: { if case .slot(let o) = $0 { o.key == s.key } else { false } }) {
                 continue
@@ -114,17 +114,18 @@ public enum DoseResolver {
     }
 
     /// `skip NAME` with no `--at`: the earliest due or late dose, else the next one today.
-    public static func skipTarget(for m: Medication, plan: DayPlan, now: Date) throws -> Target {
+    public static func skipTarget(for m: Medication, plan: DayPlan, now: Date, catalog: Catalog = .english) throws -> Target {
         let mine = plan.slots.filter { $0.key.medicationID == m.id }
         if let s = mine.first(where: { [.due, .late, .upcoming].contains($0.status(at: now)) }) { return .slot(s) }
-        throw DosebarError.badData(mine.isEmpty ? "\(m.name) is not scheduled today" : "\(m.name): nothing left to skip today")
+        throw DosebarError.badData(catalog.text(mine.isEmpty ? "error.not_scheduled_today" : "error.nothing_to_skip", ["name": m.name]))
     }
 
     /// `take` with no names when nothing is due: says what is next.
-    public static func nothingDue(plan: DayPlan, at: Date) -> DosebarError {
+    public static func nothingDue(plan: DayPlan, at: Date, catalog: Catalog = .english) -> DosebarError {
         if let next = plan.slots.first(where: { $0.status(at: at) == .upcoming }) {
-            return .badData("nothing is due now; next: \(next.medication.name) at \(plan.zone.local(next.instant).clock) (use --next to take it early)")
+            return .badData(catalog.text("error.nothing_due_next", ["name": next.medication.name,
+                                                                    "time": plan.zone.local(next.instant).clock]))
         }
-        return .badData("nothing is due now and nothing is left today")
+        return .badData(catalog.text("error.nothing_due"))
     }
 }
