@@ -82,7 +82,9 @@ public struct SnapshotBuilder: Sendable {
             Snapshot.Next(medication: tally.next.map(\.medication.name).joined(separator: ", "), scheduled: zone.local(first.instant))
         }
         var messages = messages(tally, state: state, streak: streak.current)
-        messages += suggestions(troubledToday: tally.troubledToday)
+        // An entry that is not complete shows only the first message: the suggestions, near the
+        // end of the rule list, matter to it only when nothing before them matched.
+        if complete || messages.isEmpty { messages += suggestions(troubled: tally.troubled) }
         if state == .none { messages.append(Message(MessageID.nothingToday, .info)) }
         if messages.isEmpty { messages.append(Message(MessageID.nothingToday, .info)) }
         let rendered = complete ? messages.map(catalog.render) : [catalog.render(messages[0])]
@@ -109,8 +111,8 @@ public struct SnapshotBuilder: Sendable {
         /// Every upcoming slot at the earliest upcoming instant.
         var next: [PlannedSlot] = []
         var onTimeToday = 0, takenToday = 0, knownToday = 0
-        /// Today's slots taken late, late now or missed.
-        var troubledToday = Set<String>()
+        /// Indexes of today's slots taken late, late now or missed.
+        var troubled: [Int] = []
     }
 
     private func tally(at t: Date) -> Tally {
@@ -130,15 +132,15 @@ public struct SnapshotBuilder: Sendable {
                 let m = slot.lateMinutes(at: t)
                 lateMinutes = m
                 tally.lateSlots.append((slot, m))
-                tally.troubledToday.insert(slot.key.daily.description)
+                tally.troubled.append(index)
             case .missed:
                 tally.counts.missed += 1; tally.knownToday += 1
-                tally.troubledToday.insert(slot.key.daily.description)
+                tally.troubled.append(index)
             case .taken: tally.counts.taken += 1; tally.takenToday += 1; tally.onTimeToday += 1; tally.knownToday += 1
             case .takenEarly: tally.counts.taken += 1; tally.takenToday += 1; tally.knownToday += 1
             case .takenLate:
                 tally.counts.taken += 1; tally.takenToday += 1; tally.knownToday += 1
-                tally.troubledToday.insert(slot.key.daily.description)
+                tally.troubled.append(index)
             case .skipped: tally.counts.skipped += 1; tally.knownToday += 1
             }
             let takenAt: LocalInstant? = (status.isTaken || status == .skipped) ? slotEventAt[index] : nil
@@ -243,7 +245,8 @@ public struct SnapshotBuilder: Sendable {
     }
 
     /// The pattern rule: a time taken late or missed on 3 or more of the last 7 days.
-    private func suggestions(troubledToday: Set<String>) -> [Message] {
+    private func suggestions(troubled: [Int]) -> [Message] {
+        let troubledToday = Set(troubled.map { plan.slots[$0].key.daily.description })
         var messages: [Message] = []
         var seen = Set<String>()
         for slot in plan.slots {
