@@ -140,7 +140,8 @@ enum TestClock {
         target.hour = parts[0]
         target.minute = parts[1]
         guard let at = calendar.date(from: target) else { fatalError("no \(clock) today in \(zone)") }
-        return Int(at.timeIntervalSince(now).rounded())
+        // Rounded up: the moved clock starts at HH:MM:00 or just after, never at HH:MM-1:59.
+        return Int(at.timeIntervalSince(now).rounded(.up))
     }()
 
     /// What a process needs to see the moved clock (empty when it is not moved).
