@@ -50,6 +50,13 @@ public struct Catalog: Sendable {
             "notify.reminder": "Reminder: {summary}",
             "action.taken": "Taken", "action.snooze": "Snooze 10 min", "action.skip": "Skip",
             "menu.take_all": "Take all due",
+            // History (DESIGN §3): day states, calendar, stats.
+            "history.state.none": "nothing scheduled", "history.state.rest": "rest day", "history.state.done": "all taken",
+            "history.state.skipped": "skipped", "history.state.missed": "missed", "history.state.partial": "some missed",
+            "history.state.pending": "today, not complete",
+            "month.1": "Jan", "month.2": "Feb", "month.3": "Mar", "month.4": "Apr", "month.5": "May", "month.6": "Jun",
+            "month.7": "Jul", "month.8": "Aug", "month.9": "Sep", "month.10": "Oct", "month.11": "Nov", "month.12": "Dec",
+            "month.year": "{month} {year}",
             "schedule.daily": "daily", "schedule.every_days": "every {n}d", "schedule.every_weeks": "every {n}w",
             "schedule.every_months": "every {n}m", "schedule.cycle": "cycle {active}/{rest}", "schedule.as_needed": "as needed",
             "schedule.max_per_day": "max {n}/day", "schedule.min_interval": "every ≥{interval}",
@@ -136,6 +143,12 @@ public struct Catalog: Sendable {
             "notify.reminder": "다시 알림: {summary}",
             "action.taken": "복용함", "action.snooze": "10분 뒤 다시", "action.skip": "건너뛰기",
             "menu.take_all": "지금 먹을 약 모두 복용",
+            "history.state.none": "일정 없음", "history.state.rest": "휴약일", "history.state.done": "모두 복용",
+            "history.state.skipped": "건너뜀", "history.state.missed": "누락", "history.state.partial": "일부 누락",
+            "history.state.pending": "오늘 (진행 중)",
+            "month.1": "1월", "month.2": "2월", "month.3": "3월", "month.4": "4월", "month.5": "5월", "month.6": "6월",
+            "month.7": "7월", "month.8": "8월", "month.9": "9월", "month.10": "10월", "month.11": "11월", "month.12": "12월",
+            "month.year": "{year}년 {month}",
             "schedule.daily": "매일", "schedule.every_days": "{n}일마다", "schedule.every_weeks": "{n}주마다",
             "schedule.every_months": "{n}개월마다", "schedule.cycle": "{active}일 복용/{rest}일 휴약", "schedule.as_needed": "필요 시",
             "schedule.max_per_day": "하루 최대 {n}회", "schedule.min_interval": "{interval} 간격",
@@ -226,6 +239,18 @@ public struct Catalog: Sendable {
             let base = text("schedule.as_needed")
             return parts.isEmpty ? base : "\(base) (\(parts.joined(separator: listSeparator)))"
         }
+    }
+
+    /// The words for a day's state in history (`all taken`, `모두 복용`).
+    public func state(_ state: HistoryState) -> String {
+        templates["history.state." + state.rawValue] ?? state.rawValue
+    }
+
+    /// A month and year (`Nov 2026`, `2026년 11월`).
+    public func month(_ month: Int, year: Int? = nil) -> String {
+        let name = templates["month.\(month)"] ?? String(month)
+        guard let year else { return name }
+        return text("month.year", ["month": name, "year": String(year)])
     }
 
     /// The word for a dose's status (`taken early`, `늦게 복용`).

@@ -1,0 +1,218 @@
+import Foundation
+
+/// A day's state in history (DESIGN §3 History), first that applies.
+public enum HistoryState: String, Sendable, CaseIterable {
+    /// No slots that day (`rest` when a cycle was resting).
+    case none, rest
+    /// Complete: every slot taken or skipped, at least one taken.
+    case done
+    /// Every slot skipped.
+    case skipped
+    /// No slot taken, at least one missed.
+    case missed
+    /// Some taken, some missed.
+    case partial
+    /// Today, until it is complete.
+    case pending
+
+    /// The state of a finished day from its counts (`resting`: a cycle rested that day).
+    public init(total: Int, taken: Int, skipped: Int, missed: Int, resting: Bool, isToday: Bool = false) {
+        if total == 0 { self = resting ? .rest : .none; return }
+        let complete = missed == 0 && taken > 0 && taken + skipped == total
+        if complete { self = .done; return }
+        if isToday { self = .pending; return }
+        if skipped == total { self = .skipped; return }
+        if taken == 0 && missed > 0 { self = .missed; return }
+        // Some taken, some missed (a finished day has no unresolved slot left).
+        self = .partial
+    }
+
+    /// The state of a finished day from its cached summary.
+    public init(_ summary: DaySummary, resting: Bool, isToday: Bool = false) {
+        self.init(total: summary.total, taken: summary.taken, skipped: summary.skipped, missed: summary.missed,
+                  resting: resting, isToday: isToday)
+    }
+
+    /// Whether any of `medications` is in the rest phase of a cycle on `date` (and none has slots that day
+    /// is the caller's business).
+    public static func isResting(_ medications: [Medication], on date: LocalDate) -> Bool {
+        medications.contains { m in
+            guard let s = m.schedule(on: date), s.start <= date, s.until.map({ date <= $0 }) ?? true else { return false }
+            return s.cyclePosition(on: date)?.phase == .rest
+        }
+    }
+}
+
+/// One scheduled dose of a past day (or today) with its outcome: a row of `report --format csv`.
+public struct SlotRecord: Sendable, Hashable {
+    public var date: LocalDate
+    public var medicationID: Int64
+    public var medication: String
+    public var dose: String?
+    public var scheduled: LocalInstant
+    /// The slot's daily time as scheduled (`08:00`), before any DST move.
+    public var time: LocalTime
+    /// Final for past days; for today, the status now (`upcoming`, `due` and `late` are not outcomes yet).
+    public var status: SlotStatus
+    public var takenAt: LocalInstant?
+    /// For `taken_late`: minutes from scheduled to taken; for `missed`: to the end of its day.
+    public var lateMinutes: Int?
+}
+
+/// An as-needed dose: a row of `report --format csv` with status `as_needed`.
+public struct AsNeededRecord: Sendable, Hashable {
+    public var date: LocalDate
+    public var medicationID: Int64
+    public var medication: String
+    public var dose: String?
+    public var takenAt: LocalInstant
+}
+
+/// One day of `history --json`.
+public struct DayRecord: Sendable, Hashable {
+    public var day: LocalDate
+    public var state: HistoryState
+    public var total = 0, taken = 0, onTime = 0, late = 0, early = 0, skipped = 0, missed = 0
+}
+
+/// What `stats` says of a set of slots (DESIGN §2): counts of known outcomes, and percent as in §3 Adherence.
+public struct Figures: Sendable, Hashable {
+    public var taken = 0, onTime = 0, late = 0, early = 0, skipped = 0, missed = 0
+    /// Sum of the minutes late of the doses taken late.
+    public var lateMinutesTotal = 0
+
+    public init() {}
+
+    /// Slots whose outcome is known.
+    public var known: Int { taken + skipped + missed }
+    /// Percent of known slots taken; nil when none is known.
+    public var adherence: Int? { Figures.percent(taken, known) }
+    /// Percent of taken slots taken within their window; nil when none was taken.
+    public var onTimePercent: Int? { Figures.percent(onTime, taken) }
+    /// Mean minutes late of the doses taken late (rounded); nil when none was.
+    public var meanLateMinutes: Int? { late == 0 ? nil : Int((Double(lateMinutesTotal) / Double(late)).rounded()) }
+
+    /// `a` out of `b` in percent, rounded to the nearest integer (the snapshot's rule).
+    public static func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int((Double(a) * 100 / Double(b)).rounded()) }
+
+    /// Counts one slot (only known outcomes count).
+    public mutating func add(_ slot: SlotRecord) {
+        switch slot.status {
+        case .taken: taken += 1; onTime += 1
+        case .takenEarly: taken += 1; early += 1
+        case .takenLate: taken += 1; late += 1; lateMinutesTotal += slot.lateMinutes ?? 0
+        case .skipped: skipped += 1
+        case .missed: missed += 1
+        case .upcoming, .due, .late: break
+        }
+    }
+}
+
+/// The outcome of every slot of a range of days, judged by the schedule in force on each day,
+/// archived medicines included: what `history`, `stats` and `report` show (DESIGN §3).
+/// Pure: the clock's instant and the zone are inputs.
+public struct HistoryLedger: Sendable {
+    public let days: ClosedRange<LocalDate>
+    public let today: LocalDate
+    public let zone: Zone
+    /// Every slot of the range in time order.
+    public private(set) var slots: [SlotRecord] = []
+    public private(set) var asNeeded: [AsNeededRecord] = []
+    /// Medicines that had a schedule on some day of the range (archived ones included), by name.
+    public private(set) var medications: [Medication] = []
+    /// Per day, which medicines were resting in a cycle.
+    private var resting: [LocalDate: Set<Int64>] = [:]
+
+    /// Judges `days` (clamped to end today) at `now`. `events` are the effective events whose day is in the range.
+    public init(days: ClosedRange<LocalDate>, medications: [Medication], events: [DoseEvent], zone: Zone, now: Date) {
+        let today = zone.date(of: now)
+        self.today = today
+        self.zone = zone
+        let last = min(days.upperBound, today)
+        self.days = days.lowerBound...max(days.lowerBound, last)
+        var byDay: [LocalDate: [DoseEvent]] = [:]
+        for e in events { byDay[e.slot?.date ?? zone.date(of: e.at), default: []].append(e) }
+        var seen = Set<Int64>()
+        var d = self.days.lowerBound
+        while d <= self.days.upperBound && d <= today {
+            let plan = DayPlan(date: d, medications: medications, events: byDay[d] ?? [], zone: zone)
+            for slot in plan.slots {
+                let status = slot.status(at: now)
+                var late: Int?
+                if status == .takenLate, let e = slot.event { late = Int((e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
+                if status == .missed { late = slot.lateMinutes(at: slot.dayEnd) }
+                let m = slot.medication
+                slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose,
+                                        scheduled: zone.local(slot.instant), time: slot.key.time, status: status,
+                                        takenAt: (status.isTaken || status == .skipped) ? slot.event.map { zone.local($0.at) } : nil,
+                                        lateMinutes: late))
+                seen.insert(m.id)
+            }
+            for entry in plan.asNeeded {
+                seen.insert(entry.medication.id)
+                for at in entry.taken where at <= now {
+                    asNeeded.append(AsNeededRecord(date: d, medicationID: entry.medication.id, medication: entry.medication.name,
+                                                   dose: entry.medication.dose, takenAt: zone.local(at)))
+                }
+            }
+            for c in plan.cycles {
+                seen.insert(c.medication.id)
+                if c.position.phase == .rest { resting[d, default: []].insert(c.medication.id) }
+            }
+            d = d.adding(days: 1)
+        }
+        self.medications = medications.filter { seen.contains($0.id) }
+            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// One record per day of the range (of one medicine when given).
+    public func dayRecords(medicationID: Int64? = nil) -> [DayRecord] {
+        var out: [DayRecord] = []
+        var index = 0
+        var d = days.lowerBound
+        while d <= days.upperBound {
+            var r = DayRecord(day: d, state: .none)
+            var figures = Figures()
+            while index < slots.count && slots[index].date == d {
+                let s = slots[index]
+                index += 1
+                guard medicationID == nil || s.medicationID == medicationID else { continue }
+                r.total += 1
+                figures.add(s)
+            }
+            r.taken = figures.taken; r.onTime = figures.onTime; r.late = figures.late; r.early = figures.early
+            r.skipped = figures.skipped; r.missed = figures.missed
+            let rests = resting[d] ?? []
+            r.state = HistoryState(total: r.total, taken: r.taken, skipped: r.skipped, missed: r.missed,
+                                   resting: medicationID.map { rests.contains($0) } ?? !rests.isEmpty, isToday: d == today)
+            out.append(r)
+            d = d.adding(days: 1)
+        }
+        return out
+    }
+
+    /// The figures of the slots on `days` (of one medicine when given).
+    public func figures(medicationID: Int64? = nil, days range: ClosedRange<LocalDate>? = nil) -> Figures {
+        var f = Figures()
+        for s in slots where (medicationID == nil || s.medicationID == medicationID) && (range?.contains(s.date) ?? true) {
+            f.add(s)
+        }
+        return f
+    }
+
+    /// The daily time of a medicine most often taken late or missed in `days` (`08:00`), the earliest on a tie;
+    /// nil when none was (the finding of the `move_suggestion` message, over the whole range).
+    public func mostLateSlot(medicationID: Int64, days range: ClosedRange<LocalDate>? = nil) -> LocalTime? {
+        var count: [LocalTime: Int] = [:]
+        for s in slots where s.medicationID == medicationID && (range?.contains(s.date) ?? true)
+            && (s.status == .takenLate || s.status == .missed) {
+            count[s.time, default: 0] += 1
+        }
+        return count.max { ($0.value, $1.key.minuteOfDay) < ($1.value, $0.key.minuteOfDay) }?.key
+    }
+
+    /// The number of as-needed doses of a medicine in `days`.
+    public func asNeededCount(medicationID: Int64, days range: ClosedRange<LocalDate>? = nil) -> Int {
+        asNeeded.filter { $0.medicationID == medicationID && (range?.contains($0.date) ?? true) }.count
+    }
+}

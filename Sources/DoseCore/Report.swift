@@ -1,0 +1,57 @@
+/// The doctor's report of whole local days (DESIGN §3 Reports): what `report` writes as CSV,
+/// JSON or HTML, every figure taken from the same ledger as `history` and `stats`.
+public struct Report: Sendable {
+    /// One medicine of the report with its schedule (the one in force on the last day) and figures.
+    public struct Line: Sendable {
+        public var medication: Medication
+        public var schedule: Schedule?
+        public var figures: Figures
+        /// As-needed doses taken in the period.
+        public var asNeeded: Int
+        /// The daily time most often taken late or missed (`stats`' `most_late_slot`).
+        public var mostLateSlot: LocalTime?
+    }
+
+    /// One week (Monday first) of the weekly adherence chart; `days` is its part inside the period.
+    public struct Week: Sendable {
+        public var days: ClosedRange<LocalDate>
+        public var figures: Figures
+    }
+
+    public let from: LocalDate
+    public let to: LocalDate
+    public let timezone: String
+    public let lines: [Line]
+    public let overall: Figures
+    public let days: [DayRecord]
+    public let slots: [SlotRecord]
+    public let asNeeded: [AsNeededRecord]
+    public let weeks: [Week]
+
+    public init(_ ledger: HistoryLedger) {
+        from = ledger.days.lowerBound
+        to = ledger.days.upperBound
+        timezone = ledger.zone.identifier
+        lines = ledger.medications.map { m in
+            Line(medication: m, schedule: m.schedule(on: ledger.days.upperBound) ?? m.currentSchedule,
+                 figures: ledger.figures(medicationID: m.id), asNeeded: ledger.asNeededCount(medicationID: m.id),
+                 mostLateSlot: ledger.mostLateSlot(medicationID: m.id))
+        }
+        overall = ledger.figures()
+        days = ledger.dayRecords()
+        slots = ledger.slots
+        asNeeded = ledger.asNeeded
+        var weeks: [Week] = []
+        var start = from
+        while start <= to {
+            let sunday = start.adding(days: 7 - start.weekday.rawValue)
+            let range = start...min(sunday, to)
+            weeks.append(Week(days: range, figures: ledger.figures(days: range)))
+            start = sunday.adding(days: 1)
+        }
+        self.weeks = weeks
+    }
+
+    /// The doses taken late or missed, in time order (the report's list for the doctor).
+    public var troubled: [SlotRecord] { slots.filter { $0.status == .takenLate || $0.status == .missed } }
+}
