@@ -6,6 +6,11 @@ public enum Output {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// Text as it is (a report: no newline added).
+    public static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
     public static func error(_ text: String) {
         FileHandle.standardError.write(Data(("dosebar: " + oneLine(text) + "\n").utf8))
     }

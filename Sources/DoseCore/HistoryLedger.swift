@@ -54,6 +54,7 @@ public struct SlotRecord: Sendable, Hashable {
     public var time: LocalTime
     /// Final for past days; for today, the status now (`upcoming`, `due` and `late` are not outcomes yet).
     public var status: SlotStatus
+    /// When it was taken (nil unless `taken*`).
     public var takenAt: LocalInstant?
     /// For `taken_late`: minutes from scheduled to taken; for `missed`: to the end of its day.
     public var lateMinutes: Int?
@@ -122,6 +123,8 @@ public struct HistoryLedger: Sendable {
     public private(set) var medications: [Medication] = []
     /// Per day, which medicines were resting in a cycle.
     private var resting: [LocalDate: Set<Int64>] = [:]
+    /// Per medicine, the first and last day of the range it had a schedule in force.
+    private var inForce: [Int64: ClosedRange<LocalDate>] = [:]
 
     /// Judges `days` (clamped to end today) at `now`. `events` are the effective events whose day is in the range.
     public init(days: ClosedRange<LocalDate>, medications: [Medication], events: [DoseEvent], zone: Zone, now: Date) {
@@ -132,7 +135,8 @@ public struct HistoryLedger: Sendable {
         self.days = days.lowerBound...max(days.lowerBound, last)
         var byDay: [LocalDate: [DoseEvent]] = [:]
         for e in events { byDay[e.slot?.date ?? zone.date(of: e.at), default: []].append(e) }
-        var seen = Set<Int64>()
+        var inForce: [Int64: ClosedRange<LocalDate>] = [:]
+        func seen(_ id: Int64, _ d: LocalDate) { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
         var d = self.days.lowerBound
         while d <= self.days.upperBound && d <= today {
             let plan = DayPlan(date: d, medications: medications, events: byDay[d] ?? [], zone: zone)
@@ -144,25 +148,31 @@ public struct HistoryLedger: Sendable {
                 let m = slot.medication
                 slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose,
                                         scheduled: zone.local(slot.instant), time: slot.key.time, status: status,
-                                        takenAt: (status.isTaken || status == .skipped) ? slot.event.map { zone.local($0.at) } : nil,
+                                        takenAt: status.isTaken ? slot.event.map { zone.local($0.at) } : nil,
                                         lateMinutes: late))
-                seen.insert(m.id)
+                seen(m.id, d)
             }
             for entry in plan.asNeeded {
-                seen.insert(entry.medication.id)
+                seen(entry.medication.id, d)
                 for at in entry.taken where at <= now {
                     asNeeded.append(AsNeededRecord(date: d, medicationID: entry.medication.id, medication: entry.medication.name,
                                                    dose: entry.medication.dose, takenAt: zone.local(at)))
                 }
             }
             for c in plan.cycles {
-                seen.insert(c.medication.id)
+                seen(c.medication.id, d)
                 if c.position.phase == .rest { resting[d, default: []].insert(c.medication.id) }
             }
             d = d.adding(days: 1)
         }
-        self.medications = medications.filter { seen.contains($0.id) }
+        self.inForce = inForce
+        self.medications = medications.filter { inForce[$0.id] != nil }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// The medicines that had a schedule in force on some day of `range`, by name.
+    public func medications(in range: ClosedRange<LocalDate>) -> [Medication] {
+        medications.filter { inForce[$0.id].map { $0.overlaps(range) } ?? false }
     }
 
     /// One record per day of the range (of one medicine when given).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
+import DoseExport
 import Foundation
 
 /// `dosebar list`: the medicines and their schedules.

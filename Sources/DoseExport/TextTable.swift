@@ -1,8 +1,8 @@
 import Foundation
 
 /// Left-aligned columns separated by two spaces, sized by display width.
-enum TextTable {
-    static func render(_ rows: [[String]]) -> [String] {
+public enum TextTable {
+    public static func render(_ rows: [[String]]) -> [String] {
         guard let columns = rows.map(\.count).max() else { return [] }
         var widths = Array(repeating: 0, count: columns)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], width(c)) } }
@@ -13,7 +13,7 @@ enum TextTable {
     }
 
     /// Terminal columns: East Asian wide characters and emoji take two.
-    static func width(_ s: String) -> Int {
+    public static func width(_ s: String) -> Int {
         s.unicodeScalars.reduce(0) { n, u in
             let v = u.value
             if u.properties.generalCategory == .nonspacingMark || v == 0xFE0F || v == 0x200D { return n }

@@ -1,0 +1,76 @@
+import DoseCore
+import DoseStore
+import Foundation
+
+/// Loads past days for `history`, `stats` and `report`: every medicine (archived ones keep their
+/// history) and the effective events of the range, judged by DoseCore's `HistoryLedger`.
+public struct HistoryService {
+    public let store: DoseStore
+    public let context: AppContext
+
+    public init(store: DoseStore, context: AppContext) {
+        self.store = store; self.context = context
+    }
+
+    /// The ledger of `days` (clamped to end today) as of now.
+    public func ledger(_ days: ClosedRange<LocalDate>) throws -> HistoryLedger {
+        let (medications, events) = try store.read { r in
+            (try r.medications(includeArchived: true), try r.events(days: days))
+        }
+        return HistoryLedger(days: days, medications: medications, events: events, zone: context.zone, now: context.now)
+    }
+
+    /// The medicine a NAME argument means, archived ones included (their history is kept).
+    public func medication(named name: String) throws -> Medication {
+        let all = try store.read { try $0.medications(includeArchived: true) }
+        return try DoseResolver.match(name, in: all, catalog: context.catalog)
+    }
+
+    /// `--from`/`--to` as a range ending no later than today; `days` back from `to` when `--from` is absent.
+    /// A range that ends before it starts, or starts after today, is a usage error.
+    public func range(from: String?, to: String?, defaultDays: Int) throws -> ClosedRange<LocalDate> {
+        let today = context.today
+        let end = try to.map { try InputParser.date($0, flag: "--to", today: today) } ?? today
+        let start = try from.map { try InputParser.date($0, flag: "--from", today: today) } ?? min(end, today).adding(days: -(defaultDays - 1))
+        guard start <= end else { throw DosebarError.usage("--from \(start) is after --to \(end)") }
+        guard start <= today else { throw DosebarError.usage("--from \(start) is after today (\(today)): history has only past days") }
+        return start...min(end, today)
+    }
+}
+
+/// Writes a file the user asked for (a report) privately and whole: a temporary file (0600) in
+/// the same directory, fsynced, renamed over the target. On failure nothing is left behind.
+public enum PrivateFile {
+    public static func write(_ contents: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw DosebarError.io("cannot write \(path): the directory \(dir) does not exist")
+        }
+        let tmp = dir + "/." + url.lastPathComponent + ".\(getpid()).tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DosebarError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+        var ok = false
+        defer {
+            if !ok { unlink(tmp) }
+        }
+        var bytes = Array(contents.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                let e = errno
+                close(fd)
+                throw DosebarError.io("cannot write \(path): \(String(cString: strerror(e)))")
+            }
+            written += n
+        }
+        bytes.removeAll()
+        if fsync(fd) != 0 || close(fd) != 0 {
+            throw DosebarError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        guard rename(tmp, path) == 0 else { throw DosebarError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+        ok = true
+    }
+}

@@ -1,0 +1,112 @@
+import DoseCore
+
+/// `dosebar history` in a terminal (DESIGN §3 History): one row per week, Monday first, one cell
+/// per day coloured by its state, the month at the row where it starts, the medicine's name (or
+/// "all") above and a legend below. Without colour (NO_COLOR, a pipe) each cell carries a letter.
+/// 47 columns wide in both languages.
+public struct HistoryCalendar {
+    public var title: String
+    public var records: [DayRecord]
+    public var catalog: Catalog
+    public var color: Bool
+
+    public init(title: String, records: [DayRecord], catalog: Catalog, color: Bool) {
+        self.title = title; self.records = records; self.catalog = catalog; self.color = color
+    }
+
+    /// The letter of each state when there is no colour; the background colour (ANSI) otherwise.
+    static func letter(_ s: HistoryState) -> String {
+        switch s {
+        case .done: "D"
+        case .partial: "P"
+        case .missed: "M"
+        case .skipped: "S"
+        case .rest: "R"
+        case .none: "-"
+        case .pending: "?"
+        }
+    }
+
+    static func background(_ s: HistoryState) -> String {
+        switch s {
+        case .done: "30;42"
+        case .partial: "30;43"
+        case .missed: "97;41"
+        case .skipped: "30;47"
+        case .rest: "97;44"
+        case .none: "2"
+        case .pending: "30;46"
+        }
+    }
+
+    private static let labelWidth = 12
+
+    public func lines() -> [String] {
+        guard let first = records.first?.day, let last = records.last?.day else { return [title] }
+        let byDay = Dictionary(records.map { ($0.day, $0.state) }, uniquingKeysWith: { a, _ in a })
+        var out = [title + "  " + first.description + " – " + last.description]
+        let header = catalog.weekdayCodes.map { code -> String in
+            let name = catalog.language == "en" ? code.prefix(1).uppercased() + code.dropFirst() : code
+            return pad(name, 4, right: true)
+        }
+        out.append(String(repeating: " ", count: Self.labelWidth) + header.joined(separator: " "))
+        var monday = first.adding(days: 1 - first.weekday.rawValue)
+        var named: (year: Int, month: Int)?
+        while monday <= last {
+            let week = (0..<7).map { monday.adding(days: $0) }
+            // A row is named by the month of its first day shown, when that month differs from the row above.
+            let shown = max(first, monday)
+            var label = ""
+            if named.map({ $0 != (shown.year, shown.month) }) ?? true {
+                label = catalog.month(shown.month, year: shown.year)
+                named = (shown.year, shown.month)
+            }
+            let cells = week.map { d -> String in
+                guard let state = byDay[d] else { return "    " }
+                return cell(d, state)
+            }
+            out.append(pad(label, Self.labelWidth, right: false) + cells.joined(separator: " "))
+            monday = monday.adding(days: 7)
+        }
+        out.append("")
+        out.append(contentsOf: legend())
+        return out.map(Self.trimmingTrailingSpaces)
+    }
+
+    private func cell(_ d: LocalDate, _ state: HistoryState) -> String {
+        let number = pad(String(d.day), 2, right: true)
+        if color { return "\u{1B}[\(Self.background(state))m \(number) \u{1B}[0m" }
+        return " " + number + Self.letter(state)
+    }
+
+    /// One legend line per two or three states, each `■ word` (colour) or `D word` (letters).
+    private func legend() -> [String] {
+        let items = HistoryState.allCases.map { s in
+            (color ? "\u{1B}[\(Self.background(s))m  \u{1B}[0m" : Self.letter(s)) + " " + catalog.state(s)
+        }
+        var lines: [String] = []
+        var line = ""
+        var width = 0
+        for (item, s) in zip(items, HistoryState.allCases) {
+            let w = (color ? 2 : 1) + 1 + TextTable.width(catalog.state(s))
+            if width > 0 && width + 3 + w > 78 {
+                lines.append(line); line = ""; width = 0
+            }
+            if width > 0 { line += "   "; width += 3 }
+            line += item; width += w
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    private func pad(_ s: String, _ n: Int, right: Bool) -> String {
+        let fill = String(repeating: " ", count: max(0, n - TextTable.width(s)))
+        return right ? fill + s : s + fill
+    }
+
+    private static func trimmingTrailingSpaces(_ line: String) -> String {
+        var s = line
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,167 @@
+import DoseCore
+import Foundation
+
+/// `history --json`, `stats --json` and `report --format json|csv` (DESIGN §2, §3 Reports):
+/// the same records and figures, written by one set of functions so they cannot disagree.
+public enum HistoryJSON {
+    /// `[{day, state, total, taken, on_time, late, early, skipped, missed}]`.
+    public static func days(_ records: [DayRecord]) -> String {
+        JSONValue.array { a in for r in records { a.appendObject { day($0, r) } } }.text
+    }
+
+    /// One medicine or the whole, over two periods: what `stats` says.
+    public struct Stats {
+        public var days: Int
+        public var from: LocalDate
+        public var to: LocalDate
+        public var overall: Figures
+        public var previous: Figures
+        public var medications: [(name: String, mostLateSlot: LocalTime?, figures: Figures, previous: Figures)]
+
+        public init(days: Int, from: LocalDate, to: LocalDate, overall: Figures, previous: Figures,
+                    medications: [(name: String, mostLateSlot: LocalTime?, figures: Figures, previous: Figures)]) {
+            self.days = days; self.from = from; self.to = to; self.overall = overall; self.previous = previous
+            self.medications = medications
+        }
+    }
+
+    /// `{days, from, to, overall: F, previous: F, medications: [{name, most_late_slot, …F, previous: F}]}`.
+    public static func stats(_ s: Stats) -> String {
+        JSONValue.object { o in
+            o.set("days", s.days)
+            o.set("from", s.from.description)
+            o.set("to", s.to.description)
+            o.setObject("overall") { figures($0, s.overall) }
+            o.setObject("previous") { figures($0, s.previous) }
+            o.setArray("medications") { a in
+                for m in s.medications {
+                    a.appendObject { o in
+                        o.set("name", m.name)
+                        o.set("most_late_slot", m.mostLateSlot?.description)
+                        figures(o, m.figures)
+                        o.setObject("previous") { figures($0, m.previous) }
+                    }
+                }
+            }
+        }.text
+    }
+
+    /// `{from, to, timezone, medications:[{name, dose, schedule, adherence, on_time, taken, late, early,
+    /// skipped, missed, as_needed}], days:[…], slots:[…the CSV rows as objects…]}`.
+    public static func report(_ r: Report, catalog: Catalog) -> String {
+        JSONValue.object { o in
+            o.set("from", r.from.description)
+            o.set("to", r.to.description)
+            o.set("timezone", r.timezone)
+            o.setArray("medications") { a in
+                for line in r.lines {
+                    a.appendObject { o in
+                        o.set("name", line.medication.name)
+                        o.set("dose", line.medication.dose)
+                        o.set("schedule", ReportCSV.schedule(line.schedule, catalog: catalog))
+                        o.set("adherence", line.figures.adherence)
+                        o.set("on_time", line.figures.onTimePercent)
+                        o.set("taken", line.figures.taken)
+                        o.set("late", line.figures.late)
+                        o.set("early", line.figures.early)
+                        o.set("skipped", line.figures.skipped)
+                        o.set("missed", line.figures.missed)
+                        o.set("as_needed", line.asNeeded)
+                        o.set("mean_late_minutes", line.figures.meanLateMinutes)
+                    }
+                }
+            }
+            o.setArray("days") { a in for d in r.days { a.appendObject { day($0, d) } } }
+            o.setArray("slots") { a in
+                for row in ReportCSV.rows(r) {
+                    a.appendObject { o in
+                        o.set("date", row.date)
+                        o.set("scheduled", row.scheduled)
+                        o.set("medication", row.medication)
+                        o.set("dose", row.dose)
+                        o.set("status", row.status)
+                        o.set("taken_at", row.takenAt)
+                        o.set("late_minutes", row.lateMinutes)
+                    }
+                }
+            }
+        }.text
+    }
+
+    private static func day(_ o: JSONObjectBuilder, _ r: DayRecord) {
+        o.set("day", r.day.description)
+        o.set("state", r.state.rawValue)
+        o.set("total", r.total)
+        o.set("taken", r.taken)
+        o.set("on_time", r.onTime)
+        o.set("late", r.late)
+        o.set("early", r.early)
+        o.set("skipped", r.skipped)
+        o.set("missed", r.missed)
+    }
+
+    /// F = {adherence, on_time, taken, late, early, skipped, missed, mean_late_minutes}; percent as in §3 Adherence.
+    private static func figures(_ o: JSONObjectBuilder, _ f: Figures) {
+        o.set("adherence", f.adherence)
+        o.set("on_time", f.onTimePercent)
+        o.set("taken", f.taken)
+        o.set("late", f.late)
+        o.set("early", f.early)
+        o.set("skipped", f.skipped)
+        o.set("missed", f.missed)
+        o.set("mean_late_minutes", f.meanLateMinutes)
+    }
+}
+
+/// `report --format csv`: RFC 4180, UTF-8, a header line, one row per slot in time order, then one
+/// row per as-needed dose (DESIGN §3 Reports).
+public enum ReportCSV {
+    public static let header = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes"]
+
+    /// One row; nil fields are empty in CSV and `null` in JSON.
+    public struct Row {
+        public var date: String
+        public var scheduled: String?
+        public var medication: String
+        public var dose: String?
+        public var status: String
+        public var takenAt: String?
+        public var lateMinutes: Int?
+    }
+
+    public static func rows(_ r: Report) -> [Row] {
+        r.slots.map { s in
+            Row(date: s.date.description, scheduled: s.scheduled.iso8601, medication: s.medication, dose: s.dose,
+                status: s.status.rawValue, takenAt: s.takenAt?.iso8601, lateMinutes: s.lateMinutes)
+        } + r.asNeeded.map { d in
+            Row(date: d.date.description, scheduled: nil, medication: d.medication, dose: d.dose,
+                status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil)
+        }
+    }
+
+    /// The whole file, lines ending in CRLF as RFC 4180 asks.
+    public static func render(_ r: Report) -> String {
+        var out = header.joined(separator: ",") + "\r\n"
+        for row in rows(r) {
+            let fields = [row.date, row.scheduled ?? "", row.medication, row.dose ?? "", row.status, row.takenAt ?? "",
+                          row.lateMinutes.map(String.init) ?? ""]
+            out += fields.map(field).joined(separator: ",") + "\r\n"
+        }
+        return out
+    }
+
+    /// A field quoted when it holds a comma, a quote or a line break; quotes doubled. A field that a
+    /// spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) is left as it is: the file is data,
+    /// and a leading quote would change the medicine's name.
+    static func field(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A schedule with its times (`daily 08:00, 20:00`), as the report shows it.
+    public static func schedule(_ s: Schedule?, catalog: Catalog) -> String {
+        guard let s else { return "" }
+        let times = s.times.map(\.description).joined(separator: ", ")
+        return times.isEmpty ? catalog.describe(s) : catalog.describe(s) + " " + times
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import DoseApp
+import DoseCore
+import DoseExport
+
+/// `dosebar history`: a calendar of past days.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Show a calendar of past days, coloured by how each day went.",
+        usage: "dosebar history [<name>] [--from <date>] [--to <date>] [--json] [<global options>]",
+        discussion: """
+        One row per week, Monday first. A day is 'all taken' when every dose was taken or skipped \
+        (at least one taken), 'some missed', 'missed', 'skipped' (all skipped), 'rest day' (a cycle \
+        rested), or has nothing scheduled; today is 'not complete' until it is. Colour when stdout is \
+        a terminal; letters otherwise (and with NO_COLOR). Archived medicines keep their history.
+
+        Default: the last 5 weeks (this week and the 4 before).
+
+        Examples:
+          $ dosebar history
+          $ dosebar history Metformin --from 2026-09-01
+          $ dosebar history --from 2026-10-01 --to 2026-10-31 --json | jq '.[] | select(.state == "missed")'
+        """
+    )
+
+    @Argument(help: "Only this medicine (name or unique prefix; archived ones too).", completion: .medicineNames)
+    var name: String?
+    @Option(name: .long, help: ArgumentHelp("First day (YYYY-MM-DD, today, yesterday).", valueName: "date")) var from: String?
+    @Option(name: .long, help: ArgumentHelp("Last day (default today).", valueName: "date")) var to: String?
+    @Flag(name: .long, help: "Print JSON: [{day, state, total, taken, on_time, late, early, skipped, missed}].") var json = false
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+
+    func run() throws {
+        let context = try AppContext(global.options)
+        let service = HistoryService(store: try context.openStore(), context: context)
+        let medication = try name.map { try service.medication(named: $0) }
+        // Five rows: this week and the four before, from a Monday.
+        let today = context.today
+        let weeksBack = today.adding(days: 1 - today.weekday.rawValue - 28)
+        let days = try service.range(from: from ?? (to == nil ? weeksBack.description : nil), to: to, defaultDays: 35)
+        let records = try service.ledger(days).dayRecords(medicationID: medication?.id)
+        if json {
+            Output.line(HistoryJSON.days(records))
+            return
+        }
+        let title = medication?.name ?? context.catalog.text("history.all")
+        let calendar = HistoryCalendar(title: title, records: records, catalog: context.catalog,
+                                       color: Output.wantsColor(context.env))
+        for line in calendar.lines() { Output.line(line) }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import DoseApp
+import DoseCore
+import DoseExport
+
+/// `dosebar stats`: adherence figures over N days and the N before.
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show adherence over the last N days, next to the N days before.",
+        usage: "dosebar stats [<name>] [--days <N>] [--json] [<global options>]",
+        discussion: """
+        Per medicine and overall: doses taken of those whose outcome is known (taken, skipped or \
+        missed; today's pending doses do not count yet), taken on time (within the window), late, \
+        early, skipped, missed, the mean lateness of late doses and the time most often taken late \
+        or missed.
+
+        Examples:
+          $ dosebar stats
+          $ dosebar stats Metformin --days 90
+          $ dosebar stats --json | jq '.overall.adherence, .previous.adherence'
+        """
+    )
+
+    @Argument(help: "Only this medicine (name or unique prefix; archived ones too).", completion: .medicineNames)
+    var name: String?
+    @Option(name: .long, help: ArgumentHelp("The number of days ending today (1–3660).", valueName: "N")) var days = 30
+    @Flag(name: .long, help: "Print JSON: {days, from, to, overall, previous, medications: [{name, most_late_slot, …}]}.")
+    var json = false
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+
+    func validate() throws {
+        guard (1...3660).contains(days) else { throw ValidationError("--days: give a number of days from 1 to 3660") }
+    }
+
+    func run() throws {
+        let context = try AppContext(global.options)
+        let service = HistoryService(store: try context.openStore(), context: context)
+        let medication = try name.map { try service.medication(named: $0) }
+        let today = context.today
+        let current = today.adding(days: 1 - days)...today
+        let previous = today.adding(days: 1 - 2 * days)...today.adding(days: -days)
+        let ledger = try service.ledger(previous.lowerBound...today)
+        let shown = ledger.medications(in: current).filter { medication == nil || $0.id == medication!.id }
+        let stats = HistoryJSON.Stats(
+            days: days, from: current.lowerBound, to: today,
+            overall: ledger.figures(medicationID: medication?.id, days: current),
+            previous: ledger.figures(medicationID: medication?.id, days: previous),
+            medications: shown.map { m in
+                (name: m.name, mostLateSlot: ledger.mostLateSlot(medicationID: m.id, days: current),
+                 figures: ledger.figures(medicationID: m.id, days: current),
+                 previous: ledger.figures(medicationID: m.id, days: previous))
+            })
+        if json {
+            Output.line(HistoryJSON.stats(stats))
+            return
+        }
+        for line in StatsTable(stats: stats, catalog: context.catalog, previous: previous).lines() { Output.line(line) }
+    }
+}
