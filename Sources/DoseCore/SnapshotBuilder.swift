@@ -111,7 +111,8 @@ public struct SnapshotBuilder: Sendable {
         let text = barText(state: state, counts: counts, late: tally.lateSlots, due: tally.dueSlots, next: tally.next,
                            streak: streak.current)
         let tooltip = complete
-            ? tooltipText(doses: tally.doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence) : ""
+            ? tooltipText(doses: tally.doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence,
+                          week: week) : ""
         let resolved = counts.taken + counts.skipped
         return Snapshot(
             at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.identifier,
@@ -326,7 +327,7 @@ public struct SnapshotBuilder: Sendable {
     }
 
     private func tooltipText(doses: [Snapshot.Dose], asNeeded: [Snapshot.AsNeeded], messages: [RenderedMessage],
-                             streak: Snapshot.Streak, adherence: Snapshot.Adherence) -> String {
+                             streak: Snapshot.Streak, adherence: Snapshot.Adherence, week: [Snapshot.WeekDay]) -> String {
         var lines: [String] = []
         lines.reserveCapacity(doses.count + asNeeded.count + 6)
         for (i, d) in doses.enumerated() {
@@ -343,6 +344,7 @@ public struct SnapshotBuilder: Sendable {
             lines.append(catalog.text("tooltip.adherence", ["days7": adherence.days7.map { "\($0)%" } ?? "–",
                                                             "days30": adherence.days30.map { "\($0)%" } ?? "–"]))
         }
+        lines.append(WeekStrip.line(week, catalog: catalog, icons: icons))
         return lines.joined(separator: "\n")
     }
 }

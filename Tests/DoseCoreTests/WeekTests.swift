@@ -158,4 +158,12 @@ import Testing
         }
         #expect(HistoryState.allCases.allSatisfy { IconSet.ascii[day: $0].allSatisfy(\.isLetter) }, "ASCII: letters")
     }
+
+    /// The tooltip ends with the strip, in the builder's words and icons.
+    @Test func theTooltipShowsTheStrip() {
+        let en = snapshot(at: "2026-11-22T08:00:00+09:00")
+        #expect(en.tooltip.split(separator: "\n").last.map(String.init) == WeekStrip.line(en.week, catalog: .english, icons: .emoji))
+        let ko = snapshot(at: "2026-11-22T08:00:00+09:00", catalog: .korean, icons: .ascii)
+        #expect(ko.tooltip.hasSuffix("\n최근 7일: N D P M R S O"))
+    }
 }
