@@ -27,10 +27,11 @@ public struct IconSet: Hashable, Sendable {
         .empty: "\u{f0483}", .late: "\u{f051f}", .due: "\u{f0483}", .missed: "\u{f0026}", .done: "\u{f012c}",
         .upcoming: "\u{f0483}", .rest: "\u{f0594}", .none: "\u{f0483}",
     ], days: symbols)
-    /// Letters for the strip: the initial of the state, `O` for today while it is open.
+    /// Letters for the strip, those of `dosebar history` without colour: the initial of each
+    /// outcome, `-` for a day without slots and `?` for today while it is open.
     public static let ascii = IconSet(name: "ascii", icons: [
         .empty: "[-]", .late: "[!]", .due: "[*]", .missed: "[x]", .done: "[v]", .upcoming: "[ ]", .rest: "[z]", .none: "[-]",
-    ], days: [.none: "N", .rest: "R", .done: "D", .skipped: "S", .missed: "M", .partial: "P", .pending: "O"])
+    ], days: [.none: "-", .rest: "R", .done: "D", .skipped: "S", .missed: "M", .partial: "P", .pending: "?"])
 
     public static let all: [IconSet] = [.emoji, .nerd, .ascii]
     public static func named(_ name: String) -> IconSet? { all.first { $0.name == name } }

@@ -9,7 +9,7 @@
 //   then one line per as-needed medicine, in the default colour:
 //           `${color}Ibuprofen (as needed): 1/3 today · next from 15:30${color}`
 //   then the 7-day strip, oldest day first, today last, in the default colour:
-//           `${color}Week: ✓ ✓ ◐ ✗ ✓ · ○${color}` (ASCII icons: `Week: D D P M D N O`)
+//           `${color}Week: ✓ ✓ ◐ ✗ ✓ · ○${color}` (ASCII icons: `Week: D P M S R - ?`)
 // A colour that is the bar's own foreground is written `${color}` (conky's default).
 // `catp` parses the file like conky.text: `$` starts a variable and `#` a comment to the
 // end of the line. So in every substituted value `$` is doubled (`$$`) and `#` becomes

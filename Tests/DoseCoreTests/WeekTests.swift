@@ -151,12 +151,14 @@ import Testing
     @Test func theStripInBothLanguagesAndEverySet() {
         let s = snapshot(at: "2026-11-22T08:00:00+09:00")
         #expect(WeekStrip.line(s.week, catalog: .english, icons: .emoji) == "Week: · ✓ ◐ ✗ ☾ ⊘ ○")
-        #expect(WeekStrip.line(s.week, catalog: .korean, icons: .ascii) == "최근 7일: N D P M R S O")
+        #expect(WeekStrip.line(s.week, catalog: .korean, icons: .ascii) == "최근 7일: - D P M R S ?")
         for set in IconSet.all {
             #expect(Set(HistoryState.allCases.map { set[day: $0] }).count == HistoryState.allCases.count,
                     "\(set.name): one symbol per state")
         }
-        #expect(HistoryState.allCases.allSatisfy { IconSet.ascii[day: $0].allSatisfy(\.isLetter) }, "ASCII: letters")
+        #expect(HistoryState.allCases.allSatisfy { IconSet.ascii[day: $0].allSatisfy(\.isASCII) })
+        #expect([HistoryState.done, .partial, .missed, .skipped, .rest].allSatisfy { IconSet.ascii[day: $0].allSatisfy(\.isLetter) },
+                "ASCII: a letter per outcome")
     }
 
     /// The tooltip ends with the strip, in the builder's words and icons.
@@ -164,6 +166,6 @@ import Testing
         let en = snapshot(at: "2026-11-22T08:00:00+09:00")
         #expect(en.tooltip.split(separator: "\n").last.map(String.init) == WeekStrip.line(en.week, catalog: .english, icons: .emoji))
         let ko = snapshot(at: "2026-11-22T08:00:00+09:00", catalog: .korean, icons: .ascii)
-        #expect(ko.tooltip.hasSuffix("\n최근 7일: N D P M R S O"))
+        #expect(ko.tooltip.hasSuffix("\n최근 7일: - D P M R S ?"))
     }
 }
