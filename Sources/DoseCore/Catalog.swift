@@ -57,6 +57,8 @@ public struct Catalog: Sendable {
             "month.1": "Jan", "month.2": "Feb", "month.3": "Mar", "month.4": "Apr", "month.5": "May", "month.6": "Jun",
             "month.7": "Jul", "month.8": "Aug", "month.9": "Sep", "month.10": "Oct", "month.11": "Nov", "month.12": "Dec",
             "month.year": "{month} {year}",
+            // The 7-day strip of the bars: {days} is one symbol per day, oldest first, today last.
+            "week.line": "Week: {days}",
             "history.all": "all",
             "stats.title": "Last {days} days ({from} – {to}), next to the {days} before ({previous_from} – {previous_to})",
             "stats.column.medicine": "MEDICINE", "stats.column.adherence": "TAKEN", "stats.column.previous": "BEFORE",
@@ -156,6 +158,7 @@ public struct Catalog: Sendable {
             "month.1": "1월", "month.2": "2월", "month.3": "3월", "month.4": "4월", "month.5": "5월", "month.6": "6월",
             "month.7": "7월", "month.8": "8월", "month.9": "9월", "month.10": "10월", "month.11": "11월", "month.12": "12월",
             "month.year": "{year}년 {month}",
+            "week.line": "최근 7일: {days}",
             "history.all": "전체",
             "stats.title": "최근 {days}일 ({from} – {to}), 이전 {days}일 ({previous_from} – {previous_to})과 비교",
             "stats.column.medicine": "약", "stats.column.adherence": "복용률", "stats.column.previous": "이전",

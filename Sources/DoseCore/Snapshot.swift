@@ -133,6 +133,13 @@ public struct Snapshot: Hashable, Sendable {
         public var length: Int
     }
 
+    /// One day of the 7-day strip: its state in history (DESIGN §3), `pending` for today until it is complete.
+    public struct WeekDay: Hashable, Sendable {
+        public init(day: LocalDate, state: HistoryState) { self.day = day; self.state = state }
+        public var day: LocalDate
+        public var state: HistoryState
+    }
+
     public var at: LocalInstant
     public var validUntil: LocalInstant
     public var day: LocalDate
@@ -148,6 +155,8 @@ public struct Snapshot: Hashable, Sendable {
     public var adherence: Adherence
     public var stock: [Stock]
     public var cycle: [Cycle]
+    /// The 6 days before today, then today, oldest first.
+    public var week: [WeekDay]
     public var message: RenderedMessage
     public var messages: [RenderedMessage]
     /// One line for a bar, e.g. `💊 2/4 · Magnesium 21:00`.
@@ -169,6 +178,7 @@ public struct Snapshot: Hashable, Sendable {
                 adherence: Adherence,
                 stock: [Stock],
                 cycle: [Cycle],
+                week: [WeekDay],
                 message: RenderedMessage,
                 messages: [RenderedMessage],
                 text: String,
@@ -187,6 +197,7 @@ public struct Snapshot: Hashable, Sendable {
         self.adherence = adherence
         self.stock = stock
         self.cycle = cycle
+        self.week = week
         self.message = message
         self.messages = messages
         self.text = text

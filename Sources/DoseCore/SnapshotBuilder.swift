@@ -40,6 +40,20 @@ public struct SnapshotBuilder: Sendable {
         var words: [SlotStatus: String] = [:]
         for status in SlotStatus.allCases { words[status] = catalog.status(status) }
         statusWords = words
+        // Archived medicines included: a medicine archived since rested on the days before.
+        pastWeek = SnapshotBuilder.pastWeek(history, medications: medications)
+        restingToday = HistoryState.isResting(medications, on: plan.date)
+    }
+
+    /// The 6 days before today, oldest first, from their summaries (a day without one had no
+    /// slots) and the cycles' rest days: the same in every entry of the day.
+    public static func pastWeek(_ history: History, medications: [Medication]) -> [Snapshot.WeekDay] {
+        let summaries = Dictionary(history.last(6).map { ($0.date, $0) }) { _, newer in newer }
+        return (1...6).reversed().map { back in
+            let day = history.today.adding(days: -back)
+            let summary = summaries[day] ?? DaySummary(date: day, total: 0, taken: 0, onTime: 0, skipped: 0, missed: 0)
+            return Snapshot.WeekDay(day: day, state: HistoryState(summary, resting: HistoryState.isResting(medications, on: day)))
+        }
     }
 
     /// Tooltip line heads per slot (`08:00  Aspirin 100 mg`) and status words: the same in every entry.
@@ -51,6 +65,8 @@ public struct SnapshotBuilder: Sendable {
     private let stockLines: [Snapshot.Stock]
     private let cycleLines: [Snapshot.Cycle]
     private let pastTroubled: [String: Int]
+    private let pastWeek: [Snapshot.WeekDay]
+    private let restingToday: Bool
 
     /// Average scheduled units per day of a medicine's schedule in force on `date`.
     public static func unitsPerDay(_ m: Medication, on date: LocalDate) -> Double {
@@ -78,6 +94,9 @@ public struct SnapshotBuilder: Sendable {
         let streak = streak(counts)
         let adherence = adherence(tally)
         let asNeeded = asNeeded(at: t)
+        let week = pastWeek + [Snapshot.WeekDay(day: plan.date, state: HistoryState(
+            total: counts.total, taken: counts.taken, skipped: counts.skipped, missed: counts.missed,
+            resting: restingToday, isToday: true))]
         let nextLine = tally.next.first.map { first in
             Snapshot.Next(medication: tally.next.map(\.medication.name).joined(separator: ", "), scheduled: zone.local(first.instant))
         }
@@ -92,13 +111,14 @@ public struct SnapshotBuilder: Sendable {
         let text = barText(state: state, counts: counts, late: tally.lateSlots, due: tally.dueSlots, next: tally.next,
                            streak: streak.current)
         let tooltip = complete
-            ? tooltipText(doses: tally.doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence) : ""
+            ? tooltipText(doses: tally.doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence,
+                          week: week) : ""
         let resolved = counts.taken + counts.skipped
         return Snapshot(
             at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.identifier,
             state: state, counts: counts, progress: counts.total == 0 ? 0 : resolved * 100 / counts.total,
             doses: tally.doses, asNeeded: asNeeded, next: nextLine,
-            streak: streak, adherence: adherence, stock: stockLines, cycle: cycleLines,
+            streak: streak, adherence: adherence, stock: stockLines, cycle: cycleLines, week: week,
             message: rendered[0], messages: rendered, text: text, tooltip: tooltip)
     }
 
@@ -307,7 +327,7 @@ public struct SnapshotBuilder: Sendable {
     }
 
     private func tooltipText(doses: [Snapshot.Dose], asNeeded: [Snapshot.AsNeeded], messages: [RenderedMessage],
-                             streak: Snapshot.Streak, adherence: Snapshot.Adherence) -> String {
+                             streak: Snapshot.Streak, adherence: Snapshot.Adherence, week: [Snapshot.WeekDay]) -> String {
         var lines: [String] = []
         lines.reserveCapacity(doses.count + asNeeded.count + 6)
         for (i, d) in doses.enumerated() {
@@ -324,6 +344,7 @@ public struct SnapshotBuilder: Sendable {
             lines.append(catalog.text("tooltip.adherence", ["days7": adherence.days7.map { "\($0)%" } ?? "–",
                                                             "days30": adherence.days30.map { "\($0)%" } ?? "–"]))
         }
+        lines.append(WeekStrip.line(week, catalog: catalog, icons: icons))
         return lines.joined(separator: "\n")
     }
 }

@@ -8,6 +8,8 @@
 //   `taken early 06:10`, `taken late 11:30` or `skipped`.
 //   then one line per as-needed medicine, in the default colour:
 //           `${color}Ibuprofen (as needed): 1/3 today · next from 15:30${color}`
+//   then the 7-day strip, oldest day first, today last, in the default colour:
+//           `${color}Week: ✓ ✓ ◐ ✗ ✓ · ○${color}` (ASCII icons: `Week: D P M S R - ?`)
 // A colour that is the bar's own foreground is written `${color}` (conky's default).
 // `catp` parses the file like conky.text: `$` starts a variable and `#` a comment to the
 // end of the line. So in every substituted value `$` is doubled (`$$`) and `#` becomes
@@ -16,7 +18,7 @@
 // `catp` reads at most `text_buffer_size` bytes (conky's default: 256), so raise it.
 //
 // Config keys read (defaults):
-//   icons = "emoji"                                   # {icon}
+//   icons = "emoji"                                   # {icon}, the strip's symbols
 //   [colors] late = "#e5484d" … upcoming = ""         # also used per dose: taken* = done,
 //                                                     # skipped = rest, others by their name
 //   [templates] conky = "{text}"
@@ -49,6 +51,7 @@ public enum ConkyRenderer {
         for item in snapshot.asNeeded {
             lines.append(colored(escape(item.text), nil))
         }
+        lines.append(colored(escape(WeekStrip.line(snapshot.week, catalog: options.catalog, icons: options.icons)), nil))
         return lines.joined(separator: "\n")
     }
 

@@ -48,7 +48,8 @@ public struct Exporter: Sendable {
     /// not share one day's slots (`TimelineJSON`).
     public func files(for timeline: Timeline, now: Date) throws -> [ExportFile] {
         let others = try snapshotFiles(for: timeline, now: now)
-        return [ExportFile(name: "timeline.json", contents: try TimelineJSON.text(timeline, words: options.catalog) + "\n")] + others
+        let timelineJSON = try TimelineJSON.text(timeline, words: options.catalog, icons: options.icons)
+        return [ExportFile(name: "timeline.json", contents: timelineJSON + "\n")] + others
     }
 
     /// Every file but `timeline.json`.
@@ -68,7 +69,7 @@ public struct Exporter: Sendable {
         try directory.prepare()
         var changed: [String] = []
         // The timeline can be megabytes: written from json-c's buffer, not via a String.
-        let timelineChanged = try TimelineJSON.object(timeline, words: options.catalog).withUTF8 { json in
+        let timelineChanged = try TimelineJSON.object(timeline, words: options.catalog, icons: options.icons).withUTF8 { json in
             var bytes = [UInt8]()
             bytes.reserveCapacity(json.count + 1)
             bytes.append(contentsOf: json)

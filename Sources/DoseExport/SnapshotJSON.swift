@@ -49,6 +49,7 @@ public enum SnapshotJSON {
         o.setObject("adherence") { fillAdherence($0, s.adherence) }
         o.setArray("stock") { fillStock($0, s.stock) }
         o.setArray("cycle") { fillCycle($0, s.cycle) }
+        o.setArray("week") { fillWeek($0, s.week) }
         o.setObject("message") { fillMessage($0, s.message) }
         o.setArray("messages") { a in
             for message in s.messages { a.appendObject { fillMessage($0, message) } }
@@ -127,6 +128,16 @@ public enum SnapshotJSON {
                 c.set("phase", item.phase.rawValue)
                 c.set("day", item.day)
                 c.set("length", item.length)
+            }
+        }
+    }
+
+    /// The items of `week` (also the top-level `week` of the timeline: the days before today).
+    static func fillWeek(_ a: JSONArrayBuilder, _ days: some Sequence<Snapshot.WeekDay>) {
+        for day in days {
+            a.appendObject { d in
+                d.set("day", day.day.description)
+                d.set("state", day.state.rawValue)
             }
         }
     }

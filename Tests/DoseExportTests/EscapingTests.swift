@@ -25,7 +25,9 @@ import Testing
             let out = Exporter(options: options).render(format, snapshot)
             #expect(!out.contains("\n"), "\(format) output spans lines: \(out)")
         }
-        #expect(ConkyRenderer.render(snapshot, options: options).split(separator: "\n").count == 1 + snapshot.doses.count)
+        // The head line, one line per dose and per as-needed medicine, the 7-day strip.
+        #expect(ConkyRenderer.render(snapshot, options: options).split(separator: "\n").count
+                == 1 + snapshot.doses.count + snapshot.asNeeded.count + 1)
         #expect(I3blocksRenderer.render(snapshot, options: options).split(separator: "\n", omittingEmptySubsequences: false).count == 3)
     }
 

@@ -11,7 +11,7 @@ import Testing
     @Test func topLevelKeysInContractOrder() throws {
         let text = SnapshotJSON.snapshot(Fixtures.empty)
         let keys = ["schema", "at", "valid_until", "day", "timezone", "state", "counts", "progress", "doses",
-                    "as_needed", "next", "streak", "adherence", "stock", "cycle", "message", "messages", "text", "tooltip"]
+                    "as_needed", "next", "streak", "adherence", "stock", "cycle", "week", "message", "messages", "text", "tooltip"]
         // Each key found after the previous one: the top-level keys come in this order.
         var from = text.startIndex
         for key in keys {
@@ -60,6 +60,12 @@ import Testing
         let ids = (o["messages"] as? [[String: Any]])?.map { $0["id"] as? String ?? "" }
         #expect(ids == ["late_2h", "due_now", "low_stock", "next_up", "move_suggestion"])
         #expect(o["tooltip"] as? String == s.tooltip)
+        // The fixture's last 6 days: complete, one dose missed, then complete (some doses late) four times.
+        let week = try #require(o["week"] as? [[String: String]])
+        #expect(week.map { $0["day"] ?? "" } == ["2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06", "2026-03-07",
+                                                 "2026-03-08", "2026-03-09"])
+        #expect(week.map { $0["state"] ?? "" } == ["done", "partial", "done", "done", "done", "done", "pending"])
+        #expect(week.allSatisfy { $0.count == 2 })
     }
 
     @Test func unicodeStaysUTF8() {

@@ -114,7 +114,8 @@ import Testing
                as: UTF8.self)
     }
 
-    /// An entry of schema 2 made whole again with `slots` and the top-level fields.
+    /// An entry of schema 2 made whole again with `slots`, the top-level `week` followed by
+    /// today's `week_today`, and the other top-level fields.
     func expand(_ entry: [String: Any], _ top: [String: Any]) throws -> [String: Any] {
         let slots = try #require(top["slots"] as? [[String: Any]])
         let outcomes = try #require(entry["doses"] as? [[Any]])
@@ -129,10 +130,14 @@ import Testing
             return dose
         }
         for key in ["day", "timezone", "stock", "cycle"] { whole[key] = top[key] }
+        let past = try #require(top["week"] as? [[String: Any]])
+        let today = try #require(entry["week_today"] as? String)
+        whole["week"] = past + [["day": try #require(top["day"]), "state": today]]
+        whole["week_today"] = nil
         return whole
     }
 
-    /// Every entry of the day, expanded with `slots`, is exactly the snapshot the provider
+    /// Every entry of the day, expanded with `slots` and `week`, is exactly the snapshot the provider
     /// computes for that entry's instant, less `schema`, `messages` and `tooltip`.
     @Test(arguments: days)
     func everyEntryExpandsToTheSnapshotOfItsInstant(_ day: Day) throws {
@@ -197,9 +202,10 @@ import Testing
         #expect(text.hasPrefix("{\"schema\":2,\"generated_at\":\"2026-03-08T15:00:00-04:00\",\"day\":\"2026-03-08\","
             + "\"timezone\":\"America/New_York\",\"reload_at\":\"2026-03-09T00:00:00-04:00\",\"slots\":[{\"medication\":\"Night\","
             + "\"medication_id\":1,\"dose\":null,\"group\":null,\"scheduled\":\"2026-03-08T03:30:00-04:00\"}"))
-        for (keys, from) in [(["schema", "generated_at", "day", "timezone", "reload_at", "slots", "stock", "cycle", "words", "entries"], "{"),
+        for (keys, from) in [(["schema", "generated_at", "day", "timezone", "reload_at", "slots", "stock", "cycle", "week", "words",
+                               "entries"], "{"),
                              (["at", "valid_until", "state", "counts", "progress", "doses", "as_needed", "next", "streak",
-                               "adherence", "message", "text"], "\"entries\":[{")] {
+                               "adherence", "week_today", "message", "text"], "\"entries\":[{")] {
             var index = try #require(text.range(of: from)).lowerBound
             for key in keys {
                 let found = text.range(of: "\"\(key)\":", range: index..<text.endIndex)
@@ -208,8 +214,8 @@ import Testing
             }
         }
         let top = try parse(text)
-        #expect(top.count == 10)
-        #expect((top["entries"] as? [[String: Any]])?.allSatisfy { $0.count == 12 } == true)
+        #expect(top.count == 11)
+        #expect((top["entries"] as? [[String: Any]])?.allSatisfy { $0.count == 13 } == true)
     }
 
     /// Entries of one day share its slots, stock and cycle; a timeline whose entries do not
@@ -219,7 +225,11 @@ import Testing
         moved.doses[1].scheduled = Fixtures.at("2026-03-09", "08:30", Fixtures.newYorkEDT)
         var restocked = Fixtures.newYork
         restocked.stock[0].remaining -= 1
-        for other in [Fixtures.hostile, moved, restocked] {
+        var otherPast = Fixtures.newYork
+        otherPast.week[0].state = .missed
+        var otherToday = Fixtures.newYork
+        otherToday.week[6].day = otherToday.week[6].day.adding(days: 1)
+        for other in [Fixtures.hostile, moved, restocked, otherPast, otherToday] {
             #expect(throws: DosebarError.self) { try TimelineJSON.text(Fixtures.timeline([Fixtures.newYork, other])) }
             #expect(throws: DosebarError.self) {
                 try Exporter().files(for: Fixtures.timeline([Fixtures.newYork, other]), now: Fixtures.newYork.at.date)
@@ -227,11 +237,13 @@ import Testing
         }
         var later = Fixtures.newYork
         later.doses[3].status = .late
+        later.week[6].state = .done
         #expect(throws: Never.self) { try TimelineJSON.text(Fixtures.timeline([Fixtures.newYork, later])) }
     }
 
     /// The JSON Schema checks the shape of schema 2: a file of schema 1, a dose that is an
-    /// object again or a triple of four fail validation; the real days pass.
+    /// object again or a triple of four, a top-level week of 7 days, a past day still pending or
+    /// a today that is partial fail validation; the real days pass.
     @Test func schemaAcceptsTheDaysAndRejectsOtherShapes() throws {
         let temp = try TemporaryDirectory()
         var pairs: [(String, String)] = []
@@ -253,6 +265,10 @@ import Testing
             ("status", good.replacingOccurrences(of: "[\"upcoming\",null,null]", with: "[\"soon\",null,null]")),
             ("tooltip", good.replacingOccurrences(of: ",\"text\":\"", with: ",\"tooltip\":\"\",\"text\":\"")),
             ("slot", good.replacingOccurrences(of: "\"medication_id\":1,", with: "\"medication_id\":1,\"status\":\"due\",")),
+            ("today-in-week", good.replacingOccurrences(of: "\"week\":[", with: "\"week\":[{\"day\":\"2026-03-01\",\"state\":\"done\"},")),
+            ("pending-past", good.replacingOccurrences(of: "{\"day\":\"2026-03-07\",\"state\":\"partial\"}",
+                                                       with: "{\"day\":\"2026-03-07\",\"state\":\"pending\"}")),
+            ("partial-today", good.replacingOccurrences(of: "\"week_today\":\"pending\"", with: "\"week_today\":\"partial\"")),
         ]
         for (name, text) in broken {
             #expect(text != good, "the \(name) mutation did not apply")

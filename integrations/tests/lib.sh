@@ -93,6 +93,13 @@ EXPECT_PRN_AFTER="Ibuprofen (as needed): 1/3 today · next from 15:30"
 # snapshot in force is now as of 09:30: Levothyroxine late by 210 min.
 EXPECT_PRN_TAKEN_TEXT="1/4 · Levothyroxine late 3h 30m"
 
+# The 7-day strip (DESIGN §4 `week`): the catalog's week.line "Week: {days}"
+# with the emoji set's symbols, oldest day first (· nothing scheduled, ○ today
+# not complete). The medicines were added this morning, so the 6 days before
+# had no slots; today is incomplete before and after the take (Ferrous & C #2
+# is still to come). conky.txt and the tooltip end with it.
+EXPECT_WEEK="Week: · · · · · · ○"
+
 # tokens TEXT: TEXT as OCR-comparable words: separators (· - — |) and
 # punctuation at the edges of words dropped, one word per line. Words keep
 # their inner / : # & (so "1/4", "21:00", "#2", "&" survive; "&amp;" does not

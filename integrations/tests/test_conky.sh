@@ -30,21 +30,22 @@ CLEANUP_PIDS+=($!)
 # What conky must print, line for line, written from the scenario (lib.sh):
 # the day's line, one line per dose (time, name, dose, status; a late dose
 # with its lateness in the catalog's duration format: 09:00 - 06:00 = 180 min = "3h"),
-# then the as-needed medicine. conky cuts a line at a bare '#': "Ferrous & C
-# #2" comes out whole only if conky.txt escaped it.
+# then the as-needed medicine, then the 7-day strip. conky cuts a line at a
+# bare '#': "Ferrous & C #2" comes out whole only if conky.txt escaped it.
 before=("$EXPECT_BEFORE_LINE"
         "06:00 Levothyroxine (50 µg) — late 3h"
         "08:00 Omega-3 — taken 08:10"
         "09:00 Magnesium — due"
         "21:00 Ferrous & C #2 — upcoming"
-        "$EXPECT_PRN_BEFORE")
+        "$EXPECT_PRN_BEFORE"
+        "$EXPECT_WEEK")
 after=("$EXPECT_AFTER_LINE"
        "06:00 Levothyroxine (50 µg) — taken late 09:30"
        "08:00 Omega-3 — taken 08:10"
        "09:00 Magnesium — taken 09:30"
        "21:00 Ferrous & C #2 — upcoming")
-prn_after=("${after[@]}" "$EXPECT_PRN_AFTER")
-after+=("$EXPECT_PRN_BEFORE")
+prn_after=("${after[@]}" "$EXPECT_PRN_AFTER" "$EXPECT_WEEK")
+after+=("$EXPECT_PRN_BEFORE" "$EXPECT_WEEK")
 
 # printed N: the last N complete lines conky printed (its last update), with
 # whitespace, '—' and parentheses normalised (norm_lines).

@@ -1,6 +1,6 @@
 // dosebar for GNOME Shell 45+: a panel indicator (icon + text) with a menu of
 // today's doses, a "Taken" item per due or late dose, a line per as-needed
-// medicine and a "Take all due" item.
+// medicine, a "Take all due" item and the strip of the last 7 days.
 //
 // It reads timeline.json (schema 2, or 1 from an older dosebar) from dosebar's
 // shared directory and picks and expands the entry in force itself (logic.js),
@@ -97,6 +97,11 @@ class DosebarIndicator extends PanelMenu.Button {
             } else if (item.kind === 'asNeeded') {
                 const row = new PopupMenu.PopupMenuItem(item.text, {reactive: false});
                 row.label.add_style_class_name('dosebar-as-needed');
+                this.menu.addMenuItem(row);
+            } else if (item.kind === 'week') {
+                this.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
+                const row = new PopupMenu.PopupMenuItem(item.text, {reactive: false});
+                row.label.add_style_class_name('dosebar-week');
                 this.menu.addMenuItem(row);
             } else if (item.kind === 'takeAll') {
                 this.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());

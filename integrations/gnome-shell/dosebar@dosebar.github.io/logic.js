@@ -4,9 +4,10 @@
 // menu show. Every function is pure: the time is passed in, as milliseconds since
 // the epoch.
 //
-// timeline.json is read in schema 2 (DESIGN §4: today's `slots`, `stock` and
-// `cycle` once; each entry's `doses` are [status, taken_at, late_minutes] parallel
-// to `slots`) and in schema 1 (every entry a whole snapshot, as dosebar wrote it
+// timeline.json is read in schema 2 (DESIGN §4: today's `slots`, `stock`, `cycle`
+// and `week` — the 6 days before today — once; each entry's `doses` are [status,
+// taken_at, late_minutes] parallel to `slots`, its `week_today` today's state in the
+// 7-day strip) and in schema 1 (every entry a whole snapshot, as dosebar wrote it
 // before), so an extension updated before dosebar keeps working. A higher schema
 // is from a dosebar newer than this extension: the panel says to update it.
 
@@ -106,9 +107,11 @@ export function parseTimeline(text) {
 
 /**
  * The snapshot an entry stands for: in schema 2, each dose is its slot with the
- * entry's [status, taken_at, late_minutes], and day, timezone, stock and cycle
- * come from the top level (a schema-1 entry is already whole). Only the entry
- * shown is expanded.
+ * entry's [status, taken_at, late_minutes], `week` is the top-level `week` (the 6
+ * days before today) followed by today with the entry's `week_today`, and day,
+ * timezone, stock and cycle come from the top level (a schema-1 entry is already
+ * whole). A file without a week (a dosebar before the strip) expands without one.
+ * Only the entry shown is expanded.
  */
 export function expandEntry(timeline, entry) {
     if (timeline.schema !== 2)
@@ -117,10 +120,14 @@ export function expandEntry(timeline, entry) {
         const [status, takenAt, lateMinutes] = entry.doses[i];
         return {...slot, status, taken_at: takenAt ?? null, late_minutes: lateMinutes ?? null};
     });
-    return {
-        ...entry, doses,
+    const {week_today: weekToday, ...rest} = entry;
+    const whole = {
+        ...rest, doses,
         day: timeline.day, timezone: timeline.timezone, stock: timeline.stock ?? [], cycle: timeline.cycle ?? [],
     };
+    if (Array.isArray(timeline.week) && typeof weekToday === 'string')
+        whole.week = [...timeline.week, {day: timeline.day, state: weekToday}];
+    return whole;
 }
 
 /**
@@ -195,7 +202,6 @@ export function takeArgv(command, dir, names = []) {
     return argv;
 }
 
-/** How one dose's status reads in the menu, e.g. `late`, `taken 08:10`. */
 /**
  * The words about doses that dosebar wrote into the timeline (`words`); a file without them
  * (schema 1, from an older dosebar) gets the status names as they are and English actions.
@@ -203,14 +209,30 @@ export function takeArgv(command, dir, names = []) {
 export function doseWords(timeline) {
     const w = timeline?.words ?? {};
     const text = v => (typeof v === 'string' && v !== '' ? v : null);
+    const weekLine = text(w.week?.line);
     return {
         status: s => text(w.status?.[s]) ?? String(s).replace('_', ' '),
         take: text(w.take) ?? 'Taken',
         takeAll: text(w.take_all) ?? 'Take all due',
         noDoses: text(w.nothing_today) ?? 'Nothing scheduled today',
+        // The strip exists only with dosebar's words for it: the extension has none of its own.
+        week: weekLine === null ? null : {line: weekLine, symbol: state => text(w.week.symbols?.[state]) ?? String(state)},
     };
 }
 
+/**
+ * The 7-day strip of a snapshot's `week` as dosebar writes it (`Week: ✓ ✓ ◐ ✗ ✓ · ○`): its
+ * `words.week.line` with `{days}` replaced by each day's symbol, oldest first, joined by one
+ * space. Null without a week or without dosebar's words for it.
+ */
+export function weekText(week, words) {
+    if (!words.week || !Array.isArray(week) || week.length === 0)
+        return null;
+    const days = week.map(day => words.week.symbol(day?.state)).join(' ');
+    return words.week.line.replace('{days}', () => days);
+}
+
+/** How one dose's status reads in the menu, e.g. `late`, `taken 08:10`. */
 export function statusText(dose, words) {
     const word = words.status(dose.status);
     if (dose.taken_at && String(dose.status).startsWith('taken'))
@@ -228,7 +250,8 @@ export function statusText(dose, words) {
  * Returns {state, iconName, label, styleClass, message, severity, items}, where
  * each item is {kind: 'dose', text, status, action} (action: null or
  * {label, argv}), {kind: 'asNeeded', text} (the line dosebar wrote for an
- * as-needed medicine), {kind: 'takeAll', label, argv} or {kind: 'empty', text}.
+ * as-needed medicine), {kind: 'takeAll', label, argv}, {kind: 'empty', text} or
+ * {kind: 'week', text} (the 7-day strip, last).
  */
 export function buildView(loaded, now, {today = null, command = 'dosebar', dir = '', lang = 'en'} = {}) {
     const words = WORDS[lang] ?? WORDS.en;
@@ -276,6 +299,9 @@ export function buildView(loaded, now, {today = null, command = 'dosebar', dir =
     }
     if (due.length > 0)
         items.push({kind: 'takeAll', label: `${said.takeAll} (${due.length})`, argv: takeArgv(command, dir)});
+    const strip = weekText(entry.week, said);
+    if (strip !== null)
+        items.push({kind: 'week', text: strip});
 
     const state = STATES.includes(entry.state) ? entry.state : 'none';
     const message = entry.message ?? {};

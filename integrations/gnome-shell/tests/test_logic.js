@@ -246,6 +246,47 @@ v = Logic.buildView(Logic.parseTimeline(JSON.stringify(empty)), t('2026-11-22T10
 equal('view empty: a placeholder row', v.items, [{kind: 'empty', text: 'Nothing scheduled today'}]);
 equal('view empty: state', v.state, 'empty');
 
+// --- the 7-day strip (DESIGN §4 `week`): the 6 days before today once at the top level, each
+// entry today's state (`week_today`); the menu's strip uses the symbols and words dosebar wrote.
+const PAST = [['2026-11-16', 'done'], ['2026-11-17', 'partial'], ['2026-11-18', 'missed'], ['2026-11-19', 'skipped'],
+    ['2026-11-20', 'rest'], ['2026-11-21', 'none']].map(([day, state]) => ({day, state}));
+// Today per entry: not complete until both doses are taken at 09:15.
+const TODAY = ['pending', 'pending', 'pending', 'done'];
+const EN_WEEK = {line: 'Week: {days}', symbols: {none: '·', rest: '☾', done: '✓', skipped: '⊘', missed: '✗', partial: '◐', pending: '○'}};
+function withWeek(t2, weekWords = EN_WEEK) {
+    return {...t2, week: PAST, words: {...t2.words, week: weekWords},
+        entries: t2.entries.map((e, i) => ({...e, week_today: TODAY[i]}))};
+}
+const weekly = withWeek(timeline);
+const parsedWeekly = Logic.parseTimeline(JSON.stringify(weekly));
+check('week: a timeline with a week parses', parsedWeekly.timeline !== undefined, JSON.stringify(parsedWeekly.error));
+for (const [i, e] of weekly.entries.entries()) {
+    const whole = Logic.expandEntry(weekly, e);
+    const {schema: _s, messages: _m, tooltip: _t, ...want} = timeline1.entries[i];
+    want.week = [...PAST, {day: '2026-11-22', state: TODAY[i]}];
+    equal(`week: entry ${e.at} expands to the snapshot with its week, without week_today`, canonical(whole), canonical(want));
+}
+check('week: a schema-2 file without a week expands without one',
+    timeline.entries.every(e => !('week' in Logic.expandEntry(timeline, e))));
+
+v = Logic.buildView(parsedWeekly, t('2026-11-22T09:10:00-05:00'), opts);
+equal('week view: the strip, last, oldest day first, today pending', v.items.filter(i => i.kind === 'week'),
+    [{kind: 'week', text: 'Week: ✓ ◐ ✗ ⊘ ☾ · ○'}]);
+equal('week view: item order', v.items.map(i => i.kind), ['dose', 'dose', 'asNeeded', 'takeAll', 'week']);
+v = Logic.buildView(parsedWeekly, t('2026-11-22T12:00:00-05:00'), opts);
+equal('week view: today done once both are taken', v.items.at(-1), {kind: 'week', text: 'Week: ✓ ◐ ✗ ⊘ ☾ · ✓'});
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify(withWeek(timeline,
+    {line: '최근 7일: {days}', symbols: {...EN_WEEK.symbols, done: 'D', partial: 'P', missed: 'M', none: '-', pending: '?'}}))),
+t('2026-11-22T09:10:00-05:00'), opts);
+equal('week view: dosebar\'s words and symbols (Korean, ASCII)', v.items.at(-1), {kind: 'week', text: '최근 7일: D P M ⊘ ☾ - ?'});
+const noWeekWords = {...weekly, words: EN_WORDS};
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify(noWeekWords)), t('2026-11-22T09:10:00-05:00'), opts);
+check('week view: no strip without dosebar\'s words for it', v.items.every(i => i.kind !== 'week'), JSON.stringify(v.items));
+v = Logic.buildView(parsed, t('2026-11-22T09:10:00-05:00'), opts);
+check('week view: no strip in a file without a week', v.items.every(i => i.kind !== 'week'), JSON.stringify(v.items));
+check('the extension keeps no strip words or symbols of its own',
+    JSON.stringify(Logic.WORDS).indexOf('Week') < 0 && Object.values(EN_WEEK.symbols).every(c => !JSON.stringify(Logic.WORDS).includes(c)));
+
 // --- a timeline written by the real dosebar, when given
 const [file, now] = System.programArgs;
 if (file) {
@@ -266,6 +307,14 @@ if (file) {
         check('real: dosebar wrote the words the menu shows', typeof late === 'string' &&
             rv.items.some(i => i.text.includes('Levothyroxine') && i.text.endsWith(`— ${late}`)), JSON.stringify(real.timeline.words));
         check('real: the message', rv.message.length > 0, rv.message);
+        // The scenario's medicines were added that morning: the 6 days before had no slots, and
+        // today is not complete at 09:30 (lib.sh EXPECT_WEEK).
+        const week = real.timeline.words?.week;
+        const strip = rv.items.find(i => i.kind === 'week');
+        check('real: the 7-day strip in dosebar\'s words and symbols, last', rv.items.at(-1) === strip && week !== undefined &&
+            strip.text === week.line.replace('{days}', [...Array(6).fill(week.symbols.none), week.symbols.pending].join(' ')),
+        JSON.stringify([strip, week]));
+        equal('real: 6 past days at the top level', real.timeline.week?.length, 6);
         const ms = Logic.msUntilNextChange(real.timeline, Date.parse(now));
         check('real: next change within the hour', ms !== null && ms > 0 && ms <= 3600 * 1000, String(ms));
     }
