@@ -74,8 +74,8 @@ public struct AppContext: Sendable {
         guard var name = env["TZ"], !name.isEmpty else { return (Zone(TimeZone.current), nil) }
         if name.hasPrefix(":") { name.removeFirst() }
         if let r = name.range(of: "zoneinfo/") { name = String(name[r.upperBound...]) }
-        if let tz = TimeZone(identifier: name) { return (Zone(tz), nil) }
-        return (Zone(TimeZone(identifier: "UTC")!), "TZ='\(env["TZ"]!)' is not a known time zone; using UTC (set TZ to a name like Asia/Seoul)")
+        if let tz = TimeZone(identifier: name) { return (Zone(tz, name: name), nil) }
+        return (Zone(TimeZone(identifier: "UTC")!, name: "UTC"), "TZ='\(env["TZ"]!)' is not a known time zone; using UTC (set TZ to a name like Asia/Seoul)")
     }
 
     /// Opens (creating if needed) the database.

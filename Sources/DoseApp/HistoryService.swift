@@ -23,7 +23,7 @@ public struct HistoryService {
     /// The medicine a NAME argument means, archived ones included (their history is kept).
     public func medication(named name: String) throws -> Medication {
         let all = try store.read { try $0.medications(includeArchived: true) }
-        return try DoseResolver.match(name, in: all, catalog: context.catalog)
+        return try DoseResolver.match(name, in: all, catalog: context.catalog, archived: true)
     }
 
     /// `--from`/`--to` as a range ending no later than today; `days` back from `to` when `--from` is absent.

@@ -10,10 +10,13 @@ public enum DoseResolver {
     }
 
     /// Finds an active medicine by name: case-insensitive whole name first, then a unique prefix.
-    /// A name that only an archived medicine of `medications` has is refused as archived.
-    public static func match(_ name: String, in medications: [Medication], catalog: Catalog = .english) throws -> Medication {
+    /// A name that only an archived medicine of `medications` has is refused as archived, unless
+    /// `archived` allows it (history keeps archived medicines; an active one wins a tie of names).
+    public static func match(_ name: String, in medications: [Medication], catalog: Catalog = .english,
+                             archived allowed: Bool = false) throws -> Medication {
         let active = medications.filter { $0.archivedOn == nil }
         if let m = try find(name, in: active, catalog) { return m }
+        if allowed, let m = try find(name, in: medications.filter { $0.archivedOn != nil }, catalog) { return m }
         if let archived = try? find(name, in: medications.filter { $0.archivedOn != nil }, catalog), let day = archived.archivedOn {
             throw DosebarError.badData(catalog.text("error.archived", ["name": archived.name, "date": day.description]))
         }

@@ -137,10 +137,21 @@ public struct HistoryLedger: Sendable {
         for e in events { byDay[e.slot?.date ?? zone.date(of: e.at), default: []].append(e) }
         var inForce: [Int64: ClosedRange<LocalDate>] = [:]
         func seen(_ id: Int64, _ d: LocalDate) { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
+        // A medicine archived on day D leaves D's plan, but what was already taken or skipped on D
+        // stays in history (DESIGN §2 `remove`): plan D with it, then drop its unresolved slots.
+        var archivedOn: [Int64: LocalDate] = [:]
+        let planned = medications.map { m -> Medication in
+            guard let day = m.archivedOn else { return m }
+            archivedOn[m.id] = day
+            var m = m
+            m.archivedOn = day.adding(days: 1)
+            return m
+        }
         var d = self.days.lowerBound
         while d <= self.days.upperBound && d <= today {
-            let plan = DayPlan(date: d, medications: medications, events: byDay[d] ?? [], zone: zone)
+            let plan = DayPlan(date: d, medications: planned, events: byDay[d] ?? [], zone: zone)
             for slot in plan.slots {
+                if archivedOn[slot.key.medicationID] == d && slot.event.map({ $0.at > now }) ?? true { continue }
                 let status = slot.status(at: now)
                 var late: Int?
                 if status == .takenLate, let e = slot.event { late = Int((e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
@@ -153,13 +164,14 @@ public struct HistoryLedger: Sendable {
                 seen(m.id, d)
             }
             for entry in plan.asNeeded {
+                if archivedOn[entry.medication.id] == d && entry.taken.isEmpty { continue }
                 seen(entry.medication.id, d)
                 for at in entry.taken where at <= now {
                     asNeeded.append(AsNeededRecord(date: d, medicationID: entry.medication.id, medication: entry.medication.name,
                                                    dose: entry.medication.dose, takenAt: zone.local(at)))
                 }
             }
-            for c in plan.cycles {
+            for c in plan.cycles where archivedOn[c.medication.id] != d {
                 seen(c.medication.id, d)
                 if c.position.phase == .rest { resting[d, default: []].insert(c.medication.id) }
             }

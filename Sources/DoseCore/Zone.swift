@@ -7,10 +7,13 @@ import Foundation
 /// The time zone is always passed in; this type never looks at the system's.
 public struct Zone: Sendable {
     public let timeZone: TimeZone
+    /// The zone's name as the user gave it (Foundation on Linux calls `UTC` `GMT`).
+    public let identifier: String
 
-    public init(_ timeZone: TimeZone) { self.timeZone = timeZone }
-
-    public var identifier: String { timeZone.identifier }
+    public init(_ timeZone: TimeZone, name: String? = nil) {
+        self.timeZone = timeZone
+        identifier = name ?? timeZone.identifier
+    }
 
     /// Seconds east of UTC at `instant`.
     public func offset(at instant: Date) -> Int { timeZone.secondsFromGMT(for: instant) }

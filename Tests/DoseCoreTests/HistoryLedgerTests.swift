@@ -130,6 +130,13 @@ import Testing
         #expect(l.slots.filter { $0.medicationID == 2 }.map(\.time.description) == ["08:00", "08:00", "20:00", "20:00", "20:00"])
         #expect(l.medications.map(\.name) == ["Archived", "B"])
         #expect(l.medications(in: Fx.date("2026-11-04")...Fx.date("2026-11-05")).map(\.name) == ["B"])
+        // Removed at noon on 11-04 after its 08:00 dose was taken: that dose stays, nothing else of 11-04 does.
+        var c = Fx.med(3, "C", at: ["08:00", "20:00"], from: "2026-11-01", archivedOn: "2026-11-04")
+        c.name = "C"
+        let kept = ledger("2026-11-04", "2026-11-04", [c], [Fx.taken(3, "2026-11-04", "08:00", at: "2026-11-04T08:05:00+09:00")],
+                          now: "2026-11-05T12:00:00+09:00")
+        #expect(kept.slots.map { "\($0.time) \($0.status)" } == ["08:00 taken"])
+        #expect(kept.dayRecords().map(\.state) == [.done])
     }
 
     @Test("the range ends today; a report's weeks run Monday to Sunday, cut at its ends")
