@@ -14,19 +14,10 @@ public struct HistoryCalendar {
         self.title = title; self.records = records; self.catalog = catalog; self.color = color
     }
 
-    /// The letter of each state when there is no colour; the background colour (ANSI) otherwise.
-    static func letter(_ s: HistoryState) -> String {
-        switch s {
-        case .done: "D"
-        case .partial: "P"
-        case .missed: "M"
-        case .skipped: "S"
-        case .rest: "R"
-        case .none: "-"
-        case .pending: "?"
-        }
-    }
+    /// The letter of each state when there is no colour: the ASCII icon set's, as on the bars' strip.
+    static func letter(_ s: HistoryState) -> String { IconSet.ascii[day: s] }
 
+    /// The background colour (ANSI) of each state.
     static func background(_ s: HistoryState) -> String {
         switch s {
         case .done: "30;42"

@@ -4,11 +4,12 @@ import Testing
 
 /// The 7-day strip as the bars show it.
 @Suite struct WeekStripTests {
-    /// The ASCII set's symbols are the letters `dosebar history` prints without colour: one vocabulary.
-    @Test func asciiSymbolsAreTheHistoryCalendarsLetters() {
-        for state in HistoryState.allCases {
-            #expect(IconSet.ascii[day: state] == HistoryCalendar.letter(state), "\(state)")
-        }
+    /// The ASCII set's symbols (also the letters `dosebar history` prints without colour) tell every
+    /// state apart with one printable ASCII character.
+    @Test func asciiSymbolsAreDistinctLetters() {
+        let letters = HistoryState.allCases.map { IconSet.ascii[day: $0] }
+        #expect(Set(letters).count == HistoryState.allCases.count)
+        #expect(letters.allSatisfy { $0.count == 1 && $0.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 32 } })
     }
 
     /// conky's last line is the strip in the renderer's language and icon set.
