@@ -7,6 +7,7 @@ means and ratios. Run it through `scripts/bench`; `--help` lists the knobs.
 import argparse
 import ctypes
 import glob
+import datetime
 import hashlib
 import json
 import os
@@ -30,6 +31,11 @@ SHARED_FILES = ["timeline.json", "snapshot.json", "snapshot.txt", "waybar.json",
                 "tmux.txt", "conky.txt", "i3blocks.txt"]
 HISTORY_NAMES = {"1m": "1 month", "20y": "20 years"}
 
+
+# What `history`, `stats` and `report` are measured with: a year ending at NOW ({from} = 364 days before).
+YEAR_COMMANDS = [("history", ["history", "--from", "{from}", "--json"]),
+                 ("stats", ["stats", "--days", "365", "--json"]),
+                 ("report", ["report", "--from", "{from}", "--format", "html"])]
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
@@ -564,6 +570,11 @@ def main():
                 hf.measure(("export-same", n, history), f"export unchanged, {name}",
                            f"{binary} export --quiet", env=env)
                 hf.measure(("today", n, history), f"today --json, {name}", f"{binary} today --json", env=env)
+                if n <= 50:       # DESIGN §8: history, stats and report over a year ≤ 50 ms
+                    year_ago = (datetime.date.fromisoformat(NOW[:10]) - datetime.timedelta(days=364)).isoformat()
+                    for kind, args in YEAR_COMMANDS:
+                        cmd = " ".join([binary] + [a.replace("{from}", year_ago) for a in args])
+                        hf.measure((kind, n, history), f"{' '.join(args[:1])} over a year, {name}", cmd, env=env)
                 run_ok([binary, "take", "Aspirin"], env)
                 hf.measure(("take", n, history), f"take, {name}", f"{binary} take Aspirin", env=env,
                            prepare=f"{binary} undo Aspirin")
@@ -784,10 +795,22 @@ def report(res, info, meds, histories, a, linked):
             f = flat(vals, f"export, {nm}", "export", n)
             return (f"≤{budget * 1000:.0f} ms: " + "/".join(out) if out else "") + ("; flat: " + f if f else "")
 
+        def year_target(vals, n=n, kind=None):
+            out = []
+            for h, v in vals.items():
+                if v is not None:
+                    ok = v <= 0.050
+                    checks.append((f"{kind}, {nm}, {HISTORY_NAMES[h]}, a year ≤ 50 ms", ok, ms(v)))
+                    out.append("ok" if ok else "MISSED")
+            return "≤50 ms: " + "/".join(out) if out else ""
+
         L.append(row("take", n, f"take, {nm}", take_target))
         L.append(row("export", n, f"export, {nm}", export_target))
         L.append(row("export-same", n, f"  export unchanged", None))
         L.append(row("today", n, f"  today --json", None))
+        if n <= 50:
+            for kind, args in YEAR_COMMANDS:
+                L.append(row(kind, n, f"  {kind} (a year)", lambda vals, k=kind: year_target(vals, kind=k)))
     L.append("")
     ir = res.get("ir", {})
     if any(isinstance(k, tuple) for k in ir):
