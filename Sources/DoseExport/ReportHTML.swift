@@ -1,8 +1,454 @@
+// report.html — `dosebar report --format html` (DESIGN §3 Reports): the doctor's report as one
+// self-contained HTML5 page that prints on A4.
+//
+// Output: `<!DOCTYPE html>` and one `<html lang="en|ko">` with inline CSS and inline SVG only —
+// no script, no image, no link, no font or URL of any kind (a Content-Security-Policy of
+// `default-src 'none'` says so to the browser too). Sections, in order:
+//   header     title, the period (first – last day, number of days), time zone, generated at
+//   overall    adherence, on time, taken of known, late, early, skipped, missed, mean lateness
+//   medicines  one row per medicine: name, dose, schedule and times, the same figures, as-needed
+//              doses, the time most often late; an "all medicines" row
+//   calendar   one Monday-first month per month the period touches; each day of the period
+//              coloured by its `HistoryState`, with the letter `history` prints (colour-blind
+//              readers) and a pattern for missed and partial days; days outside the period greyed
+//   weekly     an SVG bar per week (0–100 %, percent above each bar); a week with no known
+//              outcome is a gap
+//   troubled   the doses missed or taken late: date, time, medicine, status, taken at, late by
+// Every word comes from the catalog (`report.*`, `history.state.*`, `status.*`, `month.*`,
+// `describe`, `minutes`); every user string is escaped (& < > " '). Reads no config.
+// Printing: `@page { size: A4 }`, colours kept (`print-color-adjust: exact`), no month, table row
+// or chart split across pages.
 import DoseCore
+import Foundation
 
-// Placeholder so the build links while the HTML renderer is written (replaced by it).
+/// The doctor's report as a self-contained, printable HTML page.
 public enum ReportHTML {
+    /// The page; `generatedAt` (when given) is printed under the period.
     public static func render(_ report: Report, catalog: Catalog, generatedAt: LocalInstant?) -> String {
-        "<!DOCTYPE html>\n<html><body><p>\(report.from) – \(report.to)</p></body></html>\n"
+        "<!DOCTYPE html>\n" + ReportPage(report: report, catalog: catalog).document(generatedAt: generatedAt).html
+    }
+}
+
+/// The sections of one report in one language.
+fileprivate struct ReportPage {
+    let report: Report
+    let catalog: Catalog
+
+    func document(generatedAt: LocalInstant?) -> Markup {
+        el("html", ["lang": catalog.language], [
+            head(),
+            el("body", [:], [header(generatedAt), overall(), medicines(), calendar(), weekly(), troubled()]),
+        ])
+    }
+
+    // MARK: - Sections
+
+    private func head() -> Markup {
+        el("head", [:], [
+            el("meta", ["charset": "utf-8"]),
+            el("meta", ["http-equiv": "Content-Security-Policy", "content": "default-src 'none'; style-src 'unsafe-inline'"]),
+            el("meta", ["name": "viewport", "content": "width=device-width, initial-scale=1"]),
+            el("meta", ["name": "color-scheme", "content": "light"]),
+            el("title", [:], text: catalog.text("report.title") + " · " + period()),
+            el("style", [:], [Markup(raw: ReportStyle.css)]),
+        ])
+    }
+
+    private func header(_ generatedAt: LocalInstant?) -> Markup {
+        var meta = [catalog.text("report.zone", ["zone": report.timezone])]
+        if let at = generatedAt {
+            meta.append(catalog.text("report.generated", ["date": longDate(at.localDate), "time": at.clock]))
+        }
+        return el("header", [:], [
+            el("h1", [:], text: catalog.text("report.title")),
+            el("p", ["class": "period"], text: period()),
+            el("p", ["class": "meta"], text: meta.joined(separator: " · ")),
+        ])
+    }
+
+    private func overall() -> Markup {
+        let f = report.overall
+        let tiles: [(key: String, value: String)] = [
+            ("adherence", percent(f.adherence)), ("on_time", percent(f.onTimePercent)), ("late", String(f.late)),
+            ("early", String(f.early)), ("skipped", String(f.skipped)), ("missed", String(f.missed)),
+            ("mean_late", lateness(f.meanLateMinutes)),
+        ]
+        return section("overall", catalog.text("report.overall"), [
+            el("div", ["class": "tiles"], tiles.map { tile in
+                el("div", ["class": "tile f-" + tile.key], [
+                    el("span", ["class": "value"], text: tile.value),
+                    el("span", ["class": "label"], text: column(tile.key)),
+                ])
+            }),
+            el("p", ["class": "taken-of"], text: catalog.text("report.taken_of", ["taken": String(f.taken), "known": String(f.known)])),
+        ])
+    }
+
+    private static let figureColumns = ["adherence", "on_time", "taken", "late", "early", "skipped", "missed", "as_needed",
+                                        "mean_late", "most_late"]
+
+    private func medicines() -> Markup {
+        guard !report.lines.isEmpty else {
+            return section("medicines", catalog.text("report.medicines"), [el("p", ["class": "empty"], text: catalog.text("report.no_medicines"))])
+        }
+        let head = el("tr", [:], [el("th", ["class": "name"], text: column("medicine"))]
+            + Self.figureColumns.map { el("th", ["class": "num f-" + $0], text: column($0)) })
+        let rows = report.lines.map { line in
+            el("tr", ["class": "medicine"], [medicineCell(line)]
+                + figureCells(line.figures, asNeeded: line.asNeeded, mostLate: line.mostLateSlot))
+        }
+        let all = el("tr", ["class": "all"], [el("th", ["class": "name", "scope": "row"], text: catalog.text("report.all"))]
+            + figureCells(report.overall, asNeeded: report.lines.reduce(0) { $0 + $1.asNeeded }, mostLate: nil))
+        return section("medicines", catalog.text("report.medicines"), [
+            el("table", ["class": "figures"], [el("thead", [:], [head]), el("tbody", [:], rows), el("tfoot", [:], [all])]),
+            el("p", ["class": "note"], text: catalog.text("report.note")),
+        ])
+    }
+
+    private func medicineCell(_ line: Report.Line) -> Markup {
+        let m = line.medication
+        var parts = [el("span", ["class": "med-name"], text: m.name)]
+        if let dose = m.dose, !dose.isEmpty { parts.append(el("span", ["class": "dose"], text: dose)) }
+        if let schedule = line.schedule { parts.append(el("span", ["class": "schedule"], text: describe(schedule))) }
+        if let archived = m.archivedOn, archived <= report.to {
+            parts.append(el("span", ["class": "stopped"], text: catalog.text("report.stopped", ["date": longDate(archived)])))
+        }
+        return el("th", ["class": "name", "scope": "row"], parts)
+    }
+
+    private func figureCells(_ f: Figures, asNeeded: Int, mostLate: LocalTime?) -> [Markup] {
+        let values = [percent(f.adherence), percent(f.onTimePercent), String(f.taken), String(f.late), String(f.early),
+                      String(f.skipped), String(f.missed), String(asNeeded), lateness(f.meanLateMinutes),
+                      mostLate?.description ?? "–"]
+        return zip(Self.figureColumns, values).map { el("td", ["class": "num f-" + $0], text: $1) }
+    }
+
+    private func calendar() -> Markup {
+        let states = Dictionary(report.days.map { ($0.day, $0.state) }, uniquingKeysWith: { a, _ in a })
+        var months: [Markup] = []
+        var first = LocalDate(year: report.from.year, month: report.from.month, day: 1)!
+        while first <= report.to {
+            months.append(month(first, states))
+            first = first.adding(months: 1)
+        }
+        return section("calendar", catalog.text("report.calendar"), [
+            el("div", ["class": "calendar-body"], [el("div", ["class": "months"], months), legend()]),
+        ])
+    }
+
+    /// One month, Monday first: a row per week, a cell per day.
+    private func month(_ first: LocalDate, _ states: [LocalDate: HistoryState]) -> Markup {
+        let last = first.adding(months: 1).adding(days: -1)
+        var rows: [Markup] = []
+        var monday = first.adding(days: 1 - first.weekday.rawValue)
+        while monday <= last {
+            rows.append(el("tr", [:], (0..<7).map { i in
+                let d = monday.adding(days: i)
+                return d.month == first.month ? dayCell(d, states[d]) : el("td", ["class": "blank"])
+            }))
+            monday = monday.adding(days: 7)
+        }
+        let head = el("tr", [:], weekdayNames().map { el("th", [:], text: $0) })
+        return el("table", ["class": "month"], [
+            el("caption", [:], text: catalog.month(first.month, year: first.year)),
+            el("thead", [:], [head]), el("tbody", [:], rows),
+        ])
+    }
+
+    private func dayCell(_ d: LocalDate, _ state: HistoryState?) -> Markup {
+        let number = el("span", ["class": "n"], text: String(d.day))
+        guard let state else { return el("td", ["class": "day out"], [number]) }
+        return el("td", ["class": "day s-" + state.rawValue, "data-day": d.description, "title": catalog.state(state)], [
+            number, el("span", ["class": "k"], text: HistoryCalendar.letter(state)),
+        ])
+    }
+
+    private func legend() -> Markup {
+        let items = HistoryState.allCases.map { s in
+            el("li", [:], [el("span", ["class": "swatch s-" + s.rawValue], text: HistoryCalendar.letter(s)),
+                          el("span", [:], text: catalog.state(s))])
+        } + [el("li", [:], [el("span", ["class": "swatch out"], text: ""), el("span", [:], text: catalog.text("report.outside"))])]
+        return el("ul", ["class": "legend"], items)
+    }
+
+    private func weekly() -> Markup {
+        section("weekly", catalog.text("report.weekly"), [WeeklyChart(report: report, page: self).svg()])
+    }
+
+    private func troubled() -> Markup {
+        let doses = report.troubled
+        guard !doses.isEmpty else {
+            return section("troubled", catalog.text("report.troubled"), [el("p", ["class": "empty"], text: catalog.text("report.no_troubled"))])
+        }
+        let columns = ["date", "time", "medicine", "status", "taken_at", "late_by"]
+        let head = el("tr", [:], columns.map { el("th", ["class": "c-" + $0], text: column($0)) })
+        let rows = doses.map { s in
+            el("tr", ["class": "st-" + s.status.rawValue], [
+                el("td", ["class": "c-date"], text: shortDate(s.date)),
+                el("td", ["class": "c-time"], text: s.time.description),
+                el("td", ["class": "c-medicine"], text: s.medication),
+                el("td", ["class": "c-status"], [el("span", ["class": "badge"], text: catalog.status(s.status))]),
+                el("td", ["class": "c-taken_at"], text: s.takenAt?.clock ?? "–"),
+                el("td", ["class": "c-late_by"], text: s.status == .takenLate ? lateness(s.lateMinutes) : "–"),
+            ])
+        }
+        return section("troubled", catalog.text("report.troubled"), [
+            el("table", ["class": "doses"], [el("thead", [:], [head]), el("tbody", [:], rows)]),
+        ])
+    }
+
+    // MARK: - Words
+
+    private func section(_ name: String, _ title: String, _ content: [Markup]) -> Markup {
+        el("section", ["class": name], [el("h2", [:], text: title)] + content)
+    }
+
+    private func column(_ key: String) -> String { catalog.text("report.column." + key) }
+
+    func period() -> String {
+        let days = report.to - report.from + 1
+        return catalog.text("report.period", ["from": longDate(report.from), "to": longDate(report.to),
+                                              "days": catalog.counted("report.days", days)])
+    }
+
+    /// `daily at 08:00, 20:00`, with `until Sun 25 Oct` for a course that ended in the period.
+    private func describe(_ s: Schedule) -> String {
+        let times = s.times.map(\.description).joined(separator: catalog.listSeparator)
+        var text = times.isEmpty ? catalog.describe(s) : catalog.text("report.schedule", ["schedule": catalog.describe(s), "times": times])
+        if let until = s.until, until <= report.to { text += " " + catalog.text("report.until", ["date": shortDate(until)]) }
+        return text
+    }
+
+    private func percent(_ p: Int?) -> String { p.map { "\($0)%" } ?? "–" }
+
+    private func lateness(_ minutes: Int?) -> String { minutes.map(catalog.minutes) ?? "–" }
+
+    /// Short weekday names, Monday first (`Mon`, `월`).
+    private func weekdayNames() -> [String] {
+        catalog.text("report.weekdays").split(separator: " ").map(String.init)
+    }
+
+    private func dateArguments(_ d: LocalDate) -> [String: String] {
+        ["weekday": weekdayNames()[d.weekday.rawValue - 1], "day": String(d.day), "month": catalog.month(d.month),
+         "year": String(d.year)]
+    }
+
+    /// `Thu 1 Oct 2026`, `2026년 10월 1일 (목)`.
+    func longDate(_ d: LocalDate) -> String { catalog.text("report.date", dateArguments(d)) }
+
+    /// `Thu 1 Oct`, `10월 1일 (목)`; with the year when the period spans two years.
+    func shortDate(_ d: LocalDate) -> String {
+        report.from.year == report.to.year ? catalog.text("report.date.short", dateArguments(d)) : longDate(d)
+    }
+
+    /// `1 Oct`, `10월 1일`.
+    func dayMonth(_ d: LocalDate) -> String { catalog.text("report.day_month", dateArguments(d)) }
+}
+
+/// The weekly adherence chart: one bar per week of the report, 0–100 %, as inline SVG.
+fileprivate struct WeeklyChart {
+    let report: Report
+    let page: ReportPage
+
+    private let width = 720.0, height = 220.0
+    private let left = 46.0, right = 10.0, top = 18.0, bottom = 34.0
+    private var plotWidth: Double { width - left - right }
+    private var plotHeight: Double { height - top - bottom }
+
+    func svg() -> Markup {
+        let title = page.catalog.text("report.chart", ["from": page.longDate(report.from), "to": page.longDate(report.to)])
+        let weeks = report.weeks
+        let slot = plotWidth / Double(max(weeks.count, 1))
+        // Labels every `step` weeks so they never overlap; percent labels only where a bar is wide enough.
+        let step = max(1, Int((70.0 / slot).rounded(.up)))
+        let bars = weeks.enumerated().map { i, week in bar(week, index: i, slot: slot, label: i % step == 0, percent: slot >= 26) }
+        return el("svg", ["class": "chart", "viewBox": "0 0 \(fmt(width)) \(fmt(height))", "role": "img", "aria-label": title],
+                  [el("title", [:], text: title), axis()] + bars)
+    }
+
+    private func y(_ percent: Double) -> Double { top + plotHeight * (1 - percent / 100) }
+
+    private func axis() -> Markup {
+        let lines = stride(from: 0, through: 100, by: 25).map { p in
+            el("g", ["class": p == 0 ? "tick base" : "tick"], [
+                el("line", ["x1": fmt(left), "x2": fmt(width - right), "y1": fmt(y(Double(p))), "y2": fmt(y(Double(p)))]),
+                el("text", ["x": fmt(left - 6), "y": fmt(y(Double(p)) + 4), "text-anchor": "end"], text: "\(p)%"),
+            ])
+        }
+        return el("g", ["class": "axis"], lines)
+    }
+
+    private func bar(_ week: Report.Week, index: Int, slot: Double, label: Bool, percent: Bool) -> Markup {
+        let center = left + slot * (Double(index) + 0.5)
+        let barWidth = min(slot * 0.62, 44)
+        var parts: [Markup] = []
+        let known = week.figures
+        if let p = known.adherence {
+            let h = plotHeight * Double(p) / 100
+            let detail = "\(page.dayMonth(week.days.lowerBound)) – \(page.dayMonth(week.days.upperBound)): \(p)% "
+                + "(" + page.catalog.text("report.taken_of", ["taken": String(known.taken), "known": String(known.known)]) + ")"
+            parts.append(el("rect", ["class": "bar", "x": fmt(center - barWidth / 2), "y": fmt(y(0) - h),
+                                     "width": fmt(barWidth), "height": fmt(max(h, 0.5))], [el("title", [:], text: detail)]))
+            if percent {
+                parts.append(el("text", ["class": "pct", "x": fmt(center), "y": fmt(y(0) - h - 4), "text-anchor": "middle"], text: "\(p)%"))
+            }
+        } else {
+            parts.append(el("text", ["class": "gap", "x": fmt(center), "y": fmt(y(0) - 4), "text-anchor": "middle"], [
+                Markup.text("–"), el("title", [:], text: page.catalog.text("report.no_outcome")),
+            ]))
+        }
+        if label {
+            parts.append(el("text", ["class": "week", "x": fmt(center), "y": fmt(height - bottom + 16), "text-anchor": "middle"],
+                            text: page.dayMonth(week.days.lowerBound)))
+        }
+        return el("g", ["class": known.adherence == nil ? "week-bar empty" : "week-bar", "data-week": week.days.lowerBound.description], parts)
+    }
+
+    /// A coordinate with at most one decimal.
+    private func fmt(_ v: Double) -> String {
+        let r = (v * 10).rounded() / 10
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}
+
+/// The stylesheet: layout and print rules, then one rule per day state from `ReportStyle.states`.
+fileprivate enum ReportStyle {
+    /// Fill (and pattern) of each day state: the calendar, its legend. Every state also carries its letter.
+    static let states: [(state: HistoryState, background: String)] = [
+        (.done, "#a8dfb7"),
+        (.partial, "linear-gradient(135deg, #a8dfb7 0 50%, #f4a9a2 50% 100%)"),
+        (.missed, "repeating-linear-gradient(45deg, #f4a9a2 0 4px, #e98a82 4px 6px)"),
+        (.skipped, "#d6dae1"),
+        (.rest, "#bcd4f2"),
+        (.none, "#ffffff"),
+        (.pending, "#c2eaf0"),
+    ]
+
+    static let base = """
+    @page { size: A4; margin: 14mm 12mm 14mm 12mm; }
+    * { box-sizing: border-box; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+    html { font-family: "Noto Sans", "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-size: 10pt; color: #1d2733; background: #fff; }
+    html:lang(ko) { font-family: "Noto Sans CJK KR", "Noto Sans KR", "NanumGothic", "Malgun Gothic", "Apple SD Gothic Neo", "Droid Sans Fallback", sans-serif; word-break: keep-all; }
+    body { max-width: 186mm; margin: 0 auto; padding: 8mm 0; line-height: 1.35; }
+    h1 { font-size: 18pt; margin: 0 0 1mm; }
+    h2 { font-size: 12pt; margin: 6mm 0 2mm; padding-bottom: 1mm; border-bottom: 1px solid #c9d1da; break-after: avoid; }
+    header .period { font-size: 11.5pt; font-weight: 600; margin: 0; }
+    header .meta { color: #56616d; margin: 0.5mm 0 0; }
+    .tiles { display: flex; flex-wrap: wrap; gap: 2mm; }
+    .tile { flex: 1 1 auto; min-width: 20mm; border: 1px solid #d5dbe2; border-radius: 2mm; padding: 1.5mm 2mm; background: #f6f8fa; }
+    .tile .value { display: block; font-size: 15pt; font-weight: 700; white-space: nowrap; }
+    .tile .label { display: block; color: #56616d; font-size: 8.5pt; }
+    .tile.f-adherence { background: #e5f4ea; border-color: #a8dfb7; }
+    .tile.f-missed { background: #fbe7e5; border-color: #f4a9a2; }
+    .taken-of { color: #56616d; margin: 1.5mm 0 0; }
+    table { border-collapse: collapse; }
+    tr, .tile, table.month, svg.chart, .legend, .calendar-body { break-inside: avoid; page-break-inside: avoid; }
+    table.figures, table.doses { width: 100%; font-size: 8.5pt; }
+    table.figures th, table.figures td, table.doses th, table.doses td { padding: 1.2mm 1.2mm; border-bottom: 1px solid #e1e6eb; text-align: left; vertical-align: top; }
+    table.figures thead th, table.doses thead th { font-weight: 600; color: #56616d; border-bottom: 1.5px solid #9aa5b1; vertical-align: bottom; }
+    table.figures .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+    table.figures th.num { white-space: normal; }
+    table.figures td.f-adherence { font-weight: 700; }
+    table.figures tfoot th, table.figures tfoot td { border-top: 1.5px solid #9aa5b1; border-bottom: none; font-weight: 700; }
+    .med-name { display: block; font-weight: 700; }
+    .dose, .schedule, .stopped { display: block; color: #56616d; font-weight: 400; }
+    .stopped { font-style: italic; }
+    .note { color: #56616d; font-size: 8pt; margin: 1.5mm 0 0; }
+    .months { display: flex; flex-wrap: wrap; gap: 5mm; }
+    table.month { font-size: 8pt; }
+    table.month caption { font-weight: 700; text-align: left; padding-bottom: 1mm; }
+    table.month th { font-weight: 600; color: #56616d; padding: 0.5mm; width: 8mm; }
+    table.month td { width: 8mm; height: 7.5mm; padding: 0.4mm 0.8mm; vertical-align: top; border: 1px solid #fff; }
+    table.month td.day { border-color: #d5dbe2; }
+    td.day .n { display: block; font-weight: 600; }
+    td.day .k { display: block; text-align: right; font-size: 6.5pt; line-height: 1; font-weight: 700; opacity: 0.75; }
+    td.day.out { background: #f1f2f4; color: #b3b9c0; border-color: #eceef1; }
+    td.day.s-pending { border: 1px dashed #3c8fa0; }
+    .legend { list-style: none; padding: 0; margin: 3mm 0 0; display: flex; flex-wrap: wrap; gap: 1mm 4mm; font-size: 8.5pt; }
+    .legend li { display: flex; align-items: center; gap: 1.5mm; }
+    .swatch { display: inline-block; width: 5mm; height: 4mm; border: 1px solid #b8c0c9; font-size: 6.5pt; font-weight: 700; text-align: center; line-height: 3.8mm; }
+    .swatch.out { background: #f1f2f4; border-color: #dde1e5; }
+    svg.chart { width: 100%; height: auto; display: block; font-size: 11px; }
+    svg.chart .tick line { stroke: #e1e6eb; stroke-width: 1; }
+    svg.chart .tick.base line { stroke: #9aa5b1; }
+    svg.chart .tick text, svg.chart .week { fill: #56616d; }
+    svg.chart .bar { fill: #3f8f5e; }
+    svg.chart .pct { fill: #1d2733; font-weight: 700; }
+    svg.chart .gap { fill: #9aa5b1; font-weight: 700; }
+    table.doses td.c-date, table.doses td.c-time, table.doses td.c-taken_at, table.doses td.c-late_by { white-space: nowrap; font-variant-numeric: tabular-nums; }
+    .badge { display: inline-block; padding: 0 1.5mm; border-radius: 1mm; font-weight: 600; }
+    tr.st-missed .badge { background: #f4a9a2; }
+    tr.st-taken_late .badge { background: #ffd98a; }
+    .empty { color: #56616d; }
+    @media print { body { max-width: none; padding: 0; } h2 { margin-top: 5mm; } }
+    """
+
+    static let css: String = {
+        let stateRules = states.map { "td.s-\($0.state.rawValue), .swatch.s-\($0.state.rawValue) { background: \($0.background); }" }
+        return "\n" + base + "\n" + stateRules.joined(separator: "\n") + "\n"
+    }()
+}
+
+// MARK: - Markup
+
+/// A fragment of HTML: text and attribute values are escaped when the fragment is built, so a
+/// user's string can only ever be text.
+fileprivate struct Markup {
+    let html: String
+
+    init(raw: String) { html = raw }
+
+    static func text(_ s: String) -> Markup { Markup(raw: escape(Sanitize.oneLine(s))) }
+
+    /// & < > " ' as entities (for text and for quoted attribute values alike).
+    static func escape(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 }) else { return s }
+        var out = ""
+        out.reserveCapacity(s.utf8.count + 16)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// Elements with no content and no end tag.
+private let voidElements: Set<String> = ["meta", "line"]
+/// Elements followed by a line break in the source, so the page reads well as text.
+private let blockElements: Set<String> = ["html", "head", "body", "meta", "title", "style", "header", "section", "h1", "h2",
+                                          "p", "div", "table", "caption", "thead", "tbody", "tfoot", "tr", "ul", "li", "svg", "g"]
+
+/// `<name attributes>children</name>`; attribute values escaped.
+fileprivate func el(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], _ children: [Markup] = []) -> Markup {
+    var s = "<" + name
+    for (key, value) in attributes { s += " " + key + "=\"" + Markup.escape(value) + "\"" }
+    if voidElements.contains(name) && children.isEmpty {
+        s += name == "line" ? "/>" : ">"
+    } else {
+        s += ">"
+        for c in children { s += c.html }
+        s += "</" + name + ">"
+    }
+    if blockElements.contains(name) { s += "\n" }
+    return Markup(raw: s)
+}
+
+/// An element holding one escaped text.
+fileprivate func el(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], text: String) -> Markup {
+    el(name, attributes, [Markup.text(text)])
+}
+
+fileprivate extension LocalInstant {
+    /// The local date at this instant.
+    var localDate: LocalDate {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        return LocalDate(dayNumber: local >= 0 ? local / 86400 : (local - 86399) / 86400)
     }
 }
