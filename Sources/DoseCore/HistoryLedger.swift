@@ -222,6 +222,13 @@ public struct HistoryLedger: Sendable {
         return f
     }
 
+    /// The figures of every medicine on `days`, in one pass over the slots.
+    public func figuresByMedication(days range: ClosedRange<LocalDate>? = nil) -> [Int64: Figures] {
+        var out: [Int64: Figures] = [:]
+        for s in slots where range?.contains(s.date) ?? true { out[s.medicationID, default: Figures()].add(s) }
+        return out
+    }
+
     /// The daily time of a medicine most often taken late or missed in `days` (`08:00`), the earliest on a tie;
     /// nil when none was (the finding of the `move_suggestion` message, over the whole range).
     public func mostLateSlot(medicationID: Int64, days range: ClosedRange<LocalDate>? = nil) -> LocalTime? {

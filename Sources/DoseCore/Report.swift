@@ -32,9 +32,10 @@ public struct Report: Sendable {
         from = ledger.days.lowerBound
         to = ledger.days.upperBound
         timezone = ledger.zone.identifier
+        let figures = ledger.figuresByMedication()
         lines = ledger.medications.map { m in
             Line(medication: m, schedule: m.schedule(on: ledger.days.upperBound) ?? m.currentSchedule,
-                 figures: ledger.figures(medicationID: m.id), asNeeded: ledger.asNeededCount(medicationID: m.id),
+                 figures: figures[m.id] ?? Figures(), asNeeded: ledger.asNeededCount(medicationID: m.id),
                  mostLateSlot: ledger.mostLateSlot(medicationID: m.id))
         }
         overall = ledger.figures()

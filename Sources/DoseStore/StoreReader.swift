@@ -47,9 +47,10 @@ public struct StoreReader {
     /// An event's day is its slot's date, or for an as-needed dose the local date it was taken on.
     /// Uses the `event_day` index: the cost follows the range, not the length of history.
     public func events(days: ClosedRange<LocalDate>) throws -> [DoseEvent] {
-        try EventRecord.fetchAll(db, sql: Self.eventsInDaysSQL,
-                                 arguments: [days.lowerBound.dayNumber, days.upperBound.dayNumber])
-            .map { try $0.event() }
+        var events: [DoseEvent] = []
+        let rows = try Row.fetchCursor(db, sql: Self.eventsInDaysSQL, arguments: [days.lowerBound.dayNumber, days.upperBound.dayNumber])
+        while let row = try rows.next() { events.append(try EventRecord(indexed: row).event()) }
+        return events
     }
 
     /// The newest effective taken or skipped event (of one medicine when given): what `undo` reverts.
@@ -103,7 +104,7 @@ public struct StoreReader {
     static let effective = "e.kind IN ('taken', 'skipped') AND NOT EXISTS (SELECT 1 FROM event u WHERE u.target = e.id)"
 
     static let eventsInDaysSQL = """
-        SELECT e.* FROM event e
+        SELECT \(EventRecord.indexedColumns) FROM event e
         WHERE e.day BETWEEN ? AND ? AND \(effective)
         ORDER BY e.day, e.id
         """

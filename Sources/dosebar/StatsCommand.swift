@@ -43,14 +43,14 @@ struct StatsCommand: ParsableCommand {
         let previous = today.adding(days: 1 - 2 * days)...today.adding(days: -days)
         let ledger = try service.ledger(previous.lowerBound...today)
         let shown = ledger.medications(in: current).filter { medication == nil || $0.id == medication!.id }
+        let now = ledger.figuresByMedication(days: current), before = ledger.figuresByMedication(days: previous)
         let stats = HistoryJSON.Stats(
             days: days, from: current.lowerBound, to: today,
             overall: ledger.figures(medicationID: medication?.id, days: current),
             previous: ledger.figures(medicationID: medication?.id, days: previous),
             medications: shown.map { m in
                 (name: m.name, mostLateSlot: ledger.mostLateSlot(medicationID: m.id, days: current),
-                 figures: ledger.figures(medicationID: m.id, days: current),
-                 previous: ledger.figures(medicationID: m.id, days: previous))
+                 figures: now[m.id] ?? Figures(), previous: before[m.id] ?? Figures())
             })
         if json {
             Output.line(HistoryJSON.stats(stats))

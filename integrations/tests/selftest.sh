@@ -30,8 +30,10 @@ declare -A must_fail=(
             tmux-refresh-colour tmux-daemon tmux-daemon-colour"
     [i3blocks]="i3blocks-signal-block i3blocks-stream i3blocks-click i3blocks-stream-update
                 i3blocks-undo i3blocks-daemon"
+    [report]="report-self-contained report-en-offline report-ko-offline report-en-pdf report-ko-pdf
+              report-en-escaped report-ko-escaped report-figures report-days"
 )
-clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(waybar polybar conky tmux i3blocks)
+clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(waybar polybar conky tmux i3blocks report)
 
 "$here/run-all.sh" "${clients[@]}" >"$ARTIFACTS.log" 2>&1
 echo "mutated run: $(tail -n 1 "$ARTIFACTS.log") (log: $ARTIFACTS.log)"
