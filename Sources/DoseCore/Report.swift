@@ -42,14 +42,16 @@ public struct Report: Sendable {
         days = ledger.dayRecords()
         slots = ledger.slots
         asNeeded = ledger.asNeeded
+        // Monday-first weeks cut at the period's ends, filled in one pass over the slots.
+        let firstMonday = from.adding(days: 1 - from.weekday.rawValue)
         var weeks: [Week] = []
         var start = from
         while start <= to {
             let sunday = start.adding(days: 7 - start.weekday.rawValue)
-            let range = start...min(sunday, to)
-            weeks.append(Week(days: range, figures: ledger.figures(days: range)))
+            weeks.append(Week(days: start...min(sunday, to), figures: Figures()))
             start = sunday.adding(days: 1)
         }
+        for slot in ledger.slots { weeks[(slot.date - firstMonday) / 7].figures.add(slot) }
         self.weeks = weeks
     }
 

@@ -401,22 +401,7 @@ fileprivate struct Markup {
     static func text(_ s: String) -> Markup { Markup(raw: escape(Sanitize.oneLine(s))) }
 
     /// & < > " ' as entities (for text and for quoted attribute values alike).
-    static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 }) else { return s }
-        var out = ""
-        out.reserveCapacity(s.utf8.count + 16)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { Sanitize.markup(s) }
 }
 
 /// Elements with no content and no end tag.

@@ -18,6 +18,25 @@ enum Sanitize {
         return String(out)
     }
 
+    /// `& < > " '` as entities: the five characters XML reserves, so Pango markup (waybar) and HTML
+    /// (the report) alike show a user's string as text, in element content and quoted attributes.
+    static func markup(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 39 || $0 == 34 }) else { return s }
+        var out = ""
+        out.reserveCapacity(s.utf8.count + 16)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "'": out += "&#39;"
+            case "\"": out += "&quot;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
     /// C0, DEL, C1 and the Unicode line/paragraph separators.
     static func isControl(_ u: Unicode.Scalar) -> Bool {
         u.value < 0x20 || (0x7f...0x9f).contains(u.value) || u.value == 0x2028 || u.value == 0x2029

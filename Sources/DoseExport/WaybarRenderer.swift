@@ -41,20 +41,5 @@ public enum WaybarRenderer {
     }
 
     /// Escapes the five characters Pango markup reserves.
-    public static func escapeMarkup(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 39 || $0 == 34 }) else { return s }
-        var out = ""
-        out.reserveCapacity(s.utf8.count + 16)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "'": out += "&#39;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    public static func escapeMarkup(_ s: String) -> String { Sanitize.markup(s) }
 }

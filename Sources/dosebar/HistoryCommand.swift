@@ -36,10 +36,8 @@ struct HistoryCommand: ParsableCommand {
         let context = try AppContext(global.options)
         let service = HistoryService(store: try context.openStore(), context: context)
         let medication = try name.map { try service.medication(named: $0) }
-        // Five rows: this week and the four before, from a Monday.
-        let today = context.today
-        let weeksBack = today.adding(days: 1 - today.weekday.rawValue - 28)
-        let days = try service.range(from: from ?? (to == nil ? weeksBack.description : nil), to: to, defaultDays: 35)
+        // By default five rows: this week and the four before, from a Monday.
+        let days = try service.range(from: from, to: to, defaultDays: 28 + context.today.weekday.rawValue)
         let records = try service.ledger(days).dayRecords(medicationID: medication?.id)
         if json {
             Output.line(HistoryJSON.days(records))
