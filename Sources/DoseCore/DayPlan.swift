@@ -44,6 +44,8 @@ public struct DayPlan: Sendable {
     public let zone: Zone
     public let dayStart: Date
     public let dayEnd: Date
+    /// The zone's offset from UTC all day long; nil on a day when it changes.
+    public let offset: Int?
     /// Sorted by scheduled instant, then medication name.
     public private(set) var slots: [PlannedSlot]
     /// Active as-needed medicines with today's taken instants (ascending).
@@ -55,15 +57,25 @@ public struct DayPlan: Sendable {
 
     /// Builds the plan of `date` from every medicine's schedule in force that day and the events of that day.
     public init(date: LocalDate, medications: [Medication], events: [DoseEvent], zone: Zone) {
+        self.init(date: date, medications: medications, events: events, zone: zone, byName: false)
+    }
+
+    /// `byName`: `medications` already come in name-then-id order (the history ledger's, day after day).
+    init(date: LocalDate, medications: [Medication], events: [DoseEvent], zone: Zone, byName: Bool) {
         self.date = date
         self.zone = zone
-        dayStart = zone.startOfDay(date)
-        dayEnd = zone.endOfDay(date)
+        let start = zone.startOfDay(date), end = zone.endOfDay(date)
+        let startOffset = zone.offset(at: start)
+        let dayOffset = end.timeIntervalSince(start) == 86400 && zone.offset(at: end.addingTimeInterval(-1)) == startOffset
+            ? startOffset : nil
+        dayStart = start
+        dayEnd = end
+        offset = dayOffset
         var latest: [SlotKey: DoseEvent] = [:]
         var extra: [Int64: [Date]] = [:]
         // Events may come with the undo events that cancel them (the store filters those out
         // already; a raw log does not): a cancelled event counts for nothing.
-        let cancelled = Set(events.compactMap { $0.kind == .undone ? $0.target : nil })
+        let cancelled = events.contains { $0.kind == .undone } ? Set(events.compactMap { $0.kind == .undone ? $0.target : nil }) : []
         for e in events where e.kind != .undone && !cancelled.contains(e.id) {
             if let key = e.slot {
                 guard key.date == date else { continue }
@@ -74,10 +86,12 @@ public struct DayPlan: Sendable {
             }
         }
         var slots: [PlannedSlot] = []
+        var order: [(instant: Date, rank: Int)] = []
+        let ranks = byName ? Array(medications.indices) : DayPlan.nameRanks(medications)
         var asNeeded: [(Medication, Int?, Int?, [Date])] = []
         var cycles: [(Medication, CyclePosition)] = []
         var any = false
-        for m in medications {
+        for (index, m) in medications.enumerated() {
             guard let s = m.schedule(on: date) else { continue }
             if s.start > date { continue }
             if let until = s.until, date > until { continue }
@@ -89,16 +103,40 @@ public struct DayPlan: Sendable {
             if let pos = s.cyclePosition(on: date) { cycles.append((m, pos)) }
             guard s.occurs(on: date) else { continue }
             for t in s.times {
+                let instant = dayOffset == nil ? zone.instant(date, t) : start.addingTimeInterval(Double(t.minuteOfDay * 60))
                 let key = SlotKey(medicationID: m.id, date: date, time: t)
-                slots.append(PlannedSlot(key: key, medication: m, instant: zone.instant(date, t), window: s.window,
-                                         dayEnd: dayEnd, event: latest[key]))
+                order.append((instant, ranks[index]))
+                slots.append(PlannedSlot(key: key, medication: m, instant: instant, window: s.window,
+                                         dayEnd: end, event: latest[key]))
             }
         }
-        slots.sort { ($0.instant, $0.medication.name, $0.key.medicationID) < ($1.instant, $1.medication.name, $1.key.medicationID) }
-        self.slots = slots
+        // By instant, then name and id (ranked once: comparing names for every pair was most of a year's history).
+        let sorted = order.indices.sorted { (order[$0].instant, order[$0].rank) < (order[$1].instant, order[$1].rank) }
+        self.slots = sorted.map { slots[$0] }
         self.asNeeded = asNeeded.map { (medication: $0.0, maxPerDay: $0.1, minInterval: $0.2, taken: $0.3) }
         self.cycles = cycles.map { (medication: $0.0, position: $0.1) }
         hasMedications = any || medications.contains { $0.archivedOn == nil || $0.archivedOn! > date }
+    }
+
+    /// The instant of a wall-clock time of this day (one addition on a day without an offset change).
+    public func instant(of time: LocalTime) -> Date {
+        offset == nil ? zone.instant(date, time) : dayStart.addingTimeInterval(Double(time.minuteOfDay * 60))
+    }
+
+    /// `t` with its offset from UTC (no time zone lookup when `t` falls on this day and the offset holds all day).
+    public func local(_ t: Date) -> LocalInstant {
+        if let offset, t >= dayStart, t < dayEnd { return LocalInstant(date: t, offset: offset) }
+        return zone.local(t)
+    }
+
+    /// Each medicine's place in the order by name, then id (`ranks[i]` for `medications[i]`); no sort when
+    /// they already come in that order.
+    static func nameRanks(_ medications: [Medication]) -> [Int] {
+        func before(_ a: Medication, _ b: Medication) -> Bool { (a.name, a.id) < (b.name, b.id) }
+        if zip(medications, medications.dropFirst()).allSatisfy({ !before($1, $0) }) { return Array(medications.indices) }
+        var ranks = [Int](repeating: 0, count: medications.count)
+        for (rank, i) in medications.indices.sorted(by: { before(medications[$0], medications[$1]) }).enumerated() { ranks[i] = rank }
+        return ranks
     }
 
     /// The final outcome of the day once it is over (every event counts, unresolved slots are missed),

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A day's state in history (DESIGN §3 History), first that applies.
@@ -133,10 +134,6 @@ public struct HistoryLedger: Sendable {
         self.zone = zone
         let last = min(days.upperBound, today)
         self.days = days.lowerBound...max(days.lowerBound, last)
-        var byDay: [LocalDate: [DoseEvent]] = [:]
-        for e in events { byDay[e.slot?.date ?? zone.date(of: e.at), default: []].append(e) }
-        var inForce: [Int64: ClosedRange<LocalDate>] = [:]
-        func seen(_ id: Int64, _ d: LocalDate) { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
         // A medicine archived on day D leaves D's plan, but what was already taken or skipped on D
         // stays in history (DESIGN §2 `remove`): plan D with it, then drop its unresolved slots.
         var archivedOn: [Int64: LocalDate] = [:]
@@ -146,40 +143,91 @@ public struct HistoryLedger: Sendable {
             var m = m
             m.archivedOn = day.adding(days: 1)
             return m
+        }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }   // the order DayPlan keeps at equal instants: no sort per day
+        var byDay: [LocalDate: [DoseEvent]] = [:]
+        for e in events { byDay[e.slot?.date ?? zone.date(of: e.at), default: []].append(e) }
+        // Days are independent: a long range is judged in parts side by side, then joined in order.
+        let lastDay = min(self.days.upperBound, today)
+        let count = self.days.lowerBound <= lastDay ? lastDay.dayNumber - self.days.lowerBound.dayNumber + 1 : 0
+        let parts = count < 120 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let first = self.days.lowerBound, archived = archivedOn, grouped = byDay
+        let out = PartSlots(count: parts)
+        defer { out.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: parts) { k in
+            let from = first.adding(days: count * k / parts), through = first.adding(days: count * (k + 1) / parts - 1)
+            out.put(k, Part(days: from...through, planned: planned, archivedOn: archived, byDay: grouped, zone: zone, now: now))
         }
-        var d = self.days.lowerBound
-        while d <= self.days.upperBound && d <= today {
-            let plan = DayPlan(date: d, medications: planned, events: byDay[d] ?? [], zone: zone)
-            for slot in plan.slots {
-                if archivedOn[slot.key.medicationID] == d && slot.event.map({ $0.at > now }) ?? true { continue }
-                let status = slot.status(at: now)
-                var late: Int?
-                if status == .takenLate, let e = slot.event { late = Int((e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
-                if status == .missed { late = slot.lateMinutes(at: slot.dayEnd) }
-                let m = slot.medication
-                slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose,
-                                        scheduled: zone.local(slot.instant), time: slot.key.time, status: status,
-                                        takenAt: status.isTaken ? slot.event.map { zone.local($0.at) } : nil,
-                                        lateMinutes: late))
-                seen(m.id, d)
-            }
-            for entry in plan.asNeeded {
-                if archivedOn[entry.medication.id] == d && entry.taken.isEmpty { continue }
-                seen(entry.medication.id, d)
-                for at in entry.taken where at <= now {
-                    asNeeded.append(AsNeededRecord(date: d, medicationID: entry.medication.id, medication: entry.medication.name,
-                                                   dose: entry.medication.dose, takenAt: zone.local(at)))
-                }
-            }
-            for c in plan.cycles where archivedOn[c.medication.id] != d {
-                seen(c.medication.id, d)
-                if c.position.phase == .rest { resting[d, default: []].insert(c.medication.id) }
-            }
-            d = d.adding(days: 1)
+        let judged = out.all
+        var inForce: [Int64: ClosedRange<LocalDate>] = [:]
+        slots.reserveCapacity(judged.reduce(0) { $0 + $1.slots.count })
+        for part in judged {
+            slots += part.slots
+            asNeeded += part.asNeeded
+            resting.merge(part.resting) { a, _ in a }
+            inForce.merge(part.inForce) { a, b in a.lowerBound...b.upperBound }
         }
         self.inForce = inForce
         self.medications = medications.filter { inForce[$0.id] != nil }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// One place per part, each written by one thread of `concurrentPerform` and read after it returns.
+    private final class PartSlots: @unchecked Sendable {
+        private let buffer: UnsafeMutableBufferPointer<Part>
+
+        init(count: Int) {
+            buffer = .allocate(capacity: count)
+            _ = buffer.initialize(repeating: Part())
+        }
+
+        func put(_ k: Int, _ part: Part) { buffer[k] = part }
+        var all: [Part] { Array(buffer) }
+        func deallocate() { buffer.deinitialize(); buffer.deallocate() }
+    }
+
+    /// The judged slots of consecutive days.
+    private struct Part: Sendable {
+        var slots: [SlotRecord] = []
+        var asNeeded: [AsNeededRecord] = []
+        var resting: [LocalDate: Set<Int64>] = [:]
+        var inForce: [Int64: ClosedRange<LocalDate>] = [:]
+
+        init() {}
+
+        init(days: ClosedRange<LocalDate>, planned: [Medication], archivedOn: [Int64: LocalDate],
+             byDay: [LocalDate: [DoseEvent]], zone: Zone, now: Date) {
+            func seen(_ id: Int64, _ d: LocalDate) { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
+            var d = days.lowerBound
+            while d <= days.upperBound {
+                let plan = DayPlan(date: d, medications: planned, events: byDay[d] ?? [], zone: zone, byName: true)
+                for slot in plan.slots {
+                    if archivedOn[slot.key.medicationID] == d && slot.event.map({ $0.at > now }) ?? true { continue }
+                    let status = slot.status(at: now)
+                    var late: Int?
+                    if status == .takenLate, let e = slot.event { late = Int((e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
+                    if status == .missed { late = slot.lateMinutes(at: slot.dayEnd) }
+                    let m = slot.medication
+                    slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose,
+                                            scheduled: plan.local(slot.instant), time: slot.key.time, status: status,
+                                            takenAt: status.isTaken ? slot.event.map { plan.local($0.at) } : nil,
+                                            lateMinutes: late))
+                    seen(m.id, d)
+                }
+                for entry in plan.asNeeded {
+                    if archivedOn[entry.medication.id] == d && entry.taken.isEmpty { continue }
+                    seen(entry.medication.id, d)
+                    for at in entry.taken where at <= now {
+                        asNeeded.append(AsNeededRecord(date: d, medicationID: entry.medication.id, medication: entry.medication.name,
+                                                       dose: entry.medication.dose, takenAt: plan.local(at)))
+                    }
+                }
+                for c in plan.cycles where archivedOn[c.medication.id] != d {
+                    seen(c.medication.id, d)
+                    if c.position.phase == .rest { resting[d, default: []].insert(c.medication.id) }
+                }
+                d = d.adding(days: 1)
+            }
+        }
     }
 
     /// The medicines that had a schedule in force on some day of `range`, by name.
@@ -232,16 +280,29 @@ public struct HistoryLedger: Sendable {
     /// The daily time of a medicine most often taken late or missed in `days` (`08:00`), the earliest on a tie;
     /// nil when none was (the finding of the `move_suggestion` message, over the whole range).
     public func mostLateSlot(medicationID: Int64, days range: ClosedRange<LocalDate>? = nil) -> LocalTime? {
-        var count: [LocalTime: Int] = [:]
-        for s in slots where s.medicationID == medicationID && (range?.contains(s.date) ?? true)
-            && (s.status == .takenLate || s.status == .missed) {
-            count[s.time, default: 0] += 1
+        mostLateSlots(days: range)[medicationID]
+    }
+
+    /// ``mostLateSlot(medicationID:days:)`` of every medicine that has one, in one pass over the slots.
+    public func mostLateSlots(days range: ClosedRange<LocalDate>? = nil) -> [Int64: LocalTime] {
+        var count: [Int64: [LocalTime: Int]] = [:]
+        for s in slots where (s.status == .takenLate || s.status == .missed) && (range?.contains(s.date) ?? true) {
+            count[s.medicationID, default: [:]][s.time, default: 0] += 1
         }
-        return count.max { ($0.value, $1.key.minuteOfDay) < ($1.value, $0.key.minuteOfDay) }?.key
+        return count.compactMapValues { times in
+            times.max { ($0.value, $1.key.minuteOfDay) < ($1.value, $0.key.minuteOfDay) }?.key
+        }
     }
 
     /// The number of as-needed doses of a medicine in `days`.
     public func asNeededCount(medicationID: Int64, days range: ClosedRange<LocalDate>? = nil) -> Int {
-        asNeeded.filter { $0.medicationID == medicationID && (range?.contains($0.date) ?? true) }.count
+        asNeededCounts(days: range)[medicationID] ?? 0
+    }
+
+    /// ``asNeededCount(medicationID:days:)`` of every medicine that has any, in one pass.
+    public func asNeededCounts(days range: ClosedRange<LocalDate>? = nil) -> [Int64: Int] {
+        var out: [Int64: Int] = [:]
+        for a in asNeeded where range?.contains(a.date) ?? true { out[a.medicationID, default: 0] += 1 }
+        return out
     }
 }

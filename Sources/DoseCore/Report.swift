@@ -32,11 +32,10 @@ public struct Report: Sendable {
         from = ledger.days.lowerBound
         to = ledger.days.upperBound
         timezone = ledger.zone.identifier
-        let figures = ledger.figuresByMedication()
+        let figures = ledger.figuresByMedication(), counts = ledger.asNeededCounts(), mostLate = ledger.mostLateSlots()
         lines = ledger.medications.map { m in
             Line(medication: m, schedule: m.schedule(on: ledger.days.upperBound) ?? m.currentSchedule,
-                 figures: figures[m.id] ?? Figures(), asNeeded: ledger.asNeededCount(medicationID: m.id),
-                 mostLateSlot: ledger.mostLateSlot(medicationID: m.id))
+                 figures: figures[m.id] ?? Figures(), asNeeded: counts[m.id] ?? 0, mostLateSlot: mostLate[m.id])
         }
         overall = ledger.figures()
         days = ledger.dayRecords()

@@ -46,6 +46,8 @@ public struct Zone: Sendable {
         let before = offset(at: Date(timeIntervalSince1970: naive - 86400 / 2 - 14 * 3600))
         let after = offset(at: Date(timeIntervalSince1970: naive + 86400 / 2 + 14 * 3600))
         let a = naive - Double(before), b = naive - Double(after)
+        // No change of offset within a day and a half either side: the common case, no more lookups.
+        if before == after { return Date(timeIntervalSince1970: a) }
         let aValid = offset(at: Date(timeIntervalSince1970: a)) == before
         let bValid = offset(at: Date(timeIntervalSince1970: b)) == after
         switch (aValid, bValid) {

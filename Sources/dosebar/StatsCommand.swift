@@ -44,12 +44,13 @@ struct StatsCommand: ParsableCommand {
         let ledger = try service.ledger(previous.lowerBound...today)
         let shown = ledger.medications(in: current).filter { medication == nil || $0.id == medication!.id }
         let now = ledger.figuresByMedication(days: current), before = ledger.figuresByMedication(days: previous)
+        let mostLate = ledger.mostLateSlots(days: current)
         let stats = HistoryJSON.Stats(
             days: days, from: current.lowerBound, to: today,
             overall: ledger.figures(medicationID: medication?.id, days: current),
             previous: ledger.figures(medicationID: medication?.id, days: previous),
             medications: shown.map { m in
-                (name: m.name, mostLateSlot: ledger.mostLateSlot(medicationID: m.id, days: current),
+                (name: m.name, mostLateSlot: mostLate[m.id],
                  figures: now[m.id] ?? Figures(), previous: before[m.id] ?? Figures())
             })
         if json {
