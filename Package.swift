@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport"], resources: [.copy("Expected")]),
         // Golden files are read from the source tree by path (#filePath), not bundled.
-        .testTarget(name: "DosebarTests", dependencies: ["DoseCore"], exclude: ["Expected"]),
+        .testTarget(name: "DosebarTests", dependencies: ["DoseCore"], exclude: ["Expected", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,10 +17,14 @@ public struct DoseEvent: Hashable, Sendable, Identifiable {
     public var target: Int64?
     /// Stock units this event removed (so undo can restore exactly that).
     public var stockDelta: Int
+    /// False when the record it was imported from did not say when the dose was taken: `at` is then
+    /// the slot's scheduled instant, a stand-in (`history --json` and the report say so).
+    public var timeKnown: Bool
 
     public init(id: Int64, medicationID: Int64, kind: Kind, slot: SlotKey?, at: Date, loggedAt: Date,
-                target: Int64? = nil, stockDelta: Int = 0) {
+                target: Int64? = nil, stockDelta: Int = 0, timeKnown: Bool = true) {
         self.id = id; self.medicationID = medicationID; self.kind = kind; self.slot = slot
         self.at = at; self.loggedAt = loggedAt; self.target = target; self.stockDelta = stockDelta
+        self.timeKnown = timeKnown
     }
 }

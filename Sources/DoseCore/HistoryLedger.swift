@@ -59,6 +59,8 @@ public struct SlotRecord: Sendable, Hashable {
     public var takenAt: LocalInstant?
     /// For `taken_late`: minutes from scheduled to taken; for `missed`: to the end of its day.
     public var lateMinutes: Int?
+    /// Taken, but the record it was imported from did not say when (`takenAt` is the scheduled time).
+    public var timeUnknown = false
 }
 
 /// An as-needed dose: a row of `report --format csv` with status `as_needed`.
@@ -75,6 +77,8 @@ public struct DayRecord: Sendable, Hashable {
     public var day: LocalDate
     public var state: HistoryState
     public var total = 0, taken = 0, onTime = 0, late = 0, early = 0, skipped = 0, missed = 0
+    /// Slots taken at a time nobody recorded (imported), among `taken`.
+    public var timeUnknown = 0
 }
 
 /// What `stats` says of a set of slots (DESIGN §2): counts of known outcomes, and percent as in §3 Adherence.
@@ -210,7 +214,8 @@ public struct HistoryLedger: Sendable {
                     slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose,
                                             scheduled: plan.local(slot.instant), time: slot.key.time, status: status,
                                             takenAt: status.isTaken ? slot.event.map { plan.local($0.at) } : nil,
-                                            lateMinutes: late))
+                                            lateMinutes: late,
+                                            timeUnknown: status.isTaken && slot.event.map { !$0.timeKnown } == true))
                     seen(m.id, d)
                 }
                 for entry in plan.asNeeded {
@@ -249,6 +254,7 @@ public struct HistoryLedger: Sendable {
                 guard medicationID == nil || s.medicationID == medicationID else { continue }
                 r.total += 1
                 figures.add(s)
+                if s.timeUnknown { r.timeUnknown += 1 }
             }
             r.taken = figures.taken; r.onTime = figures.onTime; r.late = figures.late; r.early = figures.early
             r.skipped = figures.skipped; r.missed = figures.missed

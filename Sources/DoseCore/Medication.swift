@@ -1,3 +1,5 @@
+import Foundation
+
 /// A medicine or supplement with its schedule history and stock.
 public struct Medication: Hashable, Sendable, Identifiable {
     public var id: Int64
@@ -32,6 +34,11 @@ public struct Medication: Hashable, Sendable, Identifiable {
             if v.effective <= date { found = v.schedule } else { break }
         }
         return found
+    }
+
+    /// The key two names collide on (the database's `name_key`): case and Unicode normalisation do not matter.
+    public static func nameKey(_ name: String) -> String {
+        name.lowercased().precomposedStringWithCanonicalMapping
     }
 
     /// The newest schedule version (what `list` shows).

@@ -82,6 +82,7 @@ public enum HistoryJSON {
                         o.set("status", row.status)
                         o.set("taken_at", row.takenAt)
                         o.set("late_minutes", row.lateMinutes)
+                        if row.timeUnknown { o.set("time_unknown", true) }
                     }
                 }
             }
@@ -98,6 +99,8 @@ public enum HistoryJSON {
         o.set("early", r.early)
         o.set("skipped", r.skipped)
         o.set("missed", r.missed)
+        // Only when there is one, so history without imported doses reads as before.
+        if r.timeUnknown > 0 { o.set("time_unknown", r.timeUnknown) }
     }
 
     /// F = {adherence, on_time, taken, late, early, skipped, missed, mean_late_minutes}; percent as in §3 Adherence.
@@ -127,12 +130,15 @@ public enum ReportCSV {
         public var status: String
         public var takenAt: String?
         public var lateMinutes: Int?
+        /// Taken at a time nobody recorded (imported): JSON only, `"time_unknown": true`.
+        public var timeUnknown = false
     }
 
     public static func rows(_ r: Report) -> [Row] {
         r.slots.map { s in
             Row(date: s.date.description, scheduled: s.scheduled.iso8601, medication: s.medication, dose: s.dose,
-                status: s.status.rawValue, takenAt: s.takenAt?.iso8601, lateMinutes: s.lateMinutes)
+                status: s.status.rawValue, takenAt: s.takenAt?.iso8601, lateMinutes: s.lateMinutes,
+                timeUnknown: s.timeUnknown)
         } + r.asNeeded.map { d in
             Row(date: d.date.description, scheduled: nil, medication: d.medication, dose: d.dose,
                 status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil)

@@ -10,6 +10,9 @@ enum Schema {
         migrator.registerMigration("v1") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: v2)
+        }
         return migrator
     }
 
@@ -88,5 +91,11 @@ enum Schema {
             key TEXT PRIMARY KEY,
             at  REAL NOT NULL
         ) WITHOUT ROWID;
+        """
+
+    /// `event.time_known`: 0 for a take imported from a record that did not say when it was taken
+    /// (Dosage's "confirmed at an unknown time"); its `at` is then the slot's scheduled instant.
+    static let v2 = """
+        ALTER TABLE event ADD COLUMN time_known INTEGER NOT NULL DEFAULT 1 CHECK (time_known IN (0, 1));
         """
 }

@@ -8,7 +8,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     enum CodingKeys: String, CodingKey {
         case id, medicationID = "medication_id", kind, day, slotTime = "slot_time", at, loggedAt = "logged_at", target
-        case stockDelta = "stock_delta"
+        case stockDelta = "stock_delta", timeKnown = "time_known"
     }
 
     enum Columns {
@@ -35,6 +35,8 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var loggedAt: Double
     var target: Int64?
     var stockDelta: Int
+    /// 1, or 0 when the imported record did not say when the dose was taken (schema `v2`).
+    var timeKnown: Int
 
     init(_ e: DoseEvent, day: LocalDate) {
         id = nil
@@ -46,10 +48,11 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         loggedAt = e.loggedAt.timeIntervalSince1970
         target = e.target
         stockDelta = e.stockDelta
+        timeKnown = e.timeKnown ? 1 : 0
     }
 
     /// The columns `init(indexed:)` reads, in its order (for queries that fetch many events).
-    static let indexedColumns = "e.id, e.medication_id, e.kind, e.day, e.slot_time, e.at, e.logged_at, e.target, e.stock_delta"
+    static let indexedColumns = "e.id, e.medication_id, e.kind, e.day, e.slot_time, e.at, e.logged_at, e.target, e.stock_delta, e.time_known"
 
     /// A row of `indexedColumns`, read by position: decoding a year of events through `Codable`
     /// looked every column up by name and cost four times the query itself.
@@ -63,6 +66,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         loggedAt = row[6]
         target = row[7]
         stockDelta = row[8]
+        timeKnown = row[9]
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -77,6 +81,6 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         }
         return DoseEvent(id: id ?? 0, medicationID: medicationID, kind: kind, slot: slot,
                          at: Date(timeIntervalSince1970: at), loggedAt: Date(timeIntervalSince1970: loggedAt),
-                         target: target, stockDelta: stockDelta)
+                         target: target, stockDelta: stockDelta, timeKnown: timeKnown != 0)
     }
 }

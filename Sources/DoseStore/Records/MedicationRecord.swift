@@ -32,9 +32,7 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var archivedOn: Int?
 
     /// The key two names collide on: case and Unicode normalisation do not matter.
-    static func key(for name: String) -> String {
-        name.lowercased().precomposedStringWithCanonicalMapping
-    }
+    static func key(for name: String) -> String { Medication.nameKey(name) }
 
     init(_ m: Medication) {
         id = nil

@@ -1,0 +1,149 @@
+import DoseCore
+import DoseStore
+import Foundation
+
+/// Applies an ``ImportPlan`` in one write transaction: all of it or nothing, and idempotent — a
+/// slot already resolved, or an as-needed dose already logged at the same second, is "already
+/// there" and adds nothing. Imported doses do not move stock (the stock on hand is what it is now).
+public struct ImportService {
+    public let context: AppContext
+    public let store: DoseStore
+
+    public init(context: AppContext, store: DoseStore) {
+        self.context = context; self.store = store
+    }
+
+    /// Thrown inside the transaction of a dry run so that nothing is committed.
+    private struct DryRun: Error { var summary: ImportSummary }
+
+    /// Writes what `plan` brings (or, with `dryRun`, only says what it would write).
+    public func apply(_ plan: ImportPlan, dryRun: Bool) throws -> ImportSummary {
+        do {
+            return try store.write { w in
+                let summary = try apply(plan, in: w)
+                if dryRun { throw DryRun(summary: summary) }
+                return summary
+            }
+        } catch let dry as DryRun {
+            var summary = dry.summary
+            summary.dryRun = true
+            return summary
+        }
+    }
+
+    private func apply(_ plan: ImportPlan, in w: StoreWriter) throws -> ImportSummary {
+        let zone = context.zone, today = context.today
+        var summary = ImportSummary()
+        summary.missed = plan.missed
+        summary.noEquivalent = plan.noEquivalent
+        var earliest: LocalDate?
+        func touched(_ d: LocalDate) { earliest = min(earliest ?? d, d) }
+
+        // Medicines: an active one of that name first, else the newest archived one, else a new one.
+        var byKey: [String: Medication] = [:]
+        let existing = try w.reader.medications(includeArchived: true)
+        for pm in plan.medicines {
+            let key = Medication.nameKey(pm.name)
+            if byKey[key] != nil { continue }
+            let same = existing.filter { Medication.nameKey($0.name) == key }
+            if let m = same.first(where: { $0.archivedOn == nil }) ?? same.last {
+                byKey[key] = m
+                summary.reused.append(m.name)
+                continue
+            }
+            let id = try w.insertMedication(pm.template)
+            guard let m = try w.reader.medication(id: id) else { throw DosebarError.internal("imported medicine #\(id) vanished") }
+            byKey[key] = m
+            let schedule = m.currentSchedule.map { s in
+                let times = s.times.map(\.description).joined(separator: ", ")
+                return context.catalog.describe(s) + (times.isEmpty ? "" : " " + times)
+            } ?? ""
+            summary.added.append((m.name, schedule, pm.origin))
+            if let start = m.versions.map(\.schedule.start).min() { touched(start) }
+        }
+
+        // What is already there, over the days the doses fall on.
+        let days = plan.doses.map { dose -> LocalDate in
+            switch dose.slot {
+            case .nominal(let d, _), .instant(let d, _): d
+            case .asNeeded: zone.date(of: dose.at)
+            }
+        }
+        guard let first = days.min(), let last = days.max() else {
+            if let earliest { try w.historyChanged(on: earliest, today: today) }
+            return summary
+        }
+        var resolved = Set<SlotKey>()
+        var asNeededAt = Set<String>()
+        for e in try w.reader.events(days: first...last) {
+            if let slot = e.slot { resolved.insert(slot) } else if e.kind == .taken { asNeededAt.insert(Self.instantKey(e.medicationID, e.at)) }
+        }
+        // Plans see a medicine on the day it was archived, as history does: what was logged that day stays.
+        let planned = byKey.values.map { m -> Medication in
+            var m = m
+            m.archivedOn = m.archivedOn?.adding(days: 1)
+            return m
+        }
+        var plans: [LocalDate: DayPlan] = [:]
+        func dayPlan(of day: LocalDate) -> DayPlan {
+            if let p = plans[day] { return p }
+            let p = DayPlan(date: day, medications: planned, events: [], zone: zone)
+            plans[day] = p
+            return p
+        }
+        var unmatched: [String: (name: String, taken: Int, skipped: Int)] = [:]
+        for (dose, day) in zip(plan.doses, days) {
+            guard let m = byKey[Medication.nameKey(dose.name)] else {
+                throw DosebarError.internal("import: \(dose.name) has a dose but no medicine")
+            }
+            let dayPlan = dayPlan(of: day)
+            var slot: PlannedSlot?
+            switch dose.slot {
+            case .nominal(_, let time):
+                slot = dayPlan.slots.first { $0.key.medicationID == m.id && $0.key.time == time }
+            case .instant(_, let instant):
+                slot = dayPlan.slots.first { $0.key.medicationID == m.id && Int($0.instant.timeIntervalSince1970) == Int(instant.timeIntervalSince1970) }
+            case .asNeeded:
+                break
+            }
+            let asNeeded = dayPlan.asNeeded.contains { $0.medication.id == m.id }
+            if let slot {
+                if resolved.contains(slot.key) { summary.alreadyThere += 1; continue }
+                resolved.insert(slot.key)
+                try insert(dose, medication: m, slot: slot.key, day: day, in: w, &summary)
+            } else if asNeeded && dose.kind == .taken {
+                let key = Self.instantKey(m.id, dose.at)
+                if asNeededAt.contains(key) { summary.alreadyThere += 1; continue }
+                asNeededAt.insert(key)
+                try insert(dose, medication: m, slot: nil, day: zone.date(of: dose.at), in: w, &summary)
+            } else {
+                var u = unmatched[m.name.lowercased()] ?? (m.name, 0, 0)
+                if dose.kind == .taken { u.taken += 1 } else { u.skipped += 1 }
+                unmatched[m.name.lowercased()] = u
+                continue
+            }
+            touched(day)
+        }
+        for (_, u) in unmatched.sorted(by: { $0.key < $1.key }) {
+            summary.noEquivalent.append(context.catalog.text("import.no_slot", ["name": u.name, "taken": String(u.taken),
+                                                                              "skipped": String(u.skipped)]))
+        }
+        if let earliest { try w.historyChanged(on: earliest, today: today) }
+        return summary
+    }
+
+    /// Writes one imported event: no stock moves (`stock_delta` 0), logged now.
+    private func insert(_ dose: ImportPlan.Dose, medication m: Medication, slot: SlotKey?, day: LocalDate, in w: StoreWriter,
+                        _ summary: inout ImportSummary) throws {
+        let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: context.now,
+                              stockDelta: 0, timeKnown: dose.timeKnown)
+        _ = try w.insertEvent(event, day: day)
+        if dose.kind == .taken { summary.taken += 1 } else { summary.skipped += 1 }
+        if dose.kind == .taken && !dose.timeKnown { summary.timeUnknown += 1 }
+    }
+
+    /// An as-needed dose's identity: the medicine and the whole second it was taken at.
+    private static func instantKey(_ id: Int64, _ at: Date) -> String {
+        "\(id)@\(Int(at.timeIntervalSince1970.rounded(.down)))"
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// What a file to import brings, read whole before anything is written (`import dosage`,
+/// `import csv`): the medicines it names and the doses it records. Applying it is DoseApp's
+/// `ImportService`, in one transaction.
+public struct ImportPlan: Sendable {
+    /// A medicine the file names. One that dosebar already has (same name, any letter case) is
+    /// reused as it is; otherwise `template` is added.
+    public struct Medicine: Sendable {
+        public var name: String
+        /// What to add when dosebar has no medicine of this name (its id is ignored).
+        public var template: Medication
+        /// How the template was made, for the summary (`daily 08:00, 20:00`, `as needed, archived`).
+        public var origin: Origin
+
+        public enum Origin: Sendable, Equatable {
+            /// From a treatment of the file.
+            case treatment
+            /// Only named by doses that match no treatment: added archived, as needed, so they stay in history.
+            case historyOnly
+            /// Named by a CSV row but unknown here: added as needed.
+            case unknownName
+        }
+
+        public init(name: String, template: Medication, origin: Origin) {
+            self.name = name; self.template = template; self.origin = origin
+        }
+    }
+
+    /// Which dose of the medicine an imported record resolves.
+    public enum Slot: Sendable, Hashable {
+        /// The slot of that date at that nominal time (`08:00`, before any DST move).
+        case nominal(LocalDate, LocalTime)
+        /// The slot of that date scheduled at that instant (what `report --format csv` writes).
+        case instant(LocalDate, Date)
+        /// An as-needed dose.
+        case asNeeded
+    }
+
+    /// One taken or skipped dose.
+    public struct Dose: Sendable {
+        public var name: String
+        public var kind: DoseEvent.Kind
+        public var slot: Slot
+        /// When it was taken or skipped.
+        public var at: Date
+        /// False when the record did not say when it was taken (`at` is then the slot's time).
+        public var timeKnown: Bool
+
+        public init(name: String, kind: DoseEvent.Kind, slot: Slot, at: Date, timeKnown: Bool = true) {
+            self.name = name; self.kind = kind; self.slot = slot; self.at = at; self.timeKnown = timeKnown
+        }
+    }
+
+    public var medicines: [Medicine] = []
+    public var doses: [Dose] = []
+    /// Records of doses missed (Dosage writes them; dosebar's missed is the absence of a record).
+    public var missed = 0
+    /// What the file holds that dosebar has no place for, one line each, for the summary.
+    public var noEquivalent: [String] = []
+
+    public init() {}
+}
+
+/// What an import did (or, in a dry run, would do).
+public struct ImportSummary: Sendable {
+    /// Medicines added: name and what they were made from (`daily 08:00`, …).
+    public var added: [(name: String, schedule: String, origin: ImportPlan.Medicine.Origin)] = []
+    /// Medicines that dosebar already had, by their name in dosebar.
+    public var reused: [String] = []
+    public var taken = 0
+    public var skipped = 0
+    /// Doses whose slot was already resolved, or as-needed doses already logged at that instant.
+    public var alreadyThere = 0
+    /// Taken doses whose time was not recorded (Dosage's "confirmed at an unknown time"), among `taken`.
+    public var timeUnknown = 0
+    public var missed = 0
+    public var noEquivalent: [String] = []
+    public var dryRun = false
+
+    public init() {}
+
+}
