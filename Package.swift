@@ -42,8 +42,8 @@ let package = Package(
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore"]),
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport"], resources: [.copy("Expected")]),
-        // Golden files are read from the source tree by path (#filePath), not bundled.
-        .testTarget(name: "DosebarTests", dependencies: ["DoseCore"], exclude: ["Expected"]),
+        // Golden files and fixtures are read from the source tree by path (#filePath), not bundled.
+        .testTarget(name: "DosebarTests", dependencies: ["DoseCore"], exclude: ["Expected", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
