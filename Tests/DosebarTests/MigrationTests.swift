@@ -38,9 +38,9 @@ import Testing
         #expect(size < 200_000, "v1.sqlite is \(size) bytes")
         // Queried on a copy: opening the committed file would leave -wal/-shm in the source tree.
         let h = try MigrationTests.harnessWithFixture()
-        #expect(sqlite(h.db, "SELECT group_concat(identifier, ',') FROM grdb_migrations") == "v1")
-        #expect(sqlite(h.db, "PRAGMA application_id") == "\(0x444F_5345)")
-        #expect(Int(sqlite(h.db, "SELECT count(*) FROM event")) ?? 0 > 50)
+        #expect(try Fault.sql(h.db, "SELECT group_concat(identifier, ',') FROM grdb_migrations") == "v1")
+        #expect(try Fault.sql(h.db, "PRAGMA application_id") == "\(0x444F_5345)")
+        #expect(Int(try Fault.sql(h.db, "SELECT count(*) FROM event")) ?? 0 > 50)
     }
 
     @Test("the current binary migrates it and says the same: history, stats, today")
@@ -59,9 +59,9 @@ import Testing
             }
         }
         // The binary did migrate the copy (and kept v1 as applied).
-        let migrations = sqlite(h.db, "SELECT group_concat(identifier, ',') FROM grdb_migrations").split(separator: ",")
+        let migrations = try Fault.sql(h.db, "SELECT group_concat(identifier, ',') FROM grdb_migrations").split(separator: ",")
         #expect(migrations.first == "v1")
-        #expect(sqlite(h.db, "PRAGMA integrity_check") == "ok")
+        #expect(try Fault.sql(h.db, "PRAGMA integrity_check") == "ok")
     }
 
     /// JSON text with `keys` removed at every depth, serialised with sorted keys.
@@ -77,18 +77,4 @@ import Testing
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
         return String(decoding: data, as: UTF8.self)
     }
-}
-
-/// One value from the sqlite3 command-line shell.
-func sqlite(_ path: String, _ sql: String) -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    p.arguments = [path, sql]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try? p.run()
-    let d = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: d, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
