@@ -15,8 +15,8 @@ struct Backup: ParsableCommand {
         mode 0600; it appears under its name only once it is whole. When FILE is a directory, the \
         backup goes into it as dosebar-YYYY-MM-DDTHHMMSS.sqlite (local time).
 
-        An existing FILE is replaced only when it is itself a dosebar database (an older backup). \
-        FILE may not be the live database. Both are refused with exit 64.
+        An existing FILE is replaced only when it is itself a dosebar database (an older backup); \
+        any other existing file, and the live database itself, is refused with exit 64.
 
         Examples:
           $ dosebar backup ~/dosebar-backup.sqlite
@@ -34,9 +34,11 @@ struct Backup: ParsableCommand {
         let context = try AppContext(global.options)
         let store = try context.openStore()
         let written = try BackupService(context: context, store: store).backup(to: file)
-        Output.line(context.catalog.text("cli.backup_written", [
+        let c = context.catalog
+        Output.line(c.text("cli.backup_written", [
             "path": written.path, "size": Backup.size(written.bytes),
-            "medications": String(written.contents.medications), "events": String(written.contents.events),
+            "medications": c.counted("cli.medicines", written.contents.medications),
+            "events": c.counted("cli.events", written.contents.events),
         ]))
     }
 

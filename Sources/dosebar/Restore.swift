@@ -33,9 +33,10 @@ struct Restore: ParsableCommand {
     func run() throws {
         let context = try AppContext(global.options)
         let restored = try BackupService.restore(context, from: file)
-        Output.line(context.catalog.text("cli.restored", [
-            "path": file, "medications": String(restored.contents.medications),
-            "events": String(restored.contents.events), "kept": restored.keptAt,
+        let c = context.catalog
+        Output.line(c.text("cli.restored", [
+            "path": file, "medications": c.counted("cli.medicines", restored.contents.medications),
+            "events": c.counted("cli.events", restored.contents.events), "kept": restored.keptAt,
         ]))
         Refresh.afterChange(context, restored.store)
     }

@@ -84,6 +84,10 @@ struct BackupRestoreTests {
     @Test("backup refuses the live database and someone's document; replaces an older backup; names a file in a directory")
     func backupTargets() throws {
         let h = try BackupRestoreTests.harness()
+        for command in ["backup", "restore"] {
+            let bare = try h.run(command)
+            #expect(bare.status == 64 && BackupRestoreTests.isOneLine(bare.err), "\(command) without a file: \(bare.err)")
+        }
         let live = try h.run("backup", h.db)
         #expect(live.status == 64 && BackupRestoreTests.isOneLine(live.err) && live.err.contains("is the live database"), "\(live.err)")
         let alias = try h.run("backup", h.root + "/data/../data/dosebar.sqlite")
