@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore"]),
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport"], resources: [.copy("Expected")]),
-        // Golden files are read from the source tree by path (#filePath), not bundled.
+        // Golden files and fixtures are read from the source tree by path (#filePath), not bundled.
         .testTarget(name: "DosebarTests", dependencies: ["DoseCore"], exclude: ["Expected", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

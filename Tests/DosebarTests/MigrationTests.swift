@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Migrations keep meaning: a database written by the dosebar of schema `v1` (made by
+/// `Fixtures/migration/make-v1.sh`, which says how) gives, once the current binary has applied
+/// every later migration to it, the same history, statistics and today as it gave then.
+@Suite struct MigrationTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/migration")
+    /// The instant and zone the expected outputs were recorded at.
+    static let now = "2026-03-22T20:00:00+09:00", zone = "Asia/Seoul"
+
+    /// The outputs compared: expected file and command.
+    static let outputs: [(file: String, args: [String])] = [
+        ("v1-history.json", ["history", "--json", "--from", "2026-03-02"]),
+        ("v1-stats.json", ["stats", "--json"]),
+        ("v1-today.json", ["today", "--json"]),
+    ]
+
+    /// Keys a later dosebar legitimately added to an output (by file), removed at every depth before
+    /// comparing. Empty: the outputs are compared byte for byte. Add a key here only with the change
+    /// that adds it, never one whose meaning changed.
+    static let addedKeys: [String: Set<String>] = [:]
+
+    /// The fixture copied to a fresh harness's database path.
+    static func harnessWithFixture() throws -> Harness {
+        let h = Harness(tz: zone, now: now)
+        try FileManager.default.createDirectory(atPath: h.root + "/data", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.copyItem(atPath: fixtures.appendingPathComponent("v1.sqlite").path, toPath: h.db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: h.db)
+        return h
+    }
+
+    @Test("the fixture is a small database at schema v1, so the test really migrates")
+    func fixtureIsV1() throws {
+        let path = MigrationTests.fixtures.appendingPathComponent("v1.sqlite").path
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size < 200_000, "v1.sqlite is \(size) bytes")
+        // Queried on a copy: opening the committed file would leave -wal/-shm in the source tree.
+        let h = try MigrationTests.harnessWithFixture()
+        #expect(try Fault.sql(h.db, "SELECT group_concat(identifier, ',') FROM grdb_migrations") == "v1")
+        #expect(try Fault.sql(h.db, "PRAGMA application_id") == "\(0x444F_5345)")
+        #expect(Int(try Fault.sql(h.db, "SELECT count(*) FROM event")) ?? 0 > 50)
+    }
+
+    @Test("the current binary migrates it and says the same: history, stats, today")
+    func sameMeaning() throws {
+        let h = try MigrationTests.harnessWithFixture()
+        for (file, args) in MigrationTests.outputs {
+            let expected = try String(contentsOf: MigrationTests.fixtures.appendingPathComponent(file), encoding: .utf8)
+            let r = try h.run(args)
+            #expect(r.status == 0, "dosebar \(args.joined(separator: " ")): \(r.err)")
+            let keys = MigrationTests.addedKeys[file] ?? []
+            if keys.isEmpty {
+                #expect(r.out == expected, "dosebar \(args.joined(separator: " ")) on the migrated v1 database differs from \(file)")
+            } else {
+                #expect(try canonical(r.out, without: keys) == canonical(expected, without: keys),
+                        "dosebar \(args.joined(separator: " ")) on the migrated v1 database differs from \(file) (less \(keys.sorted()))")
+            }
+        }
+        // The binary did migrate the copy (and kept v1 as applied).
+        let migrations = try Fault.sql(h.db, "SELECT group_concat(identifier, ',') FROM grdb_migrations").split(separator: ",")
+        #expect(migrations.first == "v1")
+        #expect(try Fault.sql(h.db, "PRAGMA integrity_check") == "ok")
+    }
+
+    /// JSON text with `keys` removed at every depth, serialised with sorted keys.
+    private func canonical(_ text: String, without keys: Set<String>) throws -> String {
+        func strip(_ value: Any) -> Any {
+            if let object = value as? [String: Any] {
+                return object.filter { !keys.contains($0.key) }.mapValues(strip)
+            }
+            if let array = value as? [Any] { return array.map(strip) }
+            return value
+        }
+        let value = strip(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        return String(decoding: data, as: UTF8.self)
+    }
+}
