@@ -13,11 +13,28 @@ public struct HistoryService {
     }
 
     /// The ledger of `days` (clamped to end today) as of now.
+    ///
+    /// Finished days judged before come from the store's cache; the others are judged from their
+    /// events and then kept (best effort: a database that cannot be written to is only read).
     public func ledger(_ days: ClosedRange<LocalDate>) throws -> HistoryLedger {
-        let (medications, events) = try store.read { r in
-            (try r.medications(includeArchived: true), try r.events(days: days))
+        let zone = context.zone, today = context.today
+        let (medications, known, events, version) = try store.read { r -> ([Medication], [LocalDate: DayOutcome], [DoseEvent], Int) in
+            let known = days.lowerBound < today
+                ? try r.outcomes(days: days.lowerBound...min(days.upperBound, today.adding(days: -1)), zone: zone.identifier) : [:]
+            // Only the days not cached need their events: from the first of them on.
+            var first = days.lowerBound
+            while first < today && first <= days.upperBound && known[first] != nil { first = first.adding(days: 1) }
+            let events = first <= days.upperBound ? try r.events(days: first...days.upperBound) : []
+            return (try r.medications(includeArchived: true), known, events, try r.dataVersion())
         }
-        return HistoryLedger(days: days, medications: medications, events: events, zone: context.zone, now: context.now)
+        let ledger = HistoryLedger(days: days, medications: medications, events: events, zone: zone, now: context.now, known: known)
+        if !ledger.fresh.isEmpty {
+            // Only if nobody wrote in between: the outcomes were judged from what was read.
+            _ = try? store.write { w in
+                if try w.reader.dataVersion() == version { try w.saveOutcomes(ledger.fresh, zone: zone.identifier) }
+            }
+        }
+        return ledger
     }
 
     /// The medicine a NAME argument means, archived ones included (their history is kept).

@@ -131,8 +131,10 @@ public struct HistoryLedger: Sendable {
     /// Per medicine, the first and last day of the range it had a schedule in force.
     private var inForce: [Int64: ClosedRange<LocalDate>] = [:]
 
-    /// Judges `days` (clamped to end today) at `now`. `events` are the effective events whose day is in the range.
-    public init(days: ClosedRange<LocalDate>, medications: [Medication], events: [DoseEvent], zone: Zone, now: Date) {
+    /// Judges `days` (clamped to end today) at `now`. `events` are the effective events of the days
+    /// not in `known`; `known` holds outcomes of finished days judged before (the store's cache).
+    public init(days: ClosedRange<LocalDate>, medications: [Medication], events: [DoseEvent], zone: Zone, now: Date,
+                known: [LocalDate: DayOutcome] = [:]) {
         let today = zone.date(of: now)
         self.today = today
         self.zone = zone
@@ -150,89 +152,99 @@ public struct HistoryLedger: Sendable {
         }.sorted { ($0.name, $0.id) < ($1.name, $1.id) }   // the order DayPlan keeps at equal instants: no sort per day
         var byDay: [LocalDate: [DoseEvent]] = [:]
         for e in events { byDay[e.slot?.date ?? zone.date(of: e.at), default: []].append(e) }
-        // Days are independent: a long range is judged in parts side by side, then joined in order.
-        let lastDay = min(self.days.upperBound, today)
-        let count = self.days.lowerBound <= lastDay ? lastDay.dayNumber - self.days.lowerBound.dayNumber + 1 : 0
-        let parts = count < 120 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let first = self.days.lowerBound, archived = archivedOn, grouped = byDay
+        var missing: [LocalDate] = []
+        var d = self.days.lowerBound
+        while d <= self.days.upperBound && d <= today {
+            if d == today || known[d] == nil { missing.append(d) }
+            d = d.adding(days: 1)
+        }
+        // Days are independent: many are judged in parts side by side, then joined in order.
+        let parts = missing.count < 120 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let archived = archivedOn, grouped = byDay, toJudge = missing
         let out = PartSlots(count: parts)
         defer { out.deallocate() }
         DispatchQueue.concurrentPerform(iterations: parts) { k in
-            let from = first.adding(days: count * k / parts), through = first.adding(days: count * (k + 1) / parts - 1)
-            out.put(k, Part(days: from...through, planned: planned, archivedOn: archived, byDay: grouped, zone: zone, now: now))
+            let chunk = toJudge[toJudge.count * k / parts ..< toJudge.count * (k + 1) / parts]
+            out.put(k, chunk.map { day in
+                HistoryLedger.judge(DayPlan(date: day, medications: planned, events: grouped[day] ?? [], zone: zone, byName: true),
+                                    archivedOn: archived, now: now)
+            })
         }
-        let judged = out.all
+        var judged: [LocalDate: DayOutcome] = [:]
+        for part in out.all { for outcome in part { judged[outcome.date] = outcome } }
+        fresh = judged.values.filter { $0.date < today }.sorted { $0.date < $1.date }
+
+        let byID = Dictionary(medications.map { ($0.id, $0) }) { a, _ in a }
         var inForce: [Int64: ClosedRange<LocalDate>] = [:]
-        slots.reserveCapacity(judged.reduce(0) { $0 + $1.slots.count })
-        for part in judged {
-            slots += part.slots
-            asNeeded += part.asNeeded
-            resting.merge(part.resting) { a, _ in a }
-            inForce.merge(part.inForce) { a, b in a.lowerBound...b.upperBound }
+        d = self.days.lowerBound
+        while d <= self.days.upperBound && d <= today {
+            guard let outcome = judged[d] ?? known[d] else { d = d.adding(days: 1); continue }
+            for s in outcome.slots {
+                guard let m = byID[s.medicationID] else { continue }
+                slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, scheduled: s.scheduled,
+                                        time: s.time, status: s.status, takenAt: s.takenAt, lateMinutes: s.lateMinutes,
+                                        timeUnknown: s.timeUnknown))
+            }
+            for a in outcome.asNeeded {
+                guard let m = byID[a.medicationID] else { continue }
+                asNeeded.append(AsNeededRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, takenAt: a.takenAt))
+            }
+            if !outcome.resting.isEmpty { resting[d] = Set(outcome.resting) }
+            for id in outcome.inForce { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
+            d = d.adding(days: 1)
         }
         self.inForce = inForce
         self.medications = medications.filter { inForce[$0.id] != nil }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
     }
 
+    /// The finished days this ledger judged itself (not given as `known`), in order: for the store's cache.
+    public private(set) var fresh: [DayOutcome] = []
+
     /// One place per part, each written by one thread of `concurrentPerform` and read after it returns.
     private final class PartSlots: @unchecked Sendable {
-        private let buffer: UnsafeMutableBufferPointer<Part>
+        private let buffer: UnsafeMutableBufferPointer<[DayOutcome]>
 
         init(count: Int) {
             buffer = .allocate(capacity: count)
-            _ = buffer.initialize(repeating: Part())
+            _ = buffer.initialize(repeating: [])
         }
 
-        func put(_ k: Int, _ part: Part) { buffer[k] = part }
-        var all: [Part] { Array(buffer) }
+        func put(_ k: Int, _ part: [DayOutcome]) { buffer[k] = part }
+        var all: [[DayOutcome]] { Array(buffer) }
         func deallocate() { buffer.deinitialize(); buffer.deallocate() }
     }
 
-    /// The judged slots of consecutive days.
-    private struct Part: Sendable {
-        var slots: [SlotRecord] = []
-        var asNeeded: [AsNeededRecord] = []
-        var resting: [LocalDate: Set<Int64>] = [:]
-        var inForce: [Int64: ClosedRange<LocalDate>] = [:]
-
-        init() {}
-
-        init(days: ClosedRange<LocalDate>, planned: [Medication], archivedOn: [Int64: LocalDate],
-             byDay: [LocalDate: [DoseEvent]], zone: Zone, now: Date) {
-            func seen(_ id: Int64, _ d: LocalDate) { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
-            var d = days.lowerBound
-            while d <= days.upperBound {
-                let plan = DayPlan(date: d, medications: planned, events: byDay[d] ?? [], zone: zone, byName: true)
-                for slot in plan.slots {
-                    if archivedOn[slot.key.medicationID] == d && slot.event.map({ $0.at > now }) ?? true { continue }
-                    let status = slot.status(at: now)
-                    var late: Int?
-                    if status == .takenLate, let e = slot.event { late = Int((e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
-                    if status == .missed { late = slot.lateMinutes(at: slot.dayEnd) }
-                    let m = slot.medication
-                    slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose,
-                                            scheduled: plan.local(slot.instant), time: slot.key.time, status: status,
-                                            takenAt: status.isTaken ? slot.event.map { plan.local($0.at) } : nil,
-                                            lateMinutes: late,
-                                            timeUnknown: status.isTaken && slot.event.map { !$0.timeKnown } == true))
-                    seen(m.id, d)
-                }
-                for entry in plan.asNeeded {
-                    if archivedOn[entry.medication.id] == d && entry.taken.isEmpty { continue }
-                    seen(entry.medication.id, d)
-                    for at in entry.taken where at <= now {
-                        asNeeded.append(AsNeededRecord(date: d, medicationID: entry.medication.id, medication: entry.medication.name,
-                                                       dose: entry.medication.dose, takenAt: plan.local(at)))
-                    }
-                }
-                for c in plan.cycles where archivedOn[c.medication.id] != d {
-                    seen(c.medication.id, d)
-                    if c.position.phase == .rest { resting[d, default: []].insert(c.medication.id) }
-                }
-                d = d.adding(days: 1)
+    /// The outcome of the day of `plan` as of `now` (final once the day is over).
+    static func judge(_ plan: DayPlan, archivedOn: [Int64: LocalDate], now: Date) -> DayOutcome {
+        let d = plan.date
+        var outcome = DayOutcome(date: d)
+        var seen = Set<Int64>()
+        func see(_ id: Int64) { if seen.insert(id).inserted { outcome.inForce.append(id) } }
+        for slot in plan.slots {
+            if archivedOn[slot.key.medicationID] == d && slot.event.map({ $0.at > now }) ?? true { continue }
+            let status = slot.status(at: now)
+            var late: Int?
+            if status == .takenLate, let e = slot.event { late = Int((e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
+            if status == .missed { late = slot.lateMinutes(at: slot.dayEnd) }
+            outcome.slots.append(DayOutcome.Slot(
+                medicationID: slot.key.medicationID, time: slot.key.time, scheduled: plan.local(slot.instant), status: status,
+                takenAt: status.isTaken ? slot.event.map { plan.local($0.at) } : nil, lateMinutes: late,
+                timeUnknown: status.isTaken && slot.event.map { !$0.timeKnown } == true))
+            see(slot.key.medicationID)
+        }
+        for entry in plan.asNeeded {
+            if archivedOn[entry.medication.id] == d && entry.taken.isEmpty { continue }
+            see(entry.medication.id)
+            for at in entry.taken where at <= now {
+                outcome.asNeeded.append(DayOutcome.Extra(medicationID: entry.medication.id, takenAt: plan.local(at)))
             }
         }
+        for c in plan.cycles where archivedOn[c.medication.id] != d {
+            see(c.medication.id)
+            if c.position.phase == .rest { outcome.resting.append(c.medication.id) }
+        }
+        return outcome
     }
 
     /// The medicines that had a schedule in force on some day of `range`, by name.

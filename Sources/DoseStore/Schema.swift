@@ -13,6 +13,9 @@ enum Schema {
         migrator.registerMigration("v2") { db in
             try db.execute(sql: v2)
         }
+        migrator.registerMigration("v3-outcomes") { db in
+            try db.execute(sql: v3Outcomes)
+        }
         return migrator
     }
 
@@ -97,5 +100,14 @@ enum Schema {
     /// (Dosage's "confirmed at an unknown time"); its `at` is then the slot's scheduled instant.
     static let v2 = """
         ALTER TABLE event ADD COLUMN time_known INTEGER NOT NULL DEFAULT 1 CHECK (time_known IN (0, 1));
+        """
+
+    /// Finished days as judged for `history`, `stats` and `report` (DoseCore's `DayOutcome` bytes), in the
+    /// time zone named in `meta.outcome_zone`: a cache, dropped with `day_summary` when history changes.
+    static let v3Outcomes = """
+        CREATE TABLE day_outcome (
+            day  INTEGER PRIMARY KEY,                  -- day number
+            data BLOB    NOT NULL
+        );
         """
 }

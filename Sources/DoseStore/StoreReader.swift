@@ -84,6 +84,28 @@ public struct StoreReader {
             .map(\.summary)
     }
 
+    /// Cached outcomes of the finished days in `days` judged in the zone named `zone`; none when they were
+    /// judged in another zone. Unreadable ones are left out (they are judged again).
+    public func outcomes(days: ClosedRange<LocalDate>, zone: String) throws -> [LocalDate: DayOutcome] {
+        guard try meta(Self.outcomeZoneKey) == zone else { return [:] }
+        var out: [LocalDate: DayOutcome] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT data FROM day_outcome WHERE day BETWEEN ? AND ?",
+                                       arguments: [days.lowerBound.dayNumber, days.upperBound.dayNumber])
+        while let row = try rows.next() {
+            guard let data = row[0] as Data?, let outcome = DayOutcome(bytes: [UInt8](data)) else { continue }
+            out[outcome.date] = outcome
+        }
+        return out
+    }
+
+    /// SQLite's `PRAGMA data_version`: it changes when another connection commits.
+    public func dataVersion() throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    }
+
+    /// The `meta` key naming the zone the cached day outcomes were judged in.
+    static let outcomeZoneKey = "outcome_zone"
+
     /// The cached summary of the latest day that has one.
     public func lastSummary() throws -> DaySummary? {
         try DaySummaryRecord.order(DaySummaryRecord.Columns.day.desc).fetchOne(db)?.summary

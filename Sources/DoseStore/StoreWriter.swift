@@ -124,12 +124,26 @@ public struct StoreWriter {
     /// Drops cached summaries of `date` and every later day (history changed there).
     public func invalidateSummaries(from date: LocalDate) throws {
         try db.execute(sql: "DELETE FROM day_summary WHERE day >= ?", arguments: [date.dayNumber])
+        try db.execute(sql: "DELETE FROM day_outcome WHERE day >= ?", arguments: [date.dayNumber])
+    }
+
+    /// Keeps the outcomes of finished days judged in the zone named `zone`; outcomes judged in another
+    /// zone are dropped first (a day's slots fall on other instants there).
+    public func saveOutcomes(_ outcomes: [DayOutcome], zone: String) throws {
+        if try reader.meta(StoreReader.outcomeZoneKey) != zone {
+            try db.execute(sql: "DELETE FROM day_outcome")
+            try setMeta(StoreReader.outcomeZoneKey, zone)
+        }
+        let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO day_outcome (day, data) VALUES (?, ?)")
+        for o in outcomes { try statement.execute(arguments: [o.date.dayNumber, Data(o.bytes)]) }
     }
 
     /// History changed on `day` as seen on `today`: a finished day's summary and every later one
     /// are recomputed on the next load; today and later days have no summary yet.
     public func historyChanged(on day: LocalDate, today: LocalDate) throws {
-        if day < today { try invalidateSummaries(from: day) }
+        if day < today { try invalidateSummaries(from: day); return }
+        // A clock set back (DOSEBAR_NOW, a replay) can find outcomes cached for its today or later.
+        try db.execute(sql: "DELETE FROM day_outcome WHERE day >= ?", arguments: [day.dayNumber])
     }
 
     /// Inserts or replaces the summaries of their days.
