@@ -33,6 +33,14 @@ public enum ReportHTML {
 fileprivate struct ReportPage {
     let report: Report
     let catalog: Catalog
+    /// Short weekday names, Monday first (`Mon`, `월`).
+    let weekdays: [String]
+
+    init(report: Report, catalog: Catalog) {
+        self.report = report
+        self.catalog = catalog
+        weekdays = catalog.text("report.weekdays").split(separator: " ").map(String.init)
+    }
 
     func document(generatedAt: LocalInstant?) -> Markup {
         el("html", ["lang": catalog.language], [
@@ -182,15 +190,22 @@ fileprivate struct ReportPage {
         }
         let columns = ["date", "time", "medicine", "status", "taken_at", "late_by"]
         let head = el("tr", [:], columns.map { el("th", ["class": "c-" + $0], text: column($0)) })
-        let rows = doses.map { s in
-            el("tr", ["class": "st-" + s.status.rawValue], [
-                el("td", ["class": "c-date"], text: shortDate(s.date)),
-                el("td", ["class": "c-time"], text: s.time.description),
-                el("td", ["class": "c-medicine"], text: s.medication),
-                el("td", ["class": "c-status"], [el("span", ["class": "badge"], text: catalog.status(s.status))]),
-                el("td", ["class": "c-taken_at"], text: s.takenAt?.clock ?? "–"),
-                el("td", ["class": "c-late_by"], text: s.status == .takenLate ? lateness(s.lateMinutes) : "–"),
-            ])
+        // A year can list thousands: each row is written in one go, with the words of a date, a status
+        // and a name worked out once (the same markup `el` writes).
+        var dates: [LocalDate: String] = [:], statuses: [SlotStatus: String] = [:], names: [String: String] = [:]
+        func cell(_ column: String, _ html: String) -> String { "<td class=\"c-" + column + "\">" + html + "</td>" }
+        func text(_ s: String) -> String { Markup.text(s).html }
+        let rows = doses.map { s -> Markup in
+            let date = dates[s.date] ?? { let t = text(shortDate(s.date)); dates[s.date] = t; return t }()
+            let status = statuses[s.status] ?? {
+                let t = "<span class=\"badge\">" + text(catalog.status(s.status)) + "</span>"
+                statuses[s.status] = t
+                return t
+            }()
+            let name = names[s.medication] ?? { let t = text(s.medication); names[s.medication] = t; return t }()
+            return Markup(raw: "<tr class=\"st-" + s.status.rawValue + "\">" + cell("date", date) + cell("time", text(s.time.description))
+                + cell("medicine", name) + cell("status", status) + cell("taken_at", text(s.takenAt?.clock ?? "–"))
+                + cell("late_by", text(s.status == .takenLate ? lateness(s.lateMinutes) : "–")) + "</tr>\n")
         }
         return section("troubled", catalog.text("report.troubled"), [
             el("table", ["class": "doses"], [el("thead", [:], [head]), el("tbody", [:], rows)]),
@@ -223,10 +238,7 @@ fileprivate struct ReportPage {
 
     private func lateness(_ minutes: Int?) -> String { minutes.map(catalog.minutes) ?? "–" }
 
-    /// Short weekday names, Monday first (`Mon`, `월`).
-    private func weekdayNames() -> [String] {
-        catalog.text("report.weekdays").split(separator: " ").map(String.init)
-    }
+    private func weekdayNames() -> [String] { weekdays }
 
     private func dateArguments(_ d: LocalDate) -> [String: String] {
         ["weekday": weekdayNames()[d.weekday.rawValue - 1], "day": String(d.day), "month": catalog.month(d.month),
