@@ -71,7 +71,13 @@ extension DayOutcome {
 
     /// Reads what ``bytes`` wrote; nil for anything else (another version, a truncated or foreign blob).
     public init?(bytes: [UInt8]) {
-        var r = ByteReader(bytes)
+        guard let outcome = bytes.withUnsafeBytes({ DayOutcome(raw: $0) }) else { return nil }
+        self = outcome
+    }
+
+    /// ``init(bytes:)`` over memory the caller owns for the duration of the call (a database blob).
+    public init?(raw: UnsafeRawBufferPointer) {
+        var r = ByteReader(raw)
         guard r.byte() == DayOutcome.formatVersion, let day = r.int() else { return nil }
         self.init(date: LocalDate(dayNumber: day))
         guard let n = r.count() else { return nil }
@@ -114,10 +120,10 @@ private struct ByteWriter {
 }
 
 private struct ByteReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var index = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     var atEnd: Bool { index == bytes.count }
 
@@ -129,10 +135,8 @@ private struct ByteReader {
 
     mutating func word() -> UInt64? {
         guard index + 8 <= bytes.count else { return nil }
-        var v: UInt64 = 0
-        for k in 0..<8 { v |= UInt64(bytes[index + k]) << (8 * k) }
-        index += 8
-        return v
+        defer { index += 8 }
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
     }
 
     mutating func int64() -> Int64? { word().map { Int64(bitPattern: $0) } }

@@ -176,6 +176,7 @@ public struct HistoryLedger: Sendable {
 
         let byID = Dictionary(medications.map { ($0.id, $0) }) { a, _ in a }
         var inForce: [Int64: ClosedRange<LocalDate>] = [:]
+        slots.reserveCapacity(judged.values.reduce(0) { $0 + $1.slots.count } + known.values.reduce(0) { $0 + $1.slots.count })
         d = self.days.lowerBound
         while d <= self.days.upperBound && d <= today {
             guard let outcome = judged[d] ?? known[d] else { d = d.adding(days: 1); continue }
@@ -207,7 +208,7 @@ public struct HistoryLedger: Sendable {
 
         init(count: Int) {
             buffer = .allocate(capacity: count)
-            _ = buffer.initialize(repeating: [])
+            buffer.initialize(repeating: [])
         }
 
         func put(_ k: Int, _ part: [DayOutcome]) { buffer[k] = part }

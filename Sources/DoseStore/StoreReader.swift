@@ -92,7 +92,7 @@ public struct StoreReader {
         let rows = try Row.fetchCursor(db, sql: "SELECT data FROM day_outcome WHERE day BETWEEN ? AND ?",
                                        arguments: [days.lowerBound.dayNumber, days.upperBound.dayNumber])
         while let row = try rows.next() {
-            guard let data = row[0] as Data?, let outcome = DayOutcome(bytes: [UInt8](data)) else { continue }
+            guard let data = row.dataNoCopy(atIndex: 0), let outcome = data.withUnsafeBytes({ DayOutcome(raw: $0) }) else { continue }
             out[outcome.date] = outcome
         }
         return out
