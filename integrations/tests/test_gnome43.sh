@@ -223,7 +223,7 @@ expect_after_text="2/4 · Magnesium due" expect_after_color="#f5a524"   # styles
 if until_state 10 ".label == \"$expect_after_text\" and (.classes | index(\"dosebar-due\"))"; then
     result PASS gnome43-taken "the panel followed: '$(js .label)', dosebar-due"
 else
-    result FAIL gnome43-taken "label '$(js .label)' classes $(js '.classes | join(" ")'), want '$expect_after_text' dosebar-due; $(tail -n 3 "$WORK/shell.log" | tr '\n' ' ')"
+    result FAIL gnome43-taken "label '$(js .label)' classes $(js '.classes | join(" ")'), want '$expect_after_text' dosebar-due"
 fi
 taken_rows=$(sqlite3 "$SCENARIO_DB" "select m.name || ' ' || e.slot_time || ' ' || cast(e.at as integer) from event e join medication m on m.id = e.medication_id where e.kind = 'taken' order by e.id")
 lev_at=$(awk '$1 == "Levothyroxine" && $2 == 360 { print $3 }' <<<"$taken_rows")
