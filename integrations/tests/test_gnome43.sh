@@ -57,8 +57,11 @@ scenario_setup || { result FAIL gnome43-scenario "could not build the scenario";
 [ "$SCENARIO_SOURCE" = binary ] || { result SKIP gnome43 "needs the real dosebar binary (set DOSEBAR)"; finish; }
 chown -R "$SCENARIO_USER" "$WORK"
 
-# --- the extension as `make install` puts it, the helper beside it
+# --- the extension as `make install` puts it, the helper beside it (from a copy
+# of the folder: the test user may not be able to read the clone, e.g. under /root)
 ghome=$SCENARIO_HOME
+cp -r "$gnome" "$WORK/gnome-shell" && rm -rf "$WORK/gnome-shell/build" && chown -R "$SCENARIO_USER" "$WORK/gnome-shell"
+gnome=$WORK/gnome-shell
 ext_dir=$ghome/.local/share/gnome-shell/extensions
 if run_as env HOME="$ghome" XDG_DATA_HOME="$ghome/.local/share" "$gnome/install.sh" >"$WORK/install.log" 2>&1 &&
     grep -q '"43"' "$ext_dir/$uuid/metadata.json" && ! grep -q '^import ' "$ext_dir/$uuid/extension.js"; then
