@@ -251,14 +251,16 @@ scenario_from_binary() {
     cp "$DOSEBAR_BIN" "$bin" && chmod 755 "$bin" || return 1
     [ "$MUTATE" = 1 ] && { mutate_wrapper; mutate_config; }
     SCENARIO_BIN=$WORK/bin/dosebar
-    local early=2026-11-22T05:00:00-05:00 err=$WORK/scenario.err f
+    # The scenario's day and offset are SCENARIO_NOW's (a test may move it to today).
+    local day=${SCENARIO_NOW%%T*} offset=${SCENARIO_NOW:19} err=$WORK/scenario.err f
+    local early=${day}T05:00:00$offset
     {
         NOW=$early dose add Levothyroxine --at 06:00 --dose "50 µg" &&
         NOW=$early dose add Omega-3 --at 08:00 &&
         NOW=$early dose add Magnesium --at 09:00 &&
         NOW=$early dose add "Ferrous & C #2" --at 21:00 &&
         NOW=$early dose add Ibuprofen --as-needed --max-per-day 3 --min-interval 6h &&
-        NOW=2026-11-22T08:10:00-05:00 dose take Omega-3 &&
+        NOW=${day}T08:10:00$offset dose take Omega-3 &&
         dose export
     } >"$err" 2>&1 || {
         echo "scenario set-up with $DOSEBAR_BIN failed:" >&2; cat "$err" >&2; return 1

@@ -30,10 +30,12 @@ declare -A must_fail=(
             tmux-refresh-colour tmux-daemon tmux-daemon-colour"
     [i3blocks]="i3blocks-signal-block i3blocks-stream i3blocks-click i3blocks-stream-update
                 i3blocks-undo i3blocks-daemon"
+    [gnome43]="gnome43-label gnome43-panel-ocr gnome43-panel-colour gnome43-menu gnome43-menu-ocr
+               gnome43-taken gnome43-taken-ocr"
     [report]="report-self-contained report-en-offline report-ko-offline report-en-pdf report-ko-pdf
               report-en-escaped report-ko-escaped report-figures report-days"
 )
-clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(waybar polybar conky tmux i3blocks report)
+clients=("$@"); [ ${#clients[@]} -gt 0 ] || clients=(waybar polybar conky tmux i3blocks gnome43 report)
 
 "$here/run-all.sh" "${clients[@]}" >"$ARTIFACTS.log" 2>&1
 echo "mutated run: $(tail -n 1 "$ARTIFACTS.log") (log: $ARTIFACTS.log)"

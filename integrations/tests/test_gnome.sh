@@ -54,6 +54,40 @@ else
 fi
 cp "$WORK/logic.out" "$ARTIFACTS/gnome-logic.out"
 
+# --- the two builds (build.py): 45-48 is the sources as they are; 42-44's logic.js,
+# loaded as a legacy module (imports.*), gives the very view the ES module gives
+if python3 "$gnome/build.py" "$WORK/build" >"$WORK/build.out" 2>&1; then
+    legacy=$WORK/build/gnome42/$uuid modern=$WORK/build/gnome45/$uuid
+    same=1
+    for f in extension.js logic.js prefs.js stylesheet.css; do cmp -s "$ext/$f" "$modern/$f" || same=0; done
+    timeline=${args[0]:-$FIXTURES_DIR/gnome/timeline-before.json}
+    at=${args[1]:-$(jq -r '.entries[0].at' "$timeline")}
+    cat >"$WORK/views.js" <<EOF
+const text = new TextDecoder().decode(imports.gi.GLib.file_get_contents('$timeline')[1]);
+const now = Date.parse('$at');
+imports.searchPath.unshift('$legacy');
+const legacy = imports.logic;
+import('file://$ext/logic.js').then(esm => {
+    const view = L => JSON.stringify(L.buildView(L.parseTimeline(text), now, {today: '${at:0:10}'}));
+    print(view(legacy) === view(esm) ? 'same' : \`legacy \${view(legacy)}\nesm \${view(esm)}\`);
+    imports.mainloop.quit('views');
+}).catch(e => { print(e); imports.mainloop.quit('views'); });
+imports.mainloop.run('views');
+EOF
+    views=$(gjs "$WORK/views.js" 2>&1)
+    if [ $same = 1 ] && [ "$views" = same ] && jq -e '."shell-version" == ["42","43","44"]' "$legacy/metadata.json" >/dev/null &&
+        jq -e '."shell-version" == ["45","46","47","48"]' "$modern/metadata.json" >/dev/null &&
+        [ -s "$legacy/schemas/gschemas.compiled" ] && ! grep -q -E '^\s*(import|export) ' "$legacy/extension.js" "$legacy/logic.js" &&
+        grep -q '^function init(' "$legacy/extension.js" && [ -s "$WORK/build/dosebar-gnome42.shell-extension.zip" ] &&
+        [ -s "$WORK/build/dosebar-gnome45.shell-extension.zip" ]; then
+        result PASS gnome-builds "both zips; the legacy logic.js gives the ES module's view"
+    else
+        result FAIL gnome-builds "45 build = sources: $same; views: $(head -c 400 <<<"$views")"
+    fi
+else
+    result FAIL gnome-builds "$(tr '\n' ' ' <"$WORK/build.out")"
+fi
+
 # --- extension.js with stand-ins for GNOME Shell's modules
 copy=$WORK/ext
 cp -r "$ext" "$copy"; cp -r "$gnome/tests/stubs" "$copy/stubs"
