@@ -6,8 +6,9 @@ import Foundation
 ///
 /// - a medicine is known by its global id; an `add` whose name an active medicine already has is
 ///   that medicine (the same data imported on two devices duplicates nothing);
-/// - details, the archive day and each schedule version (keyed by medicine and effective day) are
-///   registers: the later stamp wins, whatever order operations arrive in;
+/// - each detail (name, dose, group, note, per dose, low days), the archive day and each schedule
+///   version (keyed by medicine and effective day) is a register: the later stamp wins, whatever
+///   order operations arrive in;
 /// - doses form a set: a take or skip of a slot that already has one at the same second is that
 ///   event; otherwise it is added and the slot's earliest live event is the effective one, the
 ///   others duplicates (``StoreWriter/resolveSlot(medicationID:day:slotTime:)``); an as-needed dose
@@ -125,24 +126,33 @@ struct SyncApplier {
         fill(op, &m)
         let id = try w.insertMedication(m)
         try w.linkMedicine(gid: gid, medicationID: id, name: name, device: op.device, stamp: op.stamp)
-        try w.setRegister(medicationID: id, field: "details", stamp: op.stamp)
+        for field in SyncOperation.details { try w.setRegister(medicationID: id, field: field, stamp: op.stamp) }
         return true
     }
 
-    /// Details are one register: name, dose, group, note, per dose, low days.
+    /// Each detail the operation carries is a register of its own.
     private mutating func details(_ op: SyncOperation, _ m: inout Medication) throws {
-        guard try later(op, m.id, "details") else { return }
-        fill(op, &m)
+        var won: [String] = []
+        for field in op.changed ?? SyncOperation.details where try later(op, m.id, field) { won.append(field) }
+        guard !won.isEmpty else { return }
+        fill(op, &m, won)
         try w.updateMedication(m)
-        try w.setRegister(medicationID: m.id, field: "details", stamp: op.stamp)
+        for field in won { try w.setRegister(medicationID: m.id, field: field, stamp: op.stamp) }
         touch(m.id)
     }
 
-    private func fill(_ op: SyncOperation, _ m: inout Medication) {
-        if let name = op.name { m.name = name }
-        m.dose = op.dose; m.group = op.group; m.note = op.note
-        m.perDose = op.perDose ?? m.perDose
-        m.lowDays = op.lowDays ?? m.lowDays
+    private func fill(_ op: SyncOperation, _ m: inout Medication, _ fields: [String] = SyncOperation.details) {
+        for field in fields {
+            switch field {
+            case "name": if let name = op.name { m.name = name }
+            case "dose": m.dose = op.dose
+            case "group": m.group = op.group
+            case "note": m.note = op.note
+            case "per_dose": m.perDose = op.perDose ?? m.perDose
+            case "low_days": m.lowDays = op.lowDays ?? m.lowDays
+            default: continue
+            }
+        }
     }
 
     private func later(_ op: SyncOperation, _ id: Int64, _ field: String) throws -> Bool {

@@ -65,19 +65,25 @@ public final class SyncJournal {
         let gid = UUID().uuidString.lowercased()
         let add = try append(details(.add, gid, m))
         try w.linkMedicine(gid: gid, medicationID: m.id, name: m.name, device: device, stamp: add.stamp)
-        try w.setRegister(medicationID: m.id, field: "details", stamp: add.stamp)
+        for field in SyncOperation.details { try w.setRegister(medicationID: m.id, field: field, stamp: add.stamp) }
         for v in m.versions { try scheduled(m.id, gid, v) }
         if stock, m.stock != nil { try stockSet(m, to: m.stock) }
         if m.archivedOn != nil { try archived(m) }
         return gid
     }
 
-    /// `edit`: details (a rename among them), stock and archive when they changed, the new schedule version.
+    /// `edit`: the details that changed (a rename among them), stock and archive when they changed,
+    /// the new schedule version.
     public func edited(from old: Medication, to new: Medication, version: ScheduleVersion?) throws {
         let gid = try gid(of: new)
-        if (old.name, old.dose, old.group, old.note, old.perDose, old.lowDays) != (new.name, new.dose, new.group, new.note, new.perDose, new.lowDays) {
-            let op = try append(details(.edit, gid, new))
-            try w.setRegister(medicationID: new.id, field: "details", stamp: op.stamp)
+        let changed = zip(SyncOperation.details, [old.name != new.name, old.dose != new.dose, old.group != new.group,
+                                                  old.note != new.note, old.perDose != new.perDose, old.lowDays != new.lowDays])
+            .filter(\.1).map(\.0)
+        if !changed.isEmpty {
+            var op = details(.edit, gid, new)
+            op.changed = changed
+            let stored = try append(op)
+            for field in changed { try w.setRegister(medicationID: new.id, field: field, stamp: stored.stamp) }
         }
         if old.stock != new.stock { try stockSet(new, to: new.stock) }
         if old.archivedOn != new.archivedOn { try archived(new) }

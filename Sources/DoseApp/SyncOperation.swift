@@ -9,8 +9,8 @@ import Foundation
 ///
 /// | kind       | fields                                                             |
 /// |------------|--------------------------------------------------------------------|
-/// | `add`      | name, dose, group, note, per_dose, low_days (a rename is an `edit`) |
-/// | `edit`     | the same: the medicine's details after the change                  |
+/// | `add`      | name, dose, group, note, per_dose, low_days                        |
+/// | `edit`     | changed (the names of the details it changed: a rename is `["name"]`) and their new values |
 /// | `archive`  | archived_on (absent: active again)                                 |
 /// | `schedule` | effective, schedule                                                |
 /// | `stock`    | stock (an absolute value; absent: not tracked) — `refill --set`    |
@@ -35,6 +35,8 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     public var note: String?
     public var perDose: Int?
     public var lowDays: Int?
+    /// Of an `edit`: which details it changed (absent: all of them).
+    public var changed: [String]?
     public var archivedOn: String?
     public var effective: String?
     public var schedule: SyncSchedule?
@@ -48,7 +50,7 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     public var target: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days"
+        case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
         case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", target
     }
 
@@ -57,6 +59,10 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     }
 
     public var knownKind: Kind? { Kind(rawValue: kind) }
+
+    /// A medicine's details, each its own register (the later stamp wins per detail, so a rename
+    /// on one device and a dose change on another both stay).
+    public static let details = ["name", "dose", "group", "note", "per_dose", "low_days"]
 
     /// The amount stock derivation reads: the stock value, the refill's or the dose's units.
     var amount: Int? {

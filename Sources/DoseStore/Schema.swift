@@ -112,7 +112,8 @@ enum Schema {
     /// - `sync_medicine`: a medicine's global ids (several when two devices added the same name),
     ///   with the name key, device and stamp of the `add` that made each.
     /// - `sync_register`: the stamp of the last write that won for one field of a medicine
-    ///   (`details`, `archive`, `v:<effective day>`): later stamps win.
+    ///   (each detail: `name`, `dose`, `group`, `note`, `per_dose`, `low_days`; `archive`; `v:<effective day>`):
+    ///   later stamps win.
     /// - `sync_event`: which event an operation wrote or was found to be (a take seen on two devices
     ///   at the same second is one event).
     /// - `sync_duplicate`: events that lost to an earlier event of the same slot; not effective.

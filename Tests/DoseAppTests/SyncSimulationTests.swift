@@ -241,4 +241,57 @@ struct SyncSimulationTests {
         #expect(!FileManager.default.fileExists(atPath: a.folder))
         #expect(throws: DosebarError.self) { _ = try a.sync.now() }
     }
+
+    @Test("rename, archive and schedule versions: the later stamp wins on every device; one name added on two devices is one medicine")
+    func registers() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (a, b) = try { let d = try devices(2); return (d[0], d[1]) }()
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Aspirin", ["08:00"], stock: nil))
+        _ = try a.sync.initialise(dir: a.folder)
+        _ = try b.sync.initialise(dir: b.folder)
+        try deliver(a, to: b)
+        _ = try b.sync.now()
+        // Offline from each other: both add Zinc, A renames Aspirin, B (later) changes its dose and
+        // its schedule from the 23rd, A (earlier) changes the schedule from the 23rd too.
+        a.now = "2026-11-22T09:00:00+09:00"; b.now = "2026-11-22T10:00:00+09:00"
+        let edit = { (d: Device, change: @escaping (inout Medication) -> Void, times: [String]?) throws in
+            _ = try MedicationService(context: try d.context(), store: d.store).edit(
+                "Aspirin", change: change, effective: LocalDate("2026-11-23")!,
+                schedule: times.map { t in { base in var s = base!; s.times = t.map { LocalTime($0)! }; return s } })
+        }
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Zinc", ["12:00"], stock: 5))
+        try MedicationService(context: try b.context(), store: b.store).add(daily("zinc", ["13:00"], stock: 7))
+        try edit(a, { $0.name = "Aspirin Protect" }, ["07:00"])
+        try edit(b, { $0.dose = "100 mg" }, ["09:00"])
+        _ = try MedicationService(context: try a.context(), store: a.store).remove("Zinc")
+        try a.sync.flush(); try b.sync.flush()
+        try deliver(b, to: a); _ = try a.sync.now()
+        try deliver(a, to: b); _ = try b.sync.now()
+        let ha = try history(a), hb = try history(b)
+        #expect(ha == hb, "\(ha)\n---\n\(hb)")
+        let lines = ha.components(separatedBy: "\n")
+        // Each detail is its own register: A's rename and B's dose both stay; B's schedule is later.
+        #expect(lines.contains { $0.hasPrefix("Aspirin Protect|100 mg|") && $0.contains("2026-11-23:09:00/daily") }, "\(ha)")
+        #expect(lines.filter { $0.lowercased().hasPrefix("zinc|") }.count == 1, "\(ha)")
+        #expect(lines.contains { $0.lowercased().hasPrefix("zinc|") && $0.contains("archived 2026-11-22") }, "\(ha)")
+    }
+
+    @Test("the hybrid logical clock never goes back and orders its text like its value")
+    func clock() {
+        var c = SyncClock(millis: 0, counter: 0)
+        let t = Date(timeIntervalSince1970: 1_790_000_000)
+        c.tick(now: t)
+        let first = c.stamp(device: "a")
+        c.tick(now: t.addingTimeInterval(-60)) // the wall clock stepped back
+        let second = c.stamp(device: "a")
+        #expect(first < second && c.millis == 1_790_000_000_000 && c.counter == 1)
+        c.receive(SyncClock(millis: 1_790_000_500_000, counter: 3))
+        c.tick(now: t)
+        #expect(c.stamp(device: "a") > "1790000500000-00003-z" && c.counter == 4)
+        #expect(SyncClock(c.stamp(device: "abc")) == c)
+        var op = SyncOperation(kind: .take, medicine: "m")
+        op.id = "1"; op.device = "d"; op.stamp = second; op.at = 1_790_000_000.25; op.slot = "08:00"
+        #expect(SyncOperation.parse(Substring(try! op.line())) == op)
+        #expect(SyncOperation.parse("{\"id\":\"1\"") == nil)
+    }
 }
