@@ -55,8 +55,13 @@ struct Doctor: ParsableCommand {
             fix(c.text("doctor.no_daemon"))
         }
         if let setup = try? SyncService(context: context, store: try context.openStore()).setup() {
-            if SyncthingProbe.runningPID() != nil { ok(c.text("doctor.sync", ["dir": setup.dir])) }
-            else { fix(c.text("doctor.no_syncthing", ["dir": setup.dir])) }
+            if SyncthingProbe.runningPID() == nil {
+                fix(c.text("doctor.no_syncthing", ["dir": setup.dir]))
+            } else if let address = SyncthingProbe.guiAddress(env: context.env), !SyncthingProbe.answers(address) {
+                fix(c.text("doctor.syncthing_silent", ["dir": setup.dir, "address": address]))
+            } else {
+                ok(c.text("doctor.sync", ["dir": setup.dir]))
+            }
         }
         let path = (context.env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         for bar in ["waybar", "polybar", "conky", "tmux", "i3blocks", "gnome-shell"] {

@@ -16,10 +16,10 @@ if [ -z "$DOSEBAR_BIN" ]; then
 fi
 new_work sync
 
-# Two free TCP ports per instance: GUI/API and sync protocol.
-read -r GUI_A LISTEN_A GUI_B LISTEN_B < <(python3 - <<'EOF'
+# Two free TCP ports per instance: GUI/API and sync protocol; and one nobody listens on.
+read -r GUI_A LISTEN_A GUI_B LISTEN_B CLOSED < <(python3 - <<'EOF'
 import socket
-socks = [socket.socket() for _ in range(4)]
+socks = [socket.socket() for _ in range(5)]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in socks])
 EOF
@@ -75,7 +75,8 @@ dose_on() { # dose_on a|b ARGS...: dosebar for home A or B
     local side=$1; shift
     env -i PATH=/usr/bin:/bin HOME="$WORK/$side" LANG=C.UTF-8 TZ=Asia/Seoul \
         DOSEBAR_NOW="${NOW:-2026-11-22T07:00:00+09:00}" DOSEBAR_DB="$WORK/$side/db.sqlite" \
-        DOSEBAR_DIR="$WORK/$side/shared" XDG_CONFIG_HOME="$WORK/$side/config" "$DOSEBAR_BIN" "$@"
+        DOSEBAR_DIR="$WORK/$side/shared" XDG_CONFIG_HOME="$WORK/$side/config" ${STHOMEDIR:+STHOMEDIR=$STHOMEDIR} \
+        "$DOSEBAR_BIN" "$@"
 }
 dose_on a add Aspirin --at 08:00,20:00 --stock 30 --from 2026-11-01 >/dev/null &&
 dose_on a add Magnesium --at 21:00 --from 2026-11-01 >/dev/null &&
@@ -90,10 +91,26 @@ STNODEFAULTFOLDER=1 syncthing serve --home="$WORK/b/st" --no-browser --no-restar
     --logfile="$WORK/b/syncthing.log" >/dev/null 2>&1 &
 CLEANUP_PIDS+=($!)
 
+# Connected, and both APIs up (a connection can come before the other side's GUI listens).
 connected() { curl -fsS -H "X-API-Key: $KEY" "http://127.0.0.1:$GUI_B/rest/system/connections" 2>/dev/null |
-    jq -e --arg id "$ID_A" '.connections[$id].connected == true' >/dev/null; }
+    jq -e --arg id "$ID_A" '.connections[$id].connected == true' >/dev/null &&
+    curl -fsS -H "X-API-Key: $KEY" "http://127.0.0.1:$GUI_A/rest/system/ping" >/dev/null 2>&1; }
 if wait_for 60 connected; then result PASS sync-connected "the two Syncthing instances see each other on 127.0.0.1"
 else result FAIL sync-connected "B never connected to A: $(tail -n 3 "$WORK/b/syncthing.log" | tr '\n' ' ')"; finish; fi
+
+# doctor: Syncthing runs and its API answers; then a config whose API port nobody listens on.
+doctor_a=$(STHOMEDIR=$WORK/a/st dose_on a doctor 2>&1)
+case $doctor_a in
+    *"ok    syncing through $WORK/a/Sync"*) result PASS sync-doctor "doctor sees Syncthing running and answering" ;;
+    *) result FAIL sync-doctor "doctor: $doctor_a" ;;
+esac
+mkdir -p "$WORK/silent" && printf '<configuration><gui tls="false"><address>127.0.0.1:%s</address></gui></configuration>\n' \
+    "$CLOSED" >"$WORK/silent/config.xml"
+doctor_silent=$(STHOMEDIR=$WORK/silent dose_on a doctor 2>&1)
+case $doctor_silent in
+    *"FIX   sync is set up"*"does not answer"*) result PASS sync-doctor-silent "doctor says the API does not answer" ;;
+    *) result FAIL sync-doctor-silent "doctor: $doctor_silent" ;;
+esac
 
 # B's daemon applies what arrives and rewrites B's bar.
 NOW=2026-11-22T08:05:00+09:00 dose_on b daemon >"$WORK/b/daemon.log" 2>&1 &
