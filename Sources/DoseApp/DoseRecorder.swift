@@ -36,7 +36,9 @@ public struct DoseRecorder {
                                zone: zone)
             let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
                                                    at: at, now: now, next: next, catalog: context.catalog)
-            let recorded = try targets.map { try write(kind, $0, at: when, day: day, in: w) }
+            let journal = try SyncJournal.open(w, context)
+            let recorded = try targets.map { try write(kind, $0, at: when, day: day, in: w, journal) }
+            try journal?.finish()
             try w.historyChanged(on: day, today: context.today)
             return recorded
         }
@@ -49,15 +51,17 @@ public struct DoseRecorder {
         let zone = context.zone
         return try store.write { w -> [Recorded] in
             let meds = try w.reader.medications(includeArchived: false)
+            let journal = try SyncJournal.open(w, context)
             var recorded: [Recorded] = []
             for day in Set(slots.map(\.date)).sorted() {
                 let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: day...day), zone: zone)
                 for key in slots where key.date == day {
                     guard let slot = plan.slots.first(where: { $0.key == key }), slot.event == nil else { continue }
-                    recorded.append(try write(kind, .slot(slot), at: context.now, day: day, in: w))
+                    recorded.append(try write(kind, .slot(slot), at: context.now, day: day, in: w, journal))
                 }
                 try w.historyChanged(on: day, today: context.today)
             }
+            try journal?.finish()
             return recorded
         }
     }
@@ -65,7 +69,7 @@ public struct DoseRecorder {
     /// The one place a take or skip is written: a take moves stock by the dose (never below 0),
     /// and the event remembers how much so undo can give it back.
     private func write(_ kind: DoseEvent.Kind, _ target: DoseResolver.Target, at when: Date, day: LocalDate,
-                       in w: StoreWriter) throws -> Recorded {
+                       in w: StoreWriter, _ journal: SyncJournal?) throws -> Recorded {
         let (m, slot): (Medication, PlannedSlot?) = switch target {
         case .slot(let s): (s.medication, s)
         case .extra(let m): (m, nil)
@@ -77,7 +81,8 @@ public struct DoseRecorder {
         }
         let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: context.now,
                               stockDelta: delta)
-        _ = try w.insertEvent(event, day: slot?.key.date ?? day)
+        let id = try w.insertEvent(event, day: slot?.key.date ?? day)
+        try journal?.dose(event, eventID: id, day: slot?.key.date ?? day, medication: m)
         return Recorded(kind: kind, medication: m, slot: slot, at: when)
     }
 }

@@ -32,6 +32,13 @@ public struct ImportService {
     }
 
     private func apply(_ plan: ImportPlan, in w: StoreWriter) throws -> ImportSummary {
+        let journal = try SyncJournal.open(w, context)
+        let summary = try apply(plan, in: w, journal)
+        try journal?.finish()
+        return summary
+    }
+
+    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ journal: SyncJournal?) throws -> ImportSummary {
         let zone = context.zone, today = context.today
         var summary = ImportSummary()
         summary.missed = plan.missed
@@ -54,6 +61,7 @@ public struct ImportService {
             let id = try w.insertMedication(pm.template)
             guard let m = try w.reader.medication(id: id) else { throw DosebarError.internal("imported medicine #\(id) vanished") }
             byKey[key] = m
+            try journal?.added(m)
             let schedule = m.currentSchedule.map { s in
                 let times = s.times.map(\.description).joined(separator: ", ")
                 return context.catalog.describe(s) + (times.isEmpty ? "" : " " + times)
@@ -110,12 +118,12 @@ public struct ImportService {
             if let slot {
                 if resolved.contains(slot.key) { summary.alreadyThere += 1; continue }
                 resolved.insert(slot.key)
-                try insert(dose, medication: m, slot: slot.key, day: day, in: w, &summary)
+                try insert(dose, medication: m, slot: slot.key, day: day, in: w, journal, &summary)
             } else if asNeeded && dose.kind == .taken {
                 let key = Self.instantKey(m.id, dose.at)
                 if asNeededAt.contains(key) { summary.alreadyThere += 1; continue }
                 asNeededAt.insert(key)
-                try insert(dose, medication: m, slot: nil, day: zone.date(of: dose.at), in: w, &summary)
+                try insert(dose, medication: m, slot: nil, day: zone.date(of: dose.at), in: w, journal, &summary)
             } else {
                 var u = unmatched[m.name.lowercased()] ?? (m.name, 0, 0)
                 if dose.kind == .taken { u.taken += 1 } else { u.skipped += 1 }
@@ -134,10 +142,11 @@ public struct ImportService {
 
     /// Writes one imported event: no stock moves (`stock_delta` 0), logged now.
     private func insert(_ dose: ImportPlan.Dose, medication m: Medication, slot: SlotKey?, day: LocalDate, in w: StoreWriter,
-                        _ summary: inout ImportSummary) throws {
+                        _ journal: SyncJournal?, _ summary: inout ImportSummary) throws {
         let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: context.now,
                               stockDelta: 0, timeKnown: dose.timeKnown)
-        _ = try w.insertEvent(event, day: day)
+        let id = try w.insertEvent(event, day: day)
+        try journal?.dose(event, eventID: id, day: day, medication: m, units: 0)
         if dose.kind == .taken { summary.taken += 1 } else { summary.skipped += 1 }
         if dose.kind == .taken && !dose.timeKnown { summary.timeUnknown += 1 }
     }

@@ -16,7 +16,11 @@ public struct MedicationService {
     /// medicine has (in any letter case or Unicode form) is refused by the store.
     public func add(_ medication: Medication) throws {
         try store.write { w in
-            _ = try w.insertMedication(medication)
+            let id = try w.insertMedication(medication)
+            if let journal = try SyncJournal.open(w, context), let added = try w.reader.medication(id: id) {
+                try journal.added(added)
+                try journal.finish()
+            }
             if let start = medication.versions.map(\.schedule.start).min() {
                 try w.historyChanged(on: start, today: context.today)
             }
@@ -30,11 +34,20 @@ public struct MedicationService {
                      schedule: ((Schedule?) throws -> Schedule)?) throws -> (Medication, Schedule?) {
         try store.write { w in
             var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
+            let before = m
             change(&m)
             try w.updateMedication(m)
-            guard let schedule else { return (m, nil) }
+            let journal = try SyncJournal.open(w, context)
+            guard let schedule else {
+                try journal?.edited(from: before, to: m, version: nil)
+                try journal?.finish()
+                return (m, nil)
+            }
             let new = try schedule(m.schedule(on: effective) ?? m.currentSchedule)
-            try w.putVersion(medicationID: m.id, ScheduleVersion(effective: effective, schedule: new))
+            let version = ScheduleVersion(effective: effective, schedule: new)
+            try w.putVersion(medicationID: m.id, version)
+            try journal?.edited(from: before, to: m, version: version)
+            try journal?.finish()
             try w.historyChanged(on: effective, today: context.today)
             return (m, new)
         }
@@ -46,6 +59,7 @@ public struct MedicationService {
             var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             m.archivedOn = context.today
             try w.updateMedication(m)
+            try SyncJournal.open(w, context)?.archived(m)
             return m.name
         }
     }

@@ -21,6 +21,11 @@ public struct RefillService {
             let current = try w.reader.medication(id: m.id)?.stock
             let new = set ?? min((current ?? 0) + (units ?? 0), RefillService.maximum)
             try w.setStock(medicationID: m.id, new)
+            if let journal = try SyncJournal.open(w, context) {
+                if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? 0) }
+                try journal.finish()
+                return (m.name, try w.reader.medication(id: m.id)?.stock ?? new)
+            }
             return (m.name, new)
         }
     }

@@ -37,6 +37,13 @@ public enum Refresh {
     /// change the user asked for; it is reported as a warning.
     public static func afterChange(_ context: AppContext, _ store: DoseStore) {
         do {
+            try SyncService(context: context, store: store).flush()
+        } catch let e as DosebarError {
+            Output.warning("saved, but not yet written to the sync folder ('dosebar sync now' retries): \(e.description)")
+        } catch {
+            Output.warning("saved, but not yet written to the sync folder ('dosebar sync now' retries): \(error)")
+        }
+        do {
             try export(context, store)
         } catch let e as DosebarError {
             Output.warning("saved, but the shared directory was not updated: \(e.description)")

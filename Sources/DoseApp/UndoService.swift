@@ -32,12 +32,15 @@ public struct UndoService {
             }
             let day = event.slot?.date ?? context.zone.date(of: event.at)
             let batch = try sameAction(as: event, medicationID: medication?.id, day: day, in: w)
+            let journal = try SyncJournal.open(w, context)
             for e in [event] + batch {
                 _ = try w.insertUndo(of: e, at: context.now)
                 if e.stockDelta > 0, let stock = try w.reader.medication(id: e.medicationID)?.stock {
                     try w.setStock(medicationID: e.medicationID, stock + e.stockDelta)
                 }
+                try journal?.undone(e)
             }
+            try journal?.finish()
             try w.historyChanged(on: day, today: context.today)
             let name = all.first { $0.id == event.medicationID }?.name ?? "#\(event.medicationID)"
             return Undone(event: event, medicationName: name, others: batch.count)

@@ -31,15 +31,19 @@ public enum DaemonRunner {
         let host = LiveDaemonHost(context: context, store: store,
                                   nudger: BarNudger(settings: context.config.nudge, children: children, environment: context.env),
                                   notifier: notifier, systemd: SystemdNotify(environment: context.env))
+        let sync = try SyncService(context: context, store: store).setup()
+        if let sync { try sync.folder.create() }
         let source = try LinuxEventSource(databasePath: context.dbPath, watchZone: (context.env["TZ"] ?? "").isEmpty,
                                           signalFD: signals, children: children,
                                           answers: { notifier?.takeAnswers() ?? [] },
-                                          committedElsewhere: DataVersionWatch(store).changed)
+                                          committedElsewhere: DataVersionWatch(store).changed,
+                                          syncFolder: sync?.folder.path, ownSyncFile: sync.map { $0.device + ".jsonl" },
+                                          syncChanged: { host.syncChanged = true })
         host.extraReport = { " epoll_returns=\(source.epollReturns) children=\(children.count)" }
         let loop = DaemonLoop(clock: try SystemClock(environment: context.env), source: source, host: host,
                               notifying: notify)
         Output.error("daemon: pid \(getpid()), database \(context.dbPath), shared directory \(context.dirPath)"
-            + (notify ? ", notifications on" : ""))
+            + (notify ? ", notifications on" : "") + (sync.map { ", syncing through \($0.dir)" } ?? ""))
         let stats = try loop.run()
         Output.error("daemon: stopped; " + stats.line + host.extraReport())
     }

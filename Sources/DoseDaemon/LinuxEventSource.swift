@@ -9,6 +9,8 @@ import Glibc
 ///   same directory do not count), and of those only the ones after which SQLite's data_version
 ///   says another process committed (not the daemon's own writes, nor a writer closing its
 ///   files), and on /etc for `localtime`/`timezone` when `TZ` is unset,
+/// - inotify on the sync folder `DIR/dosebar` when sync is set up: another device's file that
+///   Syncthing wrote or renamed into place (never this device's own file),
 /// - a signalfd for SIGHUP, SIGTERM, SIGINT, SIGUSR1 and SIGCHLD (children are reaped here).
 /// Nothing else wakes it: no polling, no intervals.
 final class LinuxEventSource: DaemonEventSource {
@@ -22,6 +24,9 @@ final class LinuxEventSource: DaemonEventSource {
     private let databaseWatch: Int32
     private let databaseNames: Set<String>
     private var zoneWatch: Int32?
+    private var syncWatch: Int32?
+    private let ownSyncFile: String?
+    private let syncChanged: () -> Void
     private let children: ChildProcesses
     private let answers: () -> [AlertAnswer]
     /// Whether another process committed to the database since this was last asked (SQLite's
@@ -34,8 +39,11 @@ final class LinuxEventSource: DaemonEventSource {
 
     /// `signalFD` must have been created (signals blocked) before any thread started.
     init(databasePath: String, watchZone: Bool, signalFD: SignalFD, children: ChildProcesses,
-         answers: @escaping () -> [AlertAnswer], committedElsewhere: @escaping () -> Bool = { true }) throws {
+         answers: @escaping () -> [AlertAnswer], committedElsewhere: @escaping () -> Bool = { true },
+         syncFolder: String? = nil, ownSyncFile: String? = nil, syncChanged: @escaping () -> Void = {}) throws {
         self.signalFD = signalFD
+        self.ownSyncFile = ownSyncFile
+        self.syncChanged = syncChanged
         self.children = children
         self.answers = answers
         self.committedElsewhere = committedElsewhere
@@ -50,6 +58,12 @@ final class LinuxEventSource: DaemonEventSource {
             throw SystemCall.error("cannot watch the database directory \(directory)")
         }
         databaseWatch = wd
+        if let syncFolder {
+            guard let wd = inotify.add(syncFolder, mask: Inotify.closeWrite | Inotify.movedTo | Inotify.onlyDirectory) else {
+                throw SystemCall.error("cannot watch the sync folder \(syncFolder)")
+            }
+            syncWatch = wd
+        }
         if watchZone { zoneWatch = inotify.add("/etc", mask: Inotify.closeWrite | Inotify.movedTo | Inotify.create | Inotify.delete) }
         for fd in [timer.fd, signalFD.fd, inotify.fd] { try epoll.add(fd) }
     }
@@ -87,6 +101,10 @@ final class LinuxEventSource: DaemonEventSource {
                             databaseTouched = true
                         } else if event.watch == zoneWatch, event.name == "localtime" || event.name == "timezone" {
                             wakes.append(.clockChanged)
+                        } else if event.watch == syncWatch, event.name.hasSuffix(".jsonl"), !event.name.hasPrefix("."),
+                                  event.name != ownSyncFile {
+                            syncChanged()
+                            wakes.append(.dataChanged)
                         }
                     }
                     if databaseTouched && committedElsewhere() { wakes.append(.dataChanged) }

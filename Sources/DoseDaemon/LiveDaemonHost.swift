@@ -17,6 +17,8 @@ final class LiveDaemonHost: DaemonHost {
     private var forgottenBefore: LocalDate?
     /// More counters for the report (the event source's raw wake-ups).
     var extraReport: () -> String = { "" }
+    /// Another device's file in the sync folder changed (and, at start, may have): apply it on the next refresh.
+    var syncChanged = true
 
     init(context: AppContext, store: DoseStore, nudger: BarNudger, notifier: Notifier?, systemd: SystemdNotify) {
         base = context; current = context; self.store = store
@@ -27,8 +29,24 @@ final class LiveDaemonHost: DaemonHost {
         if base.env["TZ"].map({ $0.isEmpty }) ?? true { NSTimeZone.resetSystemTimeZone() }
         let context = AppContext(base, now: now)
         current = context
+        syncIfNeeded(context)
         return try Refresh.export(context, store) { written in
             DaemonDay(timeline: written.timeline, slots: written.slots, changed: filesChangedSinceLastLook(context.dirPath))
+        }
+    }
+
+    /// Applies other devices' operations after their files changed, and appends this device's
+    /// pending ones (a notification's answer). A failure is a warning: the bar still gets written.
+    private func syncIfNeeded(_ context: AppContext) {
+        let sync = SyncService(context: context, store: store)
+        do {
+            try sync.flush()
+            if syncChanged {
+                syncChanged = false
+                try sync.applyOthers()
+            }
+        } catch {
+            warn("sync: " + ((error as? DosebarError)?.description ?? "\(error)"))
         }
     }
 

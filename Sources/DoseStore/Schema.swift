@@ -16,6 +16,9 @@ enum Schema {
         migrator.registerMigration("v3-outcomes") { db in
             try db.execute(sql: v3Outcomes)
         }
+        migrator.registerMigration("v3-sync") { db in
+            try db.execute(sql: v3Sync)
+        }
         return migrator
     }
 
@@ -108,6 +111,66 @@ enum Schema {
         CREATE TABLE day_outcome (
             day  INTEGER PRIMARY KEY,                  -- day number
             data BLOB    NOT NULL
+        );
+        """
+
+    /// Sync through a shared folder (DESIGN §10). Every table stays empty until `sync init`, and the
+    /// only read outside sync that looks at them is ``StoreReader``'s `effective` (an empty
+    /// `sync_duplicate`).
+    ///
+    /// - `operation`: every operation this database knows, its own and other devices', as the JSON
+    ///   line of the device's file (`body`); `applied` 0 while it waits for something it names
+    ///   (a medicine, the dose an undo reverts). `amount`: a stock value, refill units or a dose's units.
+    /// - `sync_medicine`: a medicine's global ids (several when two devices added the same name),
+    ///   with the name key, device and stamp of the `add` that made each.
+    /// - `sync_register`: the stamp of the last write that won for one field of a medicine
+    ///   (each detail: `name`, `dose`, `group`, `note`, `per_dose`, `low_days`; `archive`; `v:<effective day>`):
+    ///   later stamps win.
+    /// - `sync_event`: which event an operation wrote or was found to be (a take seen on two devices
+    ///   at the same second is one event).
+    /// - `sync_duplicate`: events that lost to an earlier event of the same slot; not effective.
+    static let v3Sync = """
+        CREATE TABLE operation (
+            seq      INTEGER PRIMARY KEY,
+            id       TEXT    NOT NULL UNIQUE,
+            device   TEXT    NOT NULL,
+            stamp    TEXT    NOT NULL,
+            kind     TEXT    NOT NULL,
+            medicine TEXT,
+            amount   INTEGER,
+            body     TEXT    NOT NULL,
+            applied  INTEGER NOT NULL DEFAULT 0 CHECK (applied IN (0, 1))
+        );
+        CREATE INDEX operation_device ON operation(device, stamp);
+        CREATE INDEX operation_medicine ON operation(medicine, stamp);
+        CREATE INDEX operation_pending ON operation(applied) WHERE applied = 0;
+
+        CREATE TABLE sync_medicine (
+            rank          INTEGER PRIMARY KEY,
+            gid           TEXT    NOT NULL UNIQUE,
+            medication_id INTEGER NOT NULL REFERENCES medication(id),
+            name_key      TEXT    NOT NULL,           -- of the name in the `add`, whatever renames followed
+            device        TEXT    NOT NULL,           -- the device that added it
+            stamp         TEXT    NOT NULL            -- of the `add`
+        );
+        CREATE INDEX sync_medicine_local ON sync_medicine(medication_id);
+        CREATE INDEX sync_medicine_name ON sync_medicine(name_key);
+
+        CREATE TABLE sync_register (
+            medication_id INTEGER NOT NULL REFERENCES medication(id),
+            field         TEXT    NOT NULL,
+            stamp         TEXT    NOT NULL,
+            PRIMARY KEY (medication_id, field)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE sync_event (
+            op       TEXT    PRIMARY KEY,
+            event_id INTEGER NOT NULL REFERENCES event(id)
+        ) WITHOUT ROWID;
+        CREATE INDEX sync_event_event ON sync_event(event_id);
+
+        CREATE TABLE sync_duplicate (
+            event_id INTEGER PRIMARY KEY REFERENCES event(id)
         );
         """
 }

@@ -123,7 +123,9 @@ public struct StoreReader {
 
     // MARK: - Queries (shared with the tests that check their plans)
 
+    /// Taken or skipped, not undone, and not a duplicate of an earlier event of its slot (sync).
     static let effective = "e.kind IN ('taken', 'skipped') AND NOT EXISTS (SELECT 1 FROM event u WHERE u.target = e.id)"
+        + " AND NOT EXISTS (SELECT 1 FROM sync_duplicate d WHERE d.event_id = e.id)"
 
     static let eventsInDaysSQL = """
         SELECT \(EventRecord.indexedColumns) FROM event e

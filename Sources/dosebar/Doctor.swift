@@ -11,8 +11,8 @@ struct Doctor: ParsableCommand {
         abstract: "Check the set-up and say what to fix.",
         usage: "dosebar doctor [<global options>]",
         discussion: """
-        Checks the time zone, the config file, the database, the shared directory, the daemon and \
-        which bars are installed. Exits 0 when everything is fine, 1 when something needs fixing.
+        Checks the time zone, the config file, the database, the shared directory, the daemon, \
+        Syncthing when sync is set up, and which bars are installed. Exits 0 when everything is fine, 1 when something needs fixing.
 
         Example:
           $ dosebar doctor
@@ -53,6 +53,15 @@ struct Doctor: ParsableCommand {
             ok(c.text("doctor.daemon", ["pid": String(pid)]))
         } else {
             fix(c.text("doctor.no_daemon"))
+        }
+        if let setup = try? SyncService(context: context, store: try context.openStore()).setup() {
+            if SyncthingProbe.runningPID() == nil {
+                fix(c.text("doctor.no_syncthing", ["dir": setup.dir]))
+            } else if let address = SyncthingProbe.guiAddress(env: context.env), !SyncthingProbe.answers(address) {
+                fix(c.text("doctor.syncthing_silent", ["dir": setup.dir, "address": address]))
+            } else {
+                ok(c.text("doctor.sync", ["dir": setup.dir]))
+            }
         }
         let path = (context.env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         for bar in ["waybar", "polybar", "conky", "tmux", "i3blocks", "gnome-shell"] {

@@ -30,7 +30,7 @@ struct Dosebar: ParsableCommand {
         version: "0.1.0",
         subcommands: [Add.self, Edit.self, Remove.self, List.self, Take.self, Skip.self, Undo.self, Refill.self,
                       Today.self, HistoryCommand.self, StatsCommand.self, ReportCommand.self, Status.self, Export.self,
-                      Import.self, Backup.self, Restore.self, Daemon.self, Watch.self, Doctor.self]
+                      Import.self, Backup.self, Restore.self, Sync.self, Daemon.self, Watch.self, Doctor.self]
     )
 
     static func main() {

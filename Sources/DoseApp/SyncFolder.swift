@@ -1,0 +1,85 @@
+import DoseCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The devices' files in `DIR/dosebar`: each device appends to its own `DEVICE.jsonl` and only
+/// reads the others, so Syncthing never sees two writers of one file.
+public struct SyncFolder: Sendable {
+    /// `DIR/dosebar`.
+    public let path: String
+
+    public init(shared dir: String) { path = dir + "/dosebar" }
+
+    public func file(of device: String) -> String { path + "/" + device + ".jsonl" }
+
+    /// Creates the folder (and `DIR`), private to the user.
+    public func create() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DosebarError.io("\(path): cannot create the sync folder (\((error as NSError).localizedDescription))")
+        }
+    }
+
+    /// Appends whole lines to this device's file under an exclusive lock and fsyncs it. `lines`
+    /// and then `appended` run under the lock (so two processes never append the same lines).
+    /// A torn last line (a crash mid-append) is ended first, so it stays one bad line.
+    public func append(device: String, _ lines: () throws -> [String], appended: () throws -> Void) throws {
+        let name = file(of: device)
+        let fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DosebarError.io("\(name): cannot open (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw DosebarError.io("\(name): cannot lock (\(String(cString: strerror(errno))))") }
+        let lines = try lines()
+        guard !lines.isEmpty else { return }
+        var text = lines.joined(separator: "\n") + "\n"
+        if !endsWithNewline(name) { text = "\n" + text }
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes[done...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw DosebarError.io("\(name): cannot write (\(String(cString: strerror(errno))))") }
+            done += n
+        }
+        guard fsync(fd) == 0 else { throw DosebarError.io("\(name): cannot sync to disk (\(String(cString: strerror(errno))))") }
+        try appended()
+    }
+
+    private func endsWithNewline(_ name: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: name) else { return true }
+        defer { try? h.close() }
+        guard let end = try? h.seekToEnd(), end > 0 else { return true }
+        try? h.seek(toOffset: end - 1)
+        return (try? h.read(upToCount: 1)) == Data([0x0A])
+    }
+
+    /// The other devices' files: `DEVICE.jsonl` (and Syncthing's conflict copies of them), never
+    /// this device's own, nor Syncthing's temporary files (`.syncthing.*`).
+    public func otherFiles(device: String) -> [(device: String, path: String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.sorted().compactMap { name in
+            guard name.hasSuffix(".jsonl"), !name.hasPrefix("."),
+                  let owner = name.split(separator: ".").first.map(String.init), owner != device else { return nil }
+            return (owner, path + "/" + name)
+        }
+    }
+
+    /// The whole lines of a file that are operations of `device`; a last line without its newline
+    /// (a file mid-sync) is left for the next read, and a line that is not an operation is skipped.
+    public static func read(_ file: String, device: String) throws -> [SyncOperation] {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            if !FileManager.default.fileExists(atPath: file) { return [] }
+            throw DosebarError.io("\(file): cannot read it (check its permissions)")
+        }
+        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        lines.removeLast() // after the last newline: empty, or a torn line
+        return lines.compactMap { line in
+            guard let op = SyncOperation.parse(Substring(decoding: line, as: UTF8.self)), op.device == device else { return nil }
+            return op
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import DoseCore
+import DoseStore
+import Foundation
+
+/// Names of sync's values in `meta`.
+enum SyncMeta {
+    /// This device's id (random, made by `sync init`); absent: sync was never initialised.
+    static let device = "sync.device"
+    /// The folder Syncthing shares (absolute).
+    static let dir = "sync.dir"
+    /// The hybrid logical clock (``SyncClock/state``).
+    static let clock = "sync.clock"
+    /// `operation.seq` of the last own operation appended to this device's file.
+    static let written = "sync.written"
+}
+
+/// Records every change as an operation, in the write transaction that makes the change — but
+/// only once sync was initialised: ``open(_:_:)`` is nil otherwise and nothing changes.
+///
+/// The services call it after they wrote; ``finish()`` then derives the stock of the medicines
+/// touched from the operations (``SyncStock``), so a device's stock is what every device computes.
+public final class SyncJournal {
+    let w: StoreWriter
+    let now: Date
+    public let device: String
+    private var clock: SyncClock
+    private var touched = Set<Int64>()
+
+    init(w: StoreWriter, now: Date, device: String) throws {
+        self.w = w; self.now = now; self.device = device
+        clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
+    }
+
+    /// The journal of this transaction, or nil when sync was never initialised (one `meta` read).
+    public static func open(_ w: StoreWriter, _ context: AppContext) throws -> SyncJournal? {
+        guard let device = try w.reader.meta(SyncMeta.device) else { return nil }
+        return try SyncJournal(w: w, now: context.now, device: device)
+    }
+
+    /// Stamps and stores one of this device's operations (applied: it is already in the tables).
+    @discardableResult
+    func append(_ op: SyncOperation) throws -> SyncOperation {
+        var op = op
+        clock.tick(now: now)
+        op.id = UUID().uuidString.lowercased()
+        op.device = device
+        op.stamp = clock.stamp(device: device)
+        try w.setMeta(SyncMeta.clock, clock.state)
+        try w.insertOperation(StoredOperation(id: op.id, device: device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
+                                              amount: op.amount, body: try op.line(), applied: true))
+        return op
+    }
+
+    /// The medicine's global id, making one (with its `add`) for a medicine that has none.
+    func gid(of m: Medication) throws -> String {
+        if let gid = try w.reader.gid(medicationID: m.id) { return gid }
+        return try added(m, stock: false)
+    }
+
+    // MARK: - Changes
+
+    /// A new medicine: `add`, a `schedule` per version, its stock (unless `stock` is false) and archive.
+    @discardableResult
+    public func added(_ m: Medication, stock: Bool = true) throws -> String {
+        let gid = UUID().uuidString.lowercased()
+        let add = try append(details(.add, gid, m))
+        try w.linkMedicine(gid: gid, medicationID: m.id, name: m.name, device: device, stamp: add.stamp)
+        for field in SyncOperation.details { try w.setRegister(medicationID: m.id, field: field, stamp: add.stamp) }
+        for v in m.versions { try scheduled(m.id, gid, v) }
+        if stock, m.stock != nil { try stockSet(m, to: m.stock) }
+        if m.archivedOn != nil { try archived(m) }
+        return gid
+    }
+
+    /// `edit`: the details that changed (a rename among them), stock and archive when they changed,
+    /// the new schedule version.
+    public func edited(from old: Medication, to new: Medication, version: ScheduleVersion?) throws {
+        let gid = try gid(of: new)
+        let changed = zip(SyncOperation.details, [old.name != new.name, old.dose != new.dose, old.group != new.group,
+                                                  old.note != new.note, old.perDose != new.perDose, old.lowDays != new.lowDays])
+            .filter(\.1).map(\.0)
+        if !changed.isEmpty {
+            var op = details(.edit, gid, new)
+            op.changed = changed
+            let stored = try append(op)
+            for field in changed { try w.setRegister(medicationID: new.id, field: field, stamp: stored.stamp) }
+        }
+        if old.stock != new.stock { try stockSet(new, to: new.stock) }
+        if old.archivedOn != new.archivedOn { try archived(new) }
+        if let version { try scheduled(new.id, gid, version) }
+    }
+
+    /// `remove` (or an edit that archived): the archive day.
+    public func archived(_ m: Medication) throws {
+        var op = SyncOperation(kind: .archive, medicine: try gid(of: m))
+        op.archivedOn = m.archivedOn?.description
+        let stored = try append(op)
+        try w.setRegister(medicationID: m.id, field: "archive", stamp: stored.stamp)
+    }
+
+    /// `refill --set` (or a stock given to add/edit): an absolute value.
+    public func stockSet(_ m: Medication, to value: Int?) throws {
+        var op = SyncOperation(kind: .stock, medicine: try gid(of: m))
+        op.stock = value
+        try append(op)
+        touched.insert(m.id)
+    }
+
+    /// `refill N`.
+    public func refilled(_ m: Medication, units: Int) throws {
+        var op = SyncOperation(kind: .refill, medicine: try gid(of: m))
+        op.units = units
+        try append(op)
+        touched.insert(m.id)
+    }
+
+    /// A take or skip written as event `eventID`; a take uses `units` of stock (the medicine's
+    /// units per dose; 0 for an imported dose, which moves no stock).
+    public func dose(_ e: DoseEvent, eventID: Int64, day: LocalDate, medication m: Medication, units: Int? = nil) throws {
+        var op = SyncOperation(kind: e.kind == .taken ? .take : .skip, medicine: try gid(of: m))
+        op.day = day.description
+        op.slot = e.slot?.time.description
+        op.at = e.at.timeIntervalSince1970
+        op.units = e.kind == .taken ? (units ?? m.perDose) : nil
+        op.timeKnown = e.timeKnown ? nil : false
+        let stored = try append(op)
+        try w.linkEvent(operation: stored.id, eventID: eventID)
+        if let slot = e.slot { try w.resolveSlot(medicationID: m.id, day: slot.date, slotTime: slot.time) }
+        touched.insert(m.id)
+    }
+
+    /// An undo of event `e` (already written): names the operation it reverts.
+    public func undone(_ e: DoseEvent) throws {
+        guard let target = try w.reader.operation(eventID: e.id),
+              let m = try w.reader.medication(id: e.medicationID) else { return }
+        var op = SyncOperation(kind: .undo, medicine: try gid(of: m))
+        op.target = target
+        op.at = now.timeIntervalSince1970
+        try append(op)
+        if let slot = e.slot { try w.resolveSlot(medicationID: m.id, day: slot.date, slotTime: slot.time) }
+        touched.insert(m.id)
+    }
+
+    /// Derives the stock of every medicine touched (call once, last).
+    public func finish() throws {
+        for id in touched.sorted() { try SyncStock.derive(medicationID: id, in: w) }
+        touched.removeAll()
+    }
+
+    // MARK: - Helpers
+
+    private func details(_ kind: SyncOperation.Kind, _ gid: String, _ m: Medication) -> SyncOperation {
+        var op = SyncOperation(kind: kind, medicine: gid)
+        op.name = m.name; op.dose = m.dose; op.group = m.group; op.note = m.note
+        op.perDose = m.perDose; op.lowDays = m.lowDays
+        return op
+    }
+
+    private func scheduled(_ id: Int64, _ gid: String, _ v: ScheduleVersion) throws {
+        var op = SyncOperation(kind: .schedule, medicine: gid)
+        op.effective = v.effective.description
+        op.schedule = SyncSchedule(v.schedule)
+        let stored = try append(op)
+        try w.setRegister(medicationID: id, field: "v:" + v.effective.description, stamp: stored.stamp)
+    }
+}
+
+/// Stock derived from operations (DESIGN §10): the last `stock` (absolute) by stamp, then every
+/// later `refill` and effective `take` on top, in stamp order, never below 0 nor above
+/// ``RefillService/maximum``. A take counts once per event (two devices' takes of one dose at the
+/// same second are one event) and not at all when undone or a duplicate.
+enum SyncStock {
+    static func derive(medicationID id: Int64, in w: StoreWriter) throws {
+        let ops = try w.reader.stockOperations(medicationID: id)
+        guard ops.contains(where: { $0.op.kind != SyncOperation.Kind.take.rawValue }) else { return }
+        let effective = try w.reader.effectiveTakenEventIDs(medicationID: id)
+        var stock: Int?
+        var counted = Set<Int64>()
+        for (op, event) in ops {
+            switch SyncOperation.Kind(rawValue: op.kind) {
+            case .stock: stock = op.amount
+            case .refill: stock = min((stock ?? 0) + (op.amount ?? 0), RefillService.maximum)
+            case .take:
+                guard let event, effective.contains(event), counted.insert(event).inserted, let s = stock else { continue }
+                stock = max(0, s - (op.amount ?? 1))
+            default: continue
+            }
+        }
+        if try w.reader.medication(id: id)?.stock != stock { try w.setStock(medicationID: id, stock) }
+    }
+}

@@ -1,0 +1,173 @@
+import DoseCore
+import Foundation
+
+/// One change, as one line of a device's file `DIR/dosebar/DEVICE.jsonl` (DESIGN §10).
+///
+/// Every operation has a globally unique `id`, the `device` that made it and a hybrid logical
+/// clock `stamp` (``SyncClock``). Medicines are named by a global id (`medicine`), never by a
+/// local row id. The fields a kind uses:
+///
+/// | kind       | fields                                                             |
+/// |------------|--------------------------------------------------------------------|
+/// | `add`      | name, dose, group, note, per_dose, low_days                        |
+/// | `edit`     | changed (the names of the details it changed: a rename is `["name"]`) and their new values |
+/// | `archive`  | archived_on (absent: active again)                                 |
+/// | `schedule` | effective, schedule                                                |
+/// | `stock`    | stock (an absolute value; absent: not tracked) — `refill --set`    |
+/// | `refill`   | units (added)                                                      |
+/// | `take`, `skip` | day, slot (`HH:MM`, absent for an as-needed dose), at, units, time_known |
+/// | `undo`     | target (the id of the `take`/`skip` it reverts), at                 |
+///
+/// A line of an unknown kind (a newer dosebar) is kept and waits, never applied.
+public struct SyncOperation: Codable, Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case add, edit, archive, schedule, stock, refill, take, skip, undo
+    }
+
+    public var id: String
+    public var device: String
+    public var stamp: String
+    public var kind: String
+    public var medicine: String?
+    public var name: String?
+    public var dose: String?
+    public var group: String?
+    public var note: String?
+    public var perDose: Int?
+    public var lowDays: Int?
+    /// Of an `edit`: which details it changed (absent: all of them).
+    public var changed: [String]?
+    public var archivedOn: String?
+    public var effective: String?
+    public var schedule: SyncSchedule?
+    public var stock: Int?
+    public var units: Int?
+    public var day: String?
+    public var slot: String?
+    /// Unix seconds.
+    public var at: Double?
+    public var timeKnown: Bool?
+    public var target: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
+        case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", target
+    }
+
+    public init(kind: Kind, medicine: String?) {
+        id = ""; device = ""; stamp = ""; self.kind = kind.rawValue; self.medicine = medicine
+    }
+
+    public var knownKind: Kind? { Kind(rawValue: kind) }
+
+    /// A medicine's details, each its own register (the later stamp wins per detail, so a rename
+    /// on one device and a dose change on another both stay).
+    public static let details = ["name", "dose", "group", "note", "per_dose", "low_days"]
+
+    /// The amount stock derivation reads: the stock value, the refill's or the dose's units.
+    var amount: Int? {
+        switch knownKind {
+        case .stock: stock
+        case .refill, .take: units
+        default: nil
+        }
+    }
+
+    /// The file line, without its newline: compact JSON with sorted keys.
+    public func line() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// Parses one line; nil when it is not a whole operation (a torn or foreign line).
+    public static func parse(_ line: Substring) -> SyncOperation? {
+        guard let op = try? JSONDecoder().decode(SyncOperation.self, from: Data(line.utf8)),
+              !op.id.isEmpty, !op.device.isEmpty, !op.stamp.isEmpty else { return nil }
+        return op
+    }
+}
+
+/// A schedule version's schedule in an operation: the recurrence flattened like the database's.
+public struct SyncSchedule: Codable, Sendable, Equatable {
+    public var kind: String
+    public var a: Int?
+    public var b: Int?
+    /// 1 = Monday … 7 = Sunday.
+    public var weekdays: [Int]?
+    public var times: [String]
+    public var window: Int
+    public var start: String
+    public var until: String?
+
+    public init(_ s: Schedule) {
+        switch s.recurrence {
+        case .daily: kind = "daily"
+        case .weekdays(let days): kind = "weekdays"; weekdays = days.map(\.rawValue).sorted()
+        case .everyDays(let n): kind = "every_days"; a = n
+        case .everyWeeks(let n): kind = "every_weeks"; a = n
+        case .everyMonths(let n): kind = "every_months"; a = n
+        case .cycle(let active, let rest): kind = "cycle"; a = active; b = rest
+        case .asNeeded(let max, let interval): kind = "as_needed"; a = max; b = interval
+        }
+        times = s.times.map(\.description)
+        window = s.window
+        start = s.start.description
+        until = s.until?.description
+    }
+
+    /// The domain value; nil for a schedule this dosebar cannot read.
+    public var schedule: Schedule? {
+        let recurrence: Recurrence
+        switch kind {
+        case "daily": recurrence = .daily
+        case "weekdays": recurrence = .weekdays(Set((weekdays ?? []).compactMap(Weekday.init(rawValue:))))
+        case "every_days": guard let a else { return nil }; recurrence = .everyDays(a)
+        case "every_weeks": guard let a else { return nil }; recurrence = .everyWeeks(a)
+        case "every_months": guard let a else { return nil }; recurrence = .everyMonths(a)
+        case "cycle": guard let a, let b else { return nil }; recurrence = .cycle(active: a, rest: b)
+        case "as_needed": recurrence = .asNeeded(maxPerDay: a, minInterval: b)
+        default: return nil
+        }
+        let parsed = times.compactMap { LocalTime($0) }
+        guard parsed.count == times.count, let startDay = LocalDate(start) else { return nil }
+        var untilDay: LocalDate?
+        if let until { guard let u = LocalDate(until) else { return nil }; untilDay = u }
+        return Schedule(recurrence: recurrence, times: parsed, window: window, start: startDay, until: untilDay)
+    }
+}
+
+/// A hybrid logical clock: stamps that follow the wall clock but never go backwards and always
+/// come after every stamp this device has seen, so "later" means the same on every device.
+///
+/// A stamp is `MMMMMMMMMMMMM-CCCCC-DEVICE`: milliseconds since 1970 (13 digits), a counter
+/// (5 digits) for stamps within one millisecond, and the device id that breaks the last tie.
+/// Fixed widths make the text order the stamp order.
+public struct SyncClock: Sendable, Equatable {
+    public var millis: Int64
+    public var counter: Int
+
+    public init(millis: Int64, counter: Int) { self.millis = millis; self.counter = counter }
+
+    /// The state kept in `meta` (`MMM…-CCCCC`), or a stamp.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", maxSplits: 2)
+        guard parts.count >= 2, let m = Int64(parts[0]), let c = Int(parts[1]) else { return nil }
+        millis = m; counter = c
+    }
+
+    /// The next local stamp at wall-clock `now`.
+    public mutating func tick(now: Date) {
+        let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        if wall > millis { millis = wall; counter = 0 } else { counter += 1 }
+    }
+
+    /// Seen a stamp from another device: later local stamps come after it.
+    public mutating func receive(_ other: SyncClock) {
+        if (other.millis, other.counter) > (millis, counter) { self = other }
+    }
+
+    public var state: String { String(format: "%013lld-%05d", millis, counter) }
+
+    public func stamp(device: String) -> String { state + "-" + device }
+}

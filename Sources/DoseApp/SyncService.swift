@@ -1,0 +1,139 @@
+import DoseCore
+import DoseStore
+import Foundation
+
+/// Sync through a folder that Syncthing shares (DESIGN §10): `sync init`, `sync now`, `sync
+/// status`, and what the daemon and every change call.
+public struct SyncService {
+    public let context: AppContext
+    public let store: DoseStore
+
+    public init(context: AppContext, store: DoseStore) {
+        self.context = context; self.store = store
+    }
+
+    /// This device and its folder, when sync was initialised.
+    public struct Setup: Sendable, Equatable {
+        public var device: String
+        public var dir: String
+        public var folder: SyncFolder { SyncFolder(shared: dir) }
+    }
+
+    public func setup() throws -> Setup? {
+        try store.read { r in
+            guard let device = try r.meta(SyncMeta.device), let dir = try r.meta(SyncMeta.dir) else { return nil }
+            return Setup(device: device, dir: dir)
+        }
+    }
+
+    /// What `sync init` did.
+    public struct Initialised: Sendable {
+        public var setup: Setup
+        /// Operations written for the history that was here (0 when sync was already set up).
+        public var written: Int
+        public var already: Bool
+        public var applied: Int
+    }
+
+    /// Makes this database a device syncing through `dir`: a random device id, and its existing
+    /// history as operations (medicines, schedule versions, stock, archive days, every take and
+    /// skip not undone), written as its first file; then applies what other devices wrote there.
+    /// Again with another folder: the device's whole file is written there.
+    public func initialise(dir: String) throws -> Initialised {
+        let absolute = URL(fileURLWithPath: dir, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            .standardizedFileURL.path
+        try SyncFolder(shared: absolute).create()
+        let (setup, written, already) = try store.write { w -> (Setup, Int, Bool) in
+            if let device = try w.reader.meta(SyncMeta.device) {
+                if try w.reader.meta(SyncMeta.dir) != absolute {
+                    try w.setMeta(SyncMeta.dir, absolute)
+                    try w.setMeta(SyncMeta.written, "0")
+                }
+                return (Setup(device: device, dir: absolute), 0, true)
+            }
+            let device = String(UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(16))
+            try w.setMeta(SyncMeta.device, device)
+            try w.setMeta(SyncMeta.dir, absolute)
+            try w.setMeta(SyncMeta.written, "0")
+            guard let journal = try SyncJournal.open(w, context) else { throw DosebarError.internal("sync init: no journal") }
+            let medications = try w.reader.medications(includeArchived: true)
+            for m in medications { try journal.added(m, stock: false) }
+            let byID = Dictionary(uniqueKeysWithValues: medications.map { ($0.id, $0) })
+            for e in try w.reader.allDoseEvents() where try !w.reader.isUndone(eventID: e.id) {
+                guard let m = byID[e.medicationID] else { continue }
+                try journal.dose(e, eventID: e.id, day: e.slot?.date ?? context.zone.date(of: e.at), medication: m)
+            }
+            // Last, so the takes above do not count against it: the stock on hand now.
+            for m in medications where m.stock != nil { try journal.stockSet(m, to: m.stock) }
+            try journal.finish()
+            return (Setup(device: device, dir: absolute), try w.reader.operations(device: device, after: 0).count, false)
+        }
+        try flush()
+        let applied = try applyOthers()
+        return Initialised(setup: setup, written: written, already: already, applied: applied)
+    }
+
+    /// Appends this device's operations not yet in its file (after any change). Nothing when sync
+    /// was never initialised.
+    public func flush() throws {
+        guard let setup = try setup() else { return }
+        let pending = try store.read { r in
+            try !r.operations(device: setup.device, after: Int64(try r.meta(SyncMeta.written) ?? "0") ?? 0).isEmpty
+        }
+        guard pending else { return }
+        let folder = setup.folder
+        try folder.create()
+        var last: Int64?
+        // Recorded after the fsync: a crash in between appends some lines twice, which readers skip by id.
+        try folder.append(device: setup.device, {
+            let written = try store.read { Int64(try $0.meta(SyncMeta.written) ?? "0") ?? 0 }
+            let ops = try store.read { try $0.operations(device: setup.device, after: written) }
+            last = ops.last?.seq
+            return ops.map(\.body)
+        }, appended: {
+            if let last { try store.write { try $0.setMeta(SyncMeta.written, String(last)) } }
+        })
+    }
+
+    /// Reads every other device's file and applies what is new, one transaction per file.
+    /// Returns how many operations were applied.
+    @discardableResult
+    public func applyOthers() throws -> Int {
+        guard let setup = try setup() else { return 0 }
+        var applied = 0
+        for (device, path) in setup.folder.otherFiles(device: setup.device) {
+            let ops = try SyncFolder.read(path, device: device)
+            let fresh = try store.read { r in try ops.filter { try !r.hasOperation(id: $0.id) } }
+            let pending = try store.read { try $0.pendingOperations().count }
+            if fresh.isEmpty && pending == 0 { continue }
+            applied += try store.write { w in
+                var applier = SyncApplier(w: w, today: context.today)
+                return try applier.apply(fresh)
+            }
+        }
+        return applied
+    }
+
+    /// `sync now`: appends what is pending, then applies the other devices' files once.
+    public func now() throws -> Int {
+        guard try setup() != nil else { throw notInitialised }
+        try flush()
+        return try applyOthers()
+    }
+
+    /// `sync status`: every device this one knows, with this device first.
+    public func status() throws -> (setup: Setup, devices: [DeviceProgress]) {
+        guard let setup = try setup() else { throw notInitialised }
+        let devices = try store.read { try $0.deviceProgress() }
+        let mine = devices.filter { $0.device == setup.device }
+        let others = devices.filter { $0.device != setup.device }
+        let known = Set(devices.map(\.device))
+        let unseen = setup.folder.otherFiles(device: setup.device).map(\.device).filter { !known.contains($0) }
+        return (setup, (mine.isEmpty ? [DeviceProgress(device: setup.device, applied: 0, pending: 0, last: nil)] : mine)
+                + others + Set(unseen).sorted().map { DeviceProgress(device: $0, applied: 0, pending: 0, last: nil) })
+    }
+
+    private var notInitialised: DosebarError {
+        .usage("sync is not set up: run 'dosebar sync init DIR' with a folder that Syncthing shares")
+    }
+}

@@ -1,0 +1,231 @@
+import DoseCore
+import Foundation
+import GRDB
+
+/// One row of `operation`, as sync reads and writes it (schema `v3-sync`).
+public struct StoredOperation: Sendable, Equatable {
+    /// Local arrival order (this database's own operations are written to its file in this order).
+    public var seq: Int64
+    public var id: String
+    public var device: String
+    public var stamp: String
+    public var kind: String
+    /// The medicine's global id, when the operation is about one.
+    public var medicine: String?
+    /// A stock value, the units of a refill or of a dose.
+    public var amount: Int?
+    /// The JSON line of the device's file.
+    public var body: String
+    public var applied: Bool
+
+    public init(seq: Int64 = 0, id: String, device: String, stamp: String, kind: String, medicine: String?, amount: Int?,
+                body: String, applied: Bool) {
+        self.seq = seq; self.id = id; self.device = device; self.stamp = stamp; self.kind = kind
+        self.medicine = medicine; self.amount = amount; self.body = body; self.applied = applied
+    }
+
+    init(row: Row) {
+        self.init(seq: row["seq"], id: row["id"], device: row["device"], stamp: row["stamp"], kind: row["kind"],
+                  medicine: row["medicine"], amount: row["amount"], body: row["body"], applied: (row["applied"] as Int) != 0)
+    }
+}
+
+/// One device's share of the operations, for `sync status`.
+public struct DeviceProgress: Sendable, Equatable {
+    public var device: String
+    public var applied: Int
+    public var pending: Int
+    /// Stamp of the last applied operation.
+    public var last: String?
+
+    public init(device: String, applied: Int, pending: Int, last: String?) {
+        self.device = device; self.applied = applied; self.pending = pending; self.last = last
+    }
+}
+
+extension StoreReader {
+    /// Whether the operation with this id is stored (applied or waiting).
+    public func hasOperation(id: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)", arguments: [id]) ?? false
+    }
+
+    /// This device's operations after `seq`, in the order they were made.
+    public func operations(device: String, after seq: Int64) throws -> [StoredOperation] {
+        try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE device = ? AND seq > ? ORDER BY seq", arguments: [device, seq])
+            .map(StoredOperation.init(row:))
+    }
+
+    /// Operations that wait for something they name, in stamp order.
+    public func pendingOperations() throws -> [StoredOperation] {
+        try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE applied = 0 ORDER BY stamp, id").map(StoredOperation.init(row:))
+    }
+
+    /// The highest stamp stored.
+    public func latestStamp() throws -> String? {
+        try String.fetchOne(db, sql: "SELECT max(stamp) FROM operation")
+    }
+
+    /// Every device that wrote an operation this database knows, by id.
+    public func deviceProgress() throws -> [DeviceProgress] {
+        try Row.fetchAll(db, sql: """
+            SELECT device, sum(applied) AS applied, sum(1 - applied) AS pending,
+                   max(CASE WHEN applied = 1 THEN stamp END) AS last
+            FROM operation GROUP BY device ORDER BY device
+            """).map { DeviceProgress(device: $0["device"], applied: $0["applied"], pending: $0["pending"], last: $0["last"]) }
+    }
+
+    /// The local medicine a global id names.
+    public func medicationID(gid: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT medication_id FROM sync_medicine WHERE gid = ?", arguments: [gid])
+    }
+
+    /// The global id other devices know a local medicine by (the first one it got).
+    public func gid(medicationID: Int64) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT gid FROM sync_medicine WHERE medication_id = ? ORDER BY rank LIMIT 1",
+                            arguments: [medicationID])
+    }
+
+    /// The medicine another device's `add` of `name` is: the one first added (by stamp) under that
+    /// name by a device other than `device` (a device never adds one medicine twice). Renames
+    /// after the add do not matter, so every device finds the same one.
+    public func sameMedicine(addedAs name: String, notBy device: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: """
+            SELECT medication_id FROM sync_medicine WHERE name_key = ?
+            GROUP BY medication_id HAVING sum(device = ?) = 0 ORDER BY min(stamp) LIMIT 1
+            """, arguments: [Medication.nameKey(name), device])
+    }
+
+    /// The stamp of the write that won for `field` of a medicine.
+    public func register(medicationID: Int64, field: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT stamp FROM sync_register WHERE medication_id = ? AND field = ?",
+                            arguments: [medicationID, field])
+    }
+
+    /// The event an operation wrote (or was found to be).
+    public func eventID(operation: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT event_id FROM sync_event WHERE op = ?", arguments: [operation])
+    }
+
+    /// The first operation (by stamp) that names this event.
+    public func operation(eventID: Int64) throws -> String? {
+        try String.fetchOne(db, sql: """
+            SELECT s.op FROM sync_event s JOIN operation o ON o.id = s.op WHERE s.event_id = ? ORDER BY o.stamp, o.id LIMIT 1
+            """, arguments: [eventID])
+    }
+
+    /// Taken or skipped events of one slot (or, with `slotTime` nil, as-needed doses of that day),
+    /// undone or not, duplicate or not.
+    public func slotEvents(medicationID: Int64, day: LocalDate, slotTime: LocalTime?) throws -> [DoseEvent] {
+        let sql = "SELECT * FROM event WHERE medication_id = ? AND day = ? AND kind IN ('taken', 'skipped') AND "
+            + (slotTime == nil ? "slot_time IS NULL" : "slot_time = ?")
+        var args: StatementArguments = [medicationID, day.dayNumber]
+        if let slotTime { _ = args.append(contentsOf: [slotTime.minuteOfDay]) }
+        return try EventRecord.fetchAll(db, sql: sql + " ORDER BY id", arguments: args).map { try $0.event() }
+    }
+
+    /// Every taken or skipped event, undone or not (for `sync init`), in the order they were logged.
+    public func allDoseEvents() throws -> [DoseEvent] {
+        try EventRecord.fetchAll(db, sql: "SELECT * FROM event WHERE kind IN ('taken', 'skipped') ORDER BY id").map { try $0.event() }
+    }
+
+    /// Whether an event is a duplicate that lost to an earlier event of its slot.
+    public func isDuplicate(eventID: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_duplicate WHERE event_id = ?)", arguments: [eventID]) ?? false
+    }
+
+    /// The operations about a local medicine (under any of its global ids) that count for its stock,
+    /// applied, in stamp order, with the event a dose operation names.
+    public func stockOperations(medicationID: Int64) throws -> [(op: StoredOperation, eventID: Int64?)] {
+        try Row.fetchAll(db, sql: """
+            SELECT o.*, s.event_id AS linked FROM operation o
+            JOIN sync_medicine m ON m.gid = o.medicine
+            LEFT JOIN sync_event s ON s.op = o.id
+            WHERE m.medication_id = ? AND o.applied = 1 AND o.kind IN ('stock', 'refill', 'take')
+            ORDER BY o.stamp, o.id
+            """, arguments: [medicationID]).map { (StoredOperation(row: $0), $0["linked"] as Int64?) }
+    }
+
+    /// Ids of the effective taken events of a medicine (not undone, not duplicates).
+    public func effectiveTakenEventIDs(medicationID: Int64) throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db, sql: "SELECT e.id FROM event e WHERE e.medication_id = ? AND e.kind = 'taken' AND \(Self.effective)",
+                               arguments: [medicationID]))
+    }
+}
+
+extension StoreWriter {
+    /// Stores an operation; false (and nothing written) when one with its id is already stored.
+    @discardableResult
+    public func insertOperation(_ op: StoredOperation) throws -> Bool {
+        try db.execute(sql: """
+            INSERT INTO operation (id, device, stamp, kind, medicine, amount, body, applied) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO NOTHING
+            """, arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0])
+        return db.changesCount > 0
+    }
+
+    /// Marks a waiting operation as applied.
+    public func markApplied(operation id: String) throws {
+        try db.execute(sql: "UPDATE operation SET applied = 1 WHERE id = ?", arguments: [id])
+    }
+
+    /// Names a local medicine by a global id (kept if the id already names one), made by an `add`
+    /// of `name` by `device` at `stamp`.
+    public func linkMedicine(gid: String, medicationID: Int64, name: String, device: String, stamp: String) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_medicine (gid, medication_id, name_key, device, stamp) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (gid) DO NOTHING
+            """, arguments: [gid, medicationID, Medication.nameKey(name), device, stamp])
+    }
+
+    /// Records the stamp that won for `field` of a medicine.
+    public func setRegister(medicationID: Int64, field: String, stamp: String) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_register (medication_id, field, stamp) VALUES (?, ?, ?)
+            ON CONFLICT (medication_id, field) DO UPDATE SET stamp = excluded.stamp
+            """, arguments: [medicationID, field, stamp])
+    }
+
+    /// Records that an operation wrote (or is) this event.
+    public func linkEvent(operation: String, eventID: Int64) throws {
+        try db.execute(sql: "INSERT INTO sync_event (op, event_id) VALUES (?, ?) ON CONFLICT (op) DO NOTHING",
+                       arguments: [operation, eventID])
+    }
+
+    /// Among the events of one slot that are not undone, the one taken earliest (then by the
+    /// smallest operation id) is effective and the others are duplicates. A pure function of the
+    /// events, so every device that has the same ones picks the same.
+    public func resolveSlot(medicationID: Int64, day: LocalDate, slotTime: LocalTime) throws {
+        let events = try reader.slotEvents(medicationID: medicationID, day: day, slotTime: slotTime)
+        guard !events.isEmpty else { return }
+        var live: [(event: DoseEvent, op: String)] = []
+        for e in events where try !reader.isUndone(eventID: e.id) {
+            live.append((e, try reader.operation(eventID: e.id) ?? ""))
+        }
+        live.sort { ($0.event.at, $0.op) < ($1.event.at, $1.op) }
+        for e in events {
+            try db.execute(sql: "DELETE FROM sync_duplicate WHERE event_id = ?", arguments: [e.id])
+        }
+        for loser in live.dropFirst() {
+            try db.execute(sql: "INSERT INTO sync_duplicate (event_id) VALUES (?)", arguments: [loser.event.id])
+        }
+    }
+}
+
+extension StoreWriter {
+    /// Runs `body` in a savepoint: when it throws `DosebarError.badData` (an operation that cannot
+    /// apply here yet, such as a rename onto a name in use) its writes are rolled back and the
+    /// answer is false; other errors end the transaction.
+    public func attempt(_ body: () throws -> Bool) throws -> Bool {
+        var result = false
+        do {
+            try db.inSavepoint {
+                result = try body()
+                return result ? .commit : .rollback
+            }
+        } catch let e as DosebarError {
+            guard case .badData = e else { throw e }
+            return false
+        }
+        return result
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import DoseApp
+import DoseCore
+
+/// `dosebar sync now`: write what is pending and apply the other machines' files once.
+struct SyncNow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now",
+        abstract: "Apply the other machines' changes now (the daemon does it whenever they arrive).",
+        usage: "dosebar sync now [<global options>]",
+        discussion: """
+        Example:
+          $ dosebar sync now
+        """
+    )
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+
+    func run() throws {
+        let context = try AppContext(global.options)
+        let store = try context.openStore()
+        let applied = try SyncService(context: context, store: store).now()
+        Output.line(context.catalog.counted("sync.applied", applied))
+        Refresh.afterChange(context, store)
+    }
+}

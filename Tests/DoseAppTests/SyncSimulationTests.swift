@@ -1,0 +1,297 @@
+import DoseApp
+import DoseCore
+import DoseStore
+import Foundation
+import Testing
+
+/// N devices, each with its own database and its own copy of the sync folder; a "network" copies
+/// one device's file into another's folder late, twice, torn (cut anywhere) or out of order, and
+/// the devices must end with the same history whatever happened on the way (DESIGN §10).
+@Suite("Sync: a simulation of devices whose files arrive late, twice, torn or out of order")
+struct SyncSimulationTests {
+    /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
+    struct Random: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    final class Device {
+        let root: String
+        let index: Int
+        var store: DoseStore
+        var now: String = "2026-11-22T07:00:00+09:00"
+
+        init(root: String, index: Int) throws {
+            self.root = root; self.index = index
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            store = try DoseStore(path: root + "/db.sqlite")
+        }
+
+        var folder: String { root + "/sync" }
+
+        func context() throws -> AppContext {
+            try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared",
+                                               "DOSEBAR_NOW": now, "TZ": "Asia/Seoul", "XDG_CONFIG_HOME": root + "/config"])
+        }
+
+        var sync: SyncService { get throws { SyncService(context: try context(), store: store) } }
+
+        /// This device's own file.
+        var ownFile: String {
+            get throws { SyncFolder(shared: folder).file(of: try sync.setup()!.device) }
+        }
+    }
+
+    let root = NSTemporaryDirectory() + "dosebar-sync-\(UUID().uuidString)"
+
+    func devices(_ n: Int) throws -> [Device] {
+        try (0..<n).map { try Device(root: root + "/d\($0)", index: $0) }
+    }
+
+    /// Copies `from`'s file (whole, or its first `bytes`) into `to`'s folder, as Syncthing would.
+    func deliver(_ from: Device, to: Device, bytes: Int? = nil) throws {
+        let source = try from.ownFile
+        guard var data = FileManager.default.contents(atPath: source) else { return }
+        if let bytes { data = data.prefix(bytes) }
+        let target = SyncFolder(shared: to.folder).path + "/" + (source as NSString).lastPathComponent
+        try data.write(to: URL(fileURLWithPath: target + ".tmp"))
+        _ = rename(target + ".tmp", target)
+    }
+
+    /// Everything a person sees of the history, without local row ids: medicines with details,
+    /// stock and schedule versions, and every effective dose.
+    func history(_ d: Device) throws -> String {
+        try d.store.read { r in
+            let meds = try r.medications(includeArchived: true)
+            let names = Dictionary(uniqueKeysWithValues: meds.map { ($0.id, $0.name) })
+            var lines = meds.map { m in
+                "\(m.name)|\(m.dose ?? "-")|per \(m.perDose)|stock \(m.stock.map(String.init) ?? "-")|archived \(m.archivedOn?.description ?? "-")|"
+                    + m.versions.map { "\($0.effective):\($0.schedule.times.map(\.description).joined(separator: ","))/\($0.schedule.recurrence)" }
+                    .joined(separator: ";")
+            }.sorted()
+            let days = LocalDate("2026-11-01")!...LocalDate("2026-12-31")!
+            lines += try r.events(days: days).map { e in
+                "\(names[e.medicationID] ?? "?") \(e.kind) \(e.slot.map { "\($0.date) \($0.time)" } ?? "as needed") at \(Int(e.at.timeIntervalSince1970))"
+            }.sorted()
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    func daily(_ name: String, _ times: [String], stock: Int?, from: String = "2026-11-01") -> Medication {
+        var m = Medication(id: 0, name: name, versions: [ScheduleVersion(effective: LocalDate(from)!, schedule: Schedule(
+            recurrence: .daily, times: times.map { LocalTime($0)! }, window: 7200, start: LocalDate(from)!, until: nil))])
+        m.stock = stock
+        return m
+    }
+
+    /// One random change on one device; a refused change (nothing due, a name in use) is part of the game.
+    func randomChange(_ d: Device, _ rng: inout Random, step: Int) throws {
+        let context = try d.context()
+        let names = ["Aspirin", "Magnesium", "Vitamin D"]
+        let name = names[Int(rng.next() % UInt64(names.count))]
+        let hour = 8 + Int(rng.next() % 13), minute = Int(rng.next() % 60)
+        let at = context.zone.instant(LocalDate("2026-11-22")!, LocalTime(hour: min(hour, 21), minute: minute)!)
+        do {
+            switch rng.next() % 9 {
+            case 0, 1, 2:
+                _ = try DoseRecorder(context: context, store: d.store).record(.taken, names: [name], at: at, next: false)
+            case 3:
+                _ = try DoseRecorder(context: context, store: d.store).record(.skipped, names: [name], at: at, next: false)
+            case 4:
+                _ = try UndoService(context: context, store: d.store).undo(name: rng.next() % 2 == 0 ? name : nil)
+            case 5:
+                _ = try RefillService(context: context, store: d.store).refill(name, adding: 1 + Int(rng.next() % 30), setTo: nil)
+            case 6:
+                _ = try RefillService(context: context, store: d.store).refill(name, adding: nil, setTo: Int(rng.next() % 50))
+            case 7:
+                _ = try MedicationService(context: context, store: d.store).edit(name, change: { $0.dose = "\(step) mg" },
+                                                                                  effective: context.today, schedule: nil)
+            default:
+                let day = LocalDate("2026-11-\(20 + Int(rng.next() % 4))")!
+                let times = [["08:00"], ["09:00", "21:00"], ["07:30"]][Int(rng.next() % 3)].map { LocalTime($0)! }
+                _ = try MedicationService(context: context, store: d.store).edit(name, change: { _ in }, effective: day,
+                                                                                  schedule: { base in
+                    var s = base!
+                    s.times = times
+                    return s
+                })
+            }
+        } catch is DosebarError {}
+        try d.sync.flush()
+    }
+
+    @Test("devices converge on one history whatever the delivery", arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func convergence(seed: UInt64) throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var rng = Random(state: seed)
+        let all = try devices(3)
+        // Device 0 has history before sync; device 1 has the same medicine (imported earlier) and one dose of it.
+        let context0 = try all[0].context()
+        try MedicationService(context: context0, store: all[0].store).add(daily("Aspirin", ["08:00", "20:00"], stock: 30))
+        try MedicationService(context: context0, store: all[0].store).add(daily("Magnesium", ["21:00"], stock: nil))
+        try MedicationService(context: try all[1].context(), store: all[1].store).add(daily("Aspirin", ["08:00", "20:00"], stock: 30))
+        try MedicationService(context: try all[2].context(), store: all[2].store).add(daily("Vitamin D", ["09:00"], stock: 10))
+        for d in all { _ = try d.sync.initialise(dir: d.folder) }
+
+        var clock = 7 * 60
+        for step in 0..<40 {
+            clock += 20
+            let d = all[Int(rng.next() % 3)]
+            d.now = String(format: "2026-11-22T%02d:%02d:00+09:00", min(clock / 60, 23), clock % 60)
+            try randomChange(d, &rng, step: step)
+            // The network: some file goes somewhere, whole or torn; some devices apply what they have.
+            let from = all[Int(rng.next() % 3)], to = all[Int(rng.next() % 3)]
+            if from !== to {
+                let size = (try? FileManager.default.attributesOfItem(atPath: try from.ownFile)[.size] as? Int) ?? 0
+                try deliver(from, to: to, bytes: rng.next() % 3 == 0 && size > 0 ? Int(rng.next() % UInt64(size)) : nil)
+            }
+            if rng.next() % 2 == 0 { _ = try to.sync.now() }
+        }
+        // Finally every file reaches every device (some twice), in a different order on each.
+        for (i, to) in all.enumerated() {
+            for k in 0..<3 {
+                let from = all[(i + 2 * k + 1) % 3]
+                if from !== to { try deliver(from, to: to); _ = try to.sync.now(); try deliver(from, to: to) }
+            }
+            _ = try to.sync.now()
+        }
+        let histories = try all.map(history)
+        #expect(histories[0] == histories[1], "device 0 and 1 differ:\n\(histories[0])\n---\n\(histories[1])")
+        #expect(histories[0] == histories[2], "device 0 and 2 differ:\n\(histories[0])\n---\n\(histories[2])")
+        // One Aspirin, although two devices had it before they synced.
+        #expect(histories[0].components(separatedBy: "\n").filter { $0.hasPrefix("Aspirin|") }.count == 1)
+        for d in all {
+            let progress = try d.sync.status().devices
+            #expect(progress.count == 3 && progress.allSatisfy { $0.pending == 0 }, "\(progress)")
+        }
+    }
+
+    @Test("a slot taken on two devices is taken once, at the earlier time; stock moves once")
+    func sameSlotTwice() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (a, b) = try { let d = try devices(2); return (d[0], d[1]) }()
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Aspirin", ["08:00"], stock: 10))
+        _ = try a.sync.initialise(dir: a.folder)
+        _ = try b.sync.initialise(dir: b.folder)
+        try deliver(a, to: b)
+        _ = try b.sync.now()
+        a.now = "2026-11-22T08:10:00+09:00"; b.now = "2026-11-22T08:20:00+09:00"
+        _ = try DoseRecorder(context: try b.context(), store: b.store).record(.taken, names: ["Aspirin"], at: nil, next: false)
+        _ = try DoseRecorder(context: try a.context(), store: a.store).record(.taken, names: ["Aspirin"], at: nil, next: false)
+        try a.sync.flush(); try b.sync.flush()
+        try deliver(a, to: b); try deliver(b, to: a)
+        _ = try a.sync.now(); _ = try b.sync.now()
+        for d in [a, b] {
+            let h = try history(d)
+            #expect(h.contains("Aspirin taken 2026-11-22 08:00 at \(Int(ISO8601.parse("2026-11-22T08:10:00+09:00")!.timeIntervalSince1970))"), "\(h)")
+            #expect(h.components(separatedBy: " taken ").count == 2, "one effective take:\n\(h)")
+            #expect(h.contains("stock 9|"), "stock moved once:\n\(h)")
+        }
+        // Undo of the winner on A: B's take (08:20) is the dose now, on both devices.
+        _ = try UndoService(context: try a.context(), store: a.store).undo(name: nil)
+        try a.sync.flush()
+        try deliver(a, to: b)
+        _ = try b.sync.now()
+        #expect(try history(a) == history(b))
+        #expect(try history(b).contains("at \(Int(ISO8601.parse("2026-11-22T08:20:00+09:00")!.timeIntervalSince1970))"))
+        #expect(try history(b).contains("stock 9|"))
+    }
+
+    @Test("a torn last line waits for the next read; a file seen twice adds nothing")
+    func tornAndTwice() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (a, b) = try { let d = try devices(2); return (d[0], d[1]) }()
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Aspirin", ["08:00"], stock: 10))
+        _ = try a.sync.initialise(dir: a.folder)
+        _ = try b.sync.initialise(dir: b.folder)
+        let whole = try #require(FileManager.default.contents(atPath: try a.ownFile))
+        try deliver(a, to: b, bytes: whole.count - 3)
+        _ = try b.sync.now()
+        let partial = try b.sync.status().devices.first { $0.device != (try b.sync.setup()!.device) }
+        let lines = whole.split(separator: 0x0A).count
+        #expect(partial?.applied == lines - 1, "the torn last line waits: \(String(describing: partial))")
+        try deliver(a, to: b)
+        #expect(try b.sync.now() == 1)
+        try deliver(a, to: b)
+        #expect(try b.sync.now() == 0)
+        #expect(try history(a) == history(b))
+        // Bad JSON on a complete last line is skipped too, and the next whole copy brings it.
+        var garbled = whole
+        garbled.append(contentsOf: Array("{\"id\":\n".utf8))
+        try garbled.write(to: URL(fileURLWithPath: SyncFolder(shared: b.folder).path + "/" + (try a.ownFile as NSString).lastPathComponent))
+        #expect(try b.sync.now() == 0)
+    }
+
+    @Test("without sync init nothing is recorded and no file is written")
+    func offByDefault() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let a = try devices(1)[0]
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Aspirin", ["08:00"], stock: 10))
+        a.now = "2026-11-22T08:05:00+09:00"
+        _ = try DoseRecorder(context: try a.context(), store: a.store).record(.taken, names: ["Aspirin"], at: nil, next: false)
+        try a.sync.flush()
+        #expect(try a.sync.setup() == nil)
+        #expect(try a.store.read { try $0.deviceProgress() }.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: a.folder))
+        #expect(throws: DosebarError.self) { _ = try a.sync.now() }
+    }
+
+    @Test("rename, archive and schedule versions: the later stamp wins on every device; one name added on two devices is one medicine")
+    func registers() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (a, b) = try { let d = try devices(2); return (d[0], d[1]) }()
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Aspirin", ["08:00"], stock: nil))
+        _ = try a.sync.initialise(dir: a.folder)
+        _ = try b.sync.initialise(dir: b.folder)
+        try deliver(a, to: b)
+        _ = try b.sync.now()
+        // Offline from each other: both add Zinc, A renames Aspirin, B (later) changes its dose and
+        // its schedule from the 23rd, A (earlier) changes the schedule from the 23rd too.
+        a.now = "2026-11-22T09:00:00+09:00"; b.now = "2026-11-22T10:00:00+09:00"
+        let edit = { (d: Device, change: @escaping (inout Medication) -> Void, times: [String]?) throws in
+            _ = try MedicationService(context: try d.context(), store: d.store).edit(
+                "Aspirin", change: change, effective: LocalDate("2026-11-23")!,
+                schedule: times.map { t in { base in var s = base!; s.times = t.map { LocalTime($0)! }; return s } })
+        }
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Zinc", ["12:00"], stock: 5))
+        try MedicationService(context: try b.context(), store: b.store).add(daily("zinc", ["13:00"], stock: 7))
+        try edit(a, { $0.name = "Aspirin Protect" }, ["07:00"])
+        try edit(b, { $0.dose = "100 mg" }, ["09:00"])
+        _ = try MedicationService(context: try a.context(), store: a.store).remove("Zinc")
+        try a.sync.flush(); try b.sync.flush()
+        try deliver(b, to: a); _ = try a.sync.now()
+        try deliver(a, to: b); _ = try b.sync.now()
+        let ha = try history(a), hb = try history(b)
+        #expect(ha == hb, "\(ha)\n---\n\(hb)")
+        let lines = ha.components(separatedBy: "\n")
+        // Each detail is its own register: A's rename and B's dose both stay; B's schedule is later.
+        #expect(lines.contains { $0.hasPrefix("Aspirin Protect|100 mg|") && $0.contains("2026-11-23:09:00/daily") }, "\(ha)")
+        #expect(lines.filter { $0.lowercased().hasPrefix("zinc|") }.count == 1, "\(ha)")
+        #expect(lines.contains { $0.lowercased().hasPrefix("zinc|") && $0.contains("archived 2026-11-22") }, "\(ha)")
+    }
+
+    @Test("the hybrid logical clock never goes back and orders its text like its value")
+    func clock() {
+        var c = SyncClock(millis: 0, counter: 0)
+        let t = Date(timeIntervalSince1970: 1_790_000_000)
+        c.tick(now: t)
+        let first = c.stamp(device: "a")
+        c.tick(now: t.addingTimeInterval(-60)) // the wall clock stepped back
+        let second = c.stamp(device: "a")
+        #expect(first < second && c.millis == 1_790_000_000_000 && c.counter == 1)
+        c.receive(SyncClock(millis: 1_790_000_500_000, counter: 3))
+        c.tick(now: t)
+        #expect(c.stamp(device: "a") > "1790000500000-00003-z" && c.counter == 4)
+        #expect(SyncClock(c.stamp(device: "abc")) == c)
+        var op = SyncOperation(kind: .take, medicine: "m")
+        op.id = "1"; op.device = "d"; op.stamp = second; op.at = 1_790_000_000.25; op.slot = "08:00"
+        #expect(SyncOperation.parse(Substring(try! op.line())) == op)
+        #expect(SyncOperation.parse("{\"id\":\"1\"") == nil)
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Two dosebar homes (two databases, the real binary) that sync through a plain directory;
+/// Syncthing is simulated by sharing the directory or by copying files, torn copies included.
+@Suite("sync init / now / status between two homes")
+struct SyncCommandTests {
+    /// The JSON without local row ids, which differ between machines.
+    static func withoutIDs(_ value: Any?) -> Any? {
+        if let d = value as? [String: Any] {
+            return d.filter { $0.key != "id" && !$0.key.hasSuffix("_id") }.mapValues { withoutIDs($0) ?? NSNull() }
+        }
+        if let a = value as? [Any] { return a.map { withoutIDs($0) ?? NSNull() } }
+        return value
+    }
+
+    static func canonical(_ r: Harness.Result) -> String {
+        guard let v = withoutIDs(r.json),
+              let data = try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys]) else { return r.out }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func device(_ h: Harness) throws -> String {
+        let out = try h.ok("sync", "status").out
+        let first = out.split(separator: "\n").first.map(String.init) ?? ""
+        return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
+    }
+
+    @Test("a take on A shows on B; the same medicine and dose on both are not duplicated")
+    func sharedDirectory() throws {
+        let a = Harness(), b = Harness()
+        let shared = a.root + "/Sync"
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        try a.ok("add", "Aspirin", "--at", "08:00,20:00", "--stock", "30", "--from", "2026-11-01")
+        try a.ok("add", "Magnesium", "--at", "21:00", "--from", "2026-11-01")
+        try a.ok("take", "Aspirin", "--at", "08:05", now: "2026-11-22T09:00:00+09:00")
+        // B had Aspirin too, and the same morning dose (as after an earlier import).
+        try b.ok("add", "aspirin", "--at", "08:00,20:00", "--stock", "30", "--from", "2026-11-01")
+        try b.ok("take", "aspirin", "--at", "08:05", now: "2026-11-22T09:00:00+09:00")
+
+        let initA = try a.ok("sync", "init", shared)
+        #expect(initA.out.contains("This device is"), "\(initA.out)")
+        let initB = try b.ok("sync", "init", shared)
+        #expect(initB.out.contains("Applied"), "\(initB.out)")
+        try a.ok("sync", "now")
+
+        let listB = try #require(try b.ok("list", "--json").json as? [[String: Any]])
+        #expect(listB.map { $0["name"] as? String } .count == 2, "one Aspirin, and Magnesium: \(listB)")
+        let history = try #require(try b.ok("history", "--json", "--from", "2026-11-22", "--to", "2026-11-22",
+                                           now: "2026-11-22T09:00:00+09:00").json as? [[String: Any]])
+        #expect(history.first?["taken"] as? Int == 1, "the morning dose once: \(history)")
+
+        try a.ok("take", "Aspirin", now: "2026-11-22T20:05:00+09:00")
+        #expect(FileManager.default.fileExists(atPath: shared + "/dosebar/" + (try device(a)) + ".jsonl"))
+        try b.ok("sync", "now", now: "2026-11-22T20:06:00+09:00")
+        let at = "2026-11-22T20:06:00+09:00"
+        let statusesB = try b.statuses(at: at)
+        // One name wins on both devices (the later add's); which one does not matter here.
+        #expect(statusesB.map { $0.lowercased() } == ["aspirin:taken", "aspirin:taken", "magnesium:upcoming"], "\(statusesB)")
+        #expect(Self.canonical(try a.run(["today", "--json"], now: at)) == Self.canonical(try b.run(["today", "--json"], now: at)))
+        #expect(Self.canonical(try a.run(["list", "--json"], now: at)) == Self.canonical(try b.run(["list", "--json"], now: at)))
+
+        let status = try b.ok("sync", "status").out
+        #expect(status.contains(try device(a)) && status.contains("(this device)"), "\(status)")
+        #expect(status.split(separator: "\n").count == 3, "\(status)")
+    }
+
+    @Test("torn copies wait for the whole file; copies arriving twice or out of order change nothing")
+    func tornCopies() throws {
+        let a = Harness(), b = Harness()
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
+        try a.ok("add", "Aspirin", "--at", "08:00,20:00", "--stock", "30", "--from", "2026-11-01")
+        try a.ok("sync", "init", dirA)
+        try b.ok("sync", "init", dirB)
+        let name = try device(a) + ".jsonl"
+        let source = dirA + "/dosebar/" + name, target = dirB + "/dosebar/" + name
+        func copy(cut: Int = 0) throws {
+            let data = try Data(contentsOf: URL(fileURLWithPath: source))
+            try data.prefix(data.count - cut).write(to: URL(fileURLWithPath: target))
+        }
+        let first = try Data(contentsOf: URL(fileURLWithPath: source))
+        try a.ok("take", "Aspirin", now: "2026-11-22T08:01:00+09:00")
+        try a.ok("refill", "Aspirin", "10", now: "2026-11-22T08:02:00+09:00")
+        // Late: B first sees the file as it was at init, then a torn copy of the newest one.
+        try first.write(to: URL(fileURLWithPath: target))
+        try b.ok("sync", "now", now: "2026-11-22T08:03:00+09:00")
+        try copy(cut: 5)
+        try b.ok("sync", "now", now: "2026-11-22T08:03:00+09:00")
+        let stockB = { () throws -> Int? in
+            ((try b.ok("list", "--json").json as? [[String: Any]])?.first?["stock"] as? Int)
+        }
+        #expect(try stockB() == 29, "the take applied, the torn refill waits")
+        try copy()
+        try b.ok("sync", "now", now: "2026-11-22T08:03:00+09:00")
+        try copy()
+        try b.ok("sync", "now", now: "2026-11-22T08:03:00+09:00")
+        #expect(try stockB() == 39)
+        #expect(try b.statuses(at: "2026-11-22T08:03:00+09:00").first == "Aspirin:taken")
+
+        // B undoes A's take: A sees it.
+        try b.ok("undo", now: "2026-11-22T08:04:00+09:00")
+        let back = dirA + "/dosebar/" + (try device(b)) + ".jsonl"
+        try Data(contentsOf: URL(fileURLWithPath: dirB + "/dosebar/" + (try device(b)) + ".jsonl")).write(to: URL(fileURLWithPath: back))
+        try a.ok("sync", "now", now: "2026-11-22T08:05:00+09:00")
+        #expect(try a.statuses(at: "2026-11-22T08:05:00+09:00").first == "Aspirin:due")
+        #expect(((try a.ok("list", "--json").json as? [[String: Any]])?.first?["stock"] as? Int) == 40)
+    }
+
+    @Test("sync now and status before init are usage errors; doctor names a missing Syncthing")
+    func notInitialised() throws {
+        let h = Harness()
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        let now = try h.run("sync", "now")
+        #expect(now.status == 64 && now.err.contains("sync init"), "\(now.err)")
+        #expect(try h.run("sync", "status").status == 64)
+        try h.ok("sync", "init", h.root + "/Sync")
+        let doctor = try h.run("doctor")
+        let running = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).contains {
+            (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("syncthing") == true
+        }
+        if running {
+            #expect(doctor.out.contains("Syncthing is running"), "\(doctor.out)")
+        } else {
+            #expect(doctor.out.contains("Syncthing is not running") && doctor.status == 1, "\(doctor.out)")
+        }
+    }
+
+    @Test("the daemon applies another device's file when it is renamed into the sync folder, and rewrites the bar")
+    func daemonApplies() throws {
+        let a = try DaemonTest.harness(), b = try DaemonTest.harness()
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
+        try a.ok("sync", "init", dirA)
+        try b.ok("sync", "init", dirB)
+        let d = try DaemonTest.startDaemon(b)
+        func ibuprofenToday() -> Int? {
+            guard let data = FileManager.default.contents(atPath: b.dir + "/snapshot.json"),
+                  let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            return ((s["as_needed"] as? [[String: Any]])?.first { $0["medication"] as? String == "Ibuprofen" })?["taken_today"] as? Int
+        }
+        #expect(ibuprofenToday() == 0)
+        try a.ok("take", "Ibuprofen")
+        // As Syncthing delivers: a temporary file, renamed into place.
+        let name = try device(a) + ".jsonl"
+        let data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
+        try data.write(to: URL(fileURLWithPath: dirB + "/dosebar/.syncthing." + name + ".tmp"))
+        #expect(rename(dirB + "/dosebar/.syncthing." + name + ".tmp", dirB + "/dosebar/" + name) == 0)
+        #expect(DaemonTest.waitUntil(10) { ibuprofenToday() == 1 }, "the take did not reach B's bar: \(d.stderr)")
+        d.signal(SIGTERM)
+        #expect(d.waitExit() == 0)
+    }
+}
