@@ -30,18 +30,26 @@ public final class DirectoryFollower {
 
     /// Watches the directory, or its nearest existing ancestor.
     private func arm() {
-        if let watch { inotify.remove(watch) }
-        watch = nil
-        var candidate = directory
-        while true {
-            if let wd = inotify.add(candidate, mask: candidate == directory ? Self.directoryMask : Self.ancestorMask) {
-                watch = wd
-                watchingDirectory = candidate == directory
-                return
+        // The next step towards the directory can appear between failing to watch it and watching its
+        // parent: its creation is then never reported, so look again after every ancestor watch.
+        for _ in 0..<64 {
+            if let watch { inotify.remove(watch) }
+            watch = nil
+            watchingDirectory = false
+            var candidate = directory
+            var missing: String?
+            while true {
+                if let wd = inotify.add(candidate, mask: candidate == directory ? Self.directoryMask : Self.ancestorMask) {
+                    watch = wd
+                    watchingDirectory = candidate == directory
+                    break
+                }
+                missing = candidate
+                let parent = (candidate as NSString).deletingLastPathComponent
+                if parent == candidate || parent.isEmpty { return }
+                candidate = parent
             }
-            let parent = (candidate as NSString).deletingLastPathComponent
-            if parent == candidate || parent.isEmpty { return }
-            candidate = parent
+            guard !watchingDirectory, let missing, FileManager.default.fileExists(atPath: missing) else { return }
         }
     }
 
