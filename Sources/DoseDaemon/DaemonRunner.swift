@@ -33,7 +33,7 @@ public enum DaemonRunner {
                                   notifier: notifier, systemd: SystemdNotify(environment: context.env))
         let source = try LinuxEventSource(databasePath: context.dbPath, watchZone: (context.env["TZ"] ?? "").isEmpty,
                                           signalFD: signals, children: children,
-                                          answers: { notifier?.takeAnswers() ?? [] },
+                                          notifications: { notifier?.takeEvents() ?? [] },
                                           committedElsewhere: DataVersionWatch(store).changed)
         host.extraReport = { " epoll_returns=\(source.epollReturns) children=\(children.count)" }
         let loop = DaemonLoop(clock: try SystemClock(environment: context.env), source: source, host: host,

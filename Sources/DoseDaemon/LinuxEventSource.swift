@@ -9,7 +9,8 @@ import Glibc
 ///   same directory do not count), and of those only the ones after which SQLite's data_version
 ///   says another process committed (not the daemon's own writes, nor a writer closing its
 ///   files), and on /etc for `localtime`/`timezone` when `TZ` is unset,
-/// - a signalfd for SIGHUP, SIGTERM, SIGINT, SIGUSR1 and SIGCHLD (children are reaped here).
+/// - a signalfd for SIGHUP, SIGTERM, SIGINT, SIGUSR1 and SIGCHLD (children are reaped here),
+/// - the output pipes of running notify-sends (the server's id, then the person's answer).
 /// Nothing else wakes it: no polling, no intervals.
 final class LinuxEventSource: DaemonEventSource {
     /// The signals the daemon takes through the signalfd (blocked for the whole process).
@@ -23,7 +24,7 @@ final class LinuxEventSource: DaemonEventSource {
     private let databaseNames: Set<String>
     private var zoneWatch: Int32?
     private let children: ChildProcesses
-    private let answers: () -> [AlertAnswer]
+    private let notifications: () -> [DaemonWake]
     /// Whether another process committed to the database since this was last asked (SQLite's
     /// data_version): inotify also reports the daemon's own writes and a writer closing its
     /// files after its commit, and neither is news.
@@ -34,10 +35,10 @@ final class LinuxEventSource: DaemonEventSource {
 
     /// `signalFD` must have been created (signals blocked) before any thread started.
     init(databasePath: String, watchZone: Bool, signalFD: SignalFD, children: ChildProcesses,
-         answers: @escaping () -> [AlertAnswer], committedElsewhere: @escaping () -> Bool = { true }) throws {
+         notifications: @escaping () -> [DaemonWake], committedElsewhere: @escaping () -> Bool = { true }) throws {
         self.signalFD = signalFD
         self.children = children
-        self.answers = answers
+        self.notifications = notifications
         self.committedElsewhere = committedElsewhere
         epoll = try Epoll()
         timer = try RealtimeTimer()
@@ -52,6 +53,8 @@ final class LinuxEventSource: DaemonEventSource {
         databaseWatch = wd
         if watchZone { zoneWatch = inotify.add("/etc", mask: Inotify.closeWrite | Inotify.movedTo | Inotify.create | Inotify.delete) }
         for fd in [timer.fd, signalFD.fd, inotify.fd] { try epoll.add(fd) }
+        // A notification's id is read while its notify-send runs.
+        children.watchOutput = { [epoll] fd in try? epoll.add(fd) }
     }
 
     func wait(until deadline: Date?) throws -> [DaemonWake] {
@@ -77,7 +80,6 @@ final class LinuxEventSource: DaemonEventSource {
                         default: break
                         }
                     }
-                    wakes += answers().map { .answered($0) }
                 } else if fd == inotify.fd {
                     var databaseTouched = false
                     for event in inotify.read() {
@@ -90,8 +92,11 @@ final class LinuxEventSource: DaemonEventSource {
                         }
                     }
                     if databaseTouched && committedElsewhere() { wakes.append(.dataChanged) }
+                } else {
+                    children.readOutput(fd)
                 }
             }
+            wakes += notifications()
             if !wakes.isEmpty {
                 // Coalesce what was queued together: one refresh for a burst of WAL writes.
                 var seen = Set<DaemonWake>()
