@@ -19,6 +19,9 @@ protocol DaemonHost: AnyObject {
     /// Asks the notification server to show `alert` (in place of the notification `replacing` when
     /// given); the outcome comes back as a `.sent` or `.notSent` wake.
     func show(_ alert: DoseAlert, replacing: UInt32?, now: Date)
+    /// Ends the process a previous daemon left waiting for the answer to `previous`, closing the
+    /// notification too when `close`, else leaving it on screen to be taken over.
+    func release(_ previous: NotifyState.Open, close: Bool)
     /// Closes open notifications none of whose doses is still in `unresolved`.
     func withdrawAlerts(unresolved: Set<SlotKey>)
     /// Logs the doses of an answered notification as taken or skipped at `now`.

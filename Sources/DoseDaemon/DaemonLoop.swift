@@ -87,8 +87,8 @@ final class DaemonLoop {
                 case .answered(let answer):
                     stats.answers += 1; recompute = true
                     answered(answer)
-                case .sent(let alert, let id):
-                    sent(alert, id: id)
+                case .sent(let alert, let id, let helper):
+                    sent(alert, id: id, helper: helper)
                 case .notSent(let alert):
                     notSent(alert)
                 case .closed(let alert, let id):
@@ -166,7 +166,8 @@ final class DaemonLoop {
 
     /// A previous daemon's notifications still naming open doses are sent again in their place
     /// (same id: the server replaces what is still on screen), so that their actions reach this
-    /// process; the others are forgotten.
+    /// process; the others are closed and forgotten. Either way the notify-send a killed daemon left
+    /// waiting is ended.
     private func takeOver(unresolved: [SlotKey: SlotStatus], now: Date) {
         guard !toTakeOver.isEmpty else { return }
         for record in notes.open where toTakeOver.contains(record.id) {
@@ -174,6 +175,7 @@ final class DaemonLoop {
             var alert = record.alert
             // The kind stays: a late transition not announced yet is owed on its own.
             alert.doses = alert.doses.filter { unresolved[$0.slot] == .due || unresolved[$0.slot] == .late }
+            host.release(record, close: alert.doses.isEmpty)
             guard !alert.doses.isEmpty else {
                 notes.open.removeAll { $0.id == record.id }
                 continue
@@ -210,11 +212,11 @@ final class DaemonLoop {
     }
 
     /// The server took a notification: its transitions count as announced, and it is on screen.
-    private func sent(_ alert: DoseAlert, id: UInt32) {
+    private func sent(_ alert: DoseAlert, id: UInt32, helper: Int32?) {
         guard let i = inFlight.firstIndex(where: { $0.alert == alert }) else { return }
         let entry = inFlight.remove(at: i)
         notes.open.removeAll { $0.id == id || $0.id == entry.replacing }
-        notes.open.append(NotifyState.Open(id: id, alert: alert))
+        notes.open.append(NotifyState.Open(id: id, alert: alert, helper: helper))
         stats.alerts += 1
         saveNotes(claiming: alert.keys)
     }

@@ -87,6 +87,10 @@ final class LiveDaemonHost: DaemonHost {
         notifier?.show(alert, replacing: replacing, zone: current.zone, now: now, catalog: current.catalog)
     }
 
+    func release(_ previous: NotifyState.Open, close: Bool) {
+        if let helper = previous.helper { notifier?.release(helper: helper, close: close) }
+    }
+
     func withdrawAlerts(unresolved: Set<SlotKey>) { notifier?.withdraw(unresolved: unresolved) }
 
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {

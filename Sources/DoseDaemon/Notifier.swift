@@ -85,13 +85,22 @@ final class Notifier {
             guard let self, let pid, let shown = self.open[pid], shown.id == nil,
                   let id = UInt32(line.trimmingCharacters(in: .whitespaces)), id != 0 else { return }
             self.open[pid]?.id = id
-            self.events.append(.sent(shown.alert, id: id))
+            self.events.append(.sent(shown.alert, id: id, helper: pid))
         })
         if let pid {
             open[pid] = (alert, nil)
         } else {
             events.append(.notSent(alert))
         }
+    }
+
+    /// Ends a notify-send a previous daemon started (checked by its command line: a pid can be reused):
+    /// SIGINT also closes its notification, SIGTERM leaves it on screen.
+    func release(helper pid: pid_t, close: Bool) {
+        guard let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return }
+        let words = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard words.contains(where: { $0.hasSuffix("notify-send") }), words.contains("--app-name=dosebar") else { return }
+        kill(pid, close ? SIGINT : SIGTERM)
     }
 
     /// Closes the notifications none of whose doses is in `unresolved` any more.

@@ -10,6 +10,8 @@ struct NotifyState: Codable, Equatable, Sendable {
     struct Open: Codable, Equatable, Sendable {
         var id: UInt32
         var alert: DoseAlert
+        /// The notify-send waiting for its answer (it outlives a killed daemon: the next one ends it).
+        var helper: Int32? = nil
     }
 
     /// A reminder put off by "Snooze", due at `at`.

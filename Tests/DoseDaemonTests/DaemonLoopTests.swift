@@ -148,7 +148,7 @@ final class SimHost: DaemonHost {
             shown.append((now, alert))
             let id = replacing ?? nextID
             if replacing == nil { nextID += 1 }
-            replies.append(.sent(alert, id: id))
+            replies.append(.sent(alert, id: id, helper: 100 + Int32(id)))
         } else {
             replies.append(.notSent(alert))
         }
@@ -158,6 +158,9 @@ final class SimHost: DaemonHost {
         return replies
     }
     func withdrawAlerts(unresolved: Set<SlotKey>) { withdrawn.append(unresolved) }
+    /// Helpers of a previous daemon ended, and whether their notification was closed.
+    var released: [(Int32?, Bool)] = []
+    func release(_ previous: NotifyState.Open, close: Bool) { released.append((previous.helper, close)) }
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
         recorded.append((choice, slots, now))
         for s in slots {
@@ -535,7 +538,7 @@ struct DaemonLoopTests {
         let first = SimHost(medications: meds, ledger: ledger)
         try Self.runUntilEnd(first, from: "2026-11-22T07:59:00+09:00", [SimEvent.crash(at: Sim.t("2026-11-22T08:05:00+09:00"))])
         let due = Self.dueAt8(iron: true)
-        #expect(ledger.state.open == [NotifyState.Open(id: 1, alert: due)])
+        #expect(ledger.state.open == [NotifyState.Open(id: 1, alert: due, helper: 101)])
 
         // Magnesium is taken in a terminal while no daemon runs; the daemon comes back at 08:20.
         let second = SimHost(medications: meds, ledger: ledger)
@@ -550,6 +553,7 @@ struct DaemonLoopTests {
         ])
         #expect(second.requests.count == 1)
         #expect(second.requests.first?.replacing == 1, "sent again in place of the old one")
+        #expect(second.released.map(\.0) == [101] && second.released.map(\.1) == [false], "the old notify-send ended, its notification kept")
         #expect(shownAgain?.slots == [Self.slot(1), Self.slot(4)], "the doses it named that are still open")
         #expect(shownAgain?.reminder == false)
         #expect(second.recorded.count == 1)
@@ -562,20 +566,21 @@ struct DaemonLoopTests {
     @Test("a notification left by a killed daemon whose doses got resolved is forgotten, not shown again")
     func takeOverResolved() throws {
         let ledger = SimLedger()
-        ledger.state.open = [NotifyState.Open(id: 3, alert: Self.dueAt8())]
+        ledger.state.open = [NotifyState.Open(id: 3, alert: Self.dueAt8(), helper: 7)]
         ledger.keys = ["due:1:2026-11-22T08:00": Sim.t("2026-11-22T08:00:00+09:00"), "due:2:2026-11-22T08:00": Sim.t("2026-11-22T08:00:00+09:00")]
         let host = SimHost(medications: Sim.meds, ledger: ledger)
         host.take(1, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:05:00+09:00"))
         host.take(2, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:05:00+09:00"))
         try Self.runUntilEnd(host, from: "2026-11-22T08:06:00+09:00", [SimEvent.crash(at: Sim.t("2026-11-22T08:30:00+09:00"))])
         #expect(host.requests.isEmpty)
+        #expect(host.released.map(\.0) == [7] && host.released.map(\.1) == [true], "closed by ending its notify-send")
         #expect(ledger.state.open.isEmpty)
     }
 
     @Test("the stored state reads back as written")
     func stateRoundTrip() throws {
         var state = NotifyState()
-        state.open = [NotifyState.Open(id: 42, alert: Self.dueAt8(iron: true))]
+        state.open = [NotifyState.Open(id: 42, alert: Self.dueAt8(iron: true), helper: 4242), NotifyState.Open(id: 43, alert: Self.dueAt8())]
         var late = Self.dueAt8()
         late.kind = .late
         late.reminder = true
