@@ -183,6 +183,39 @@ struct SyncCommandTests {
         #expect(!(try b.ok("sync", "status").out.contains("c0ffee")))
     }
 
+    @Test("restore keeps this machine's sync device id: a backup made on another device, or before sync init, never makes two writers of one file")
+    func restoreKeepsDevice() throws {
+        let a = Harness(), b = Harness()
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
+        try a.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01")
+        try a.ok("backup", a.root + "/before-sync.sqlite")
+        try a.ok("sync", "init", dirA)
+        try b.ok("add", "Zinc", "--at", "12:00", "--from", "2026-11-01")
+        try b.ok("sync", "init", dirB)
+        try b.ok("backup", b.root + "/b.sqlite")
+        try a.ok("backup", a.root + "/a.sqlite")
+        let deviceA = try device(a), deviceB = try device(b)
+        let header = "This device is \(deviceA), syncing through \(dirA)."
+
+        // A backup of this very device: nothing to say.
+        let own = try a.ok("restore", a.root + "/a.sqlite")
+        #expect(!own.out.contains("sync device"), "\(own.out)")
+
+        let other = try a.ok("restore", b.root + "/b.sqlite")
+        #expect(other.out.contains("made by sync device \(deviceB); this machine keeps its own, \(deviceA)"), "\(other.out)")
+        #expect(try a.ok("sync", "status").out.hasPrefix(header))
+        try a.ok("take", "Zinc", now: "2026-11-22T12:05:00+09:00")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dirA + "/dosebar") == [deviceA + ".jsonl"])
+        let fileA = try String(contentsOfFile: dirA + "/dosebar/" + deviceA + ".jsonl", encoding: .utf8)
+        #expect(fileA.contains("\"kind\":\"take\"") && fileA.contains("\"device\":\"\(deviceA)\""), "\(fileA)")
+        #expect(!fileA.contains(deviceB), "B's operations stay in B's file: \(fileA)")
+
+        let old = try a.ok("restore", a.root + "/before-sync.sqlite")
+        #expect(old.out.contains("made before sync was set up; this machine keeps its sync device \(deviceA)"), "\(old.out)")
+        #expect(try a.ok("sync", "status").out.hasPrefix(header))
+    }
+
     @Test("sync now and status before init are usage errors; doctor names a missing Syncthing")
     func notInitialised() throws {
         let h = Harness()
