@@ -277,6 +277,28 @@ struct SyncSimulationTests {
         #expect(lines.contains { $0.lowercased().hasPrefix("zinc|") && $0.contains("archived 2026-11-22") }, "\(ha)")
     }
 
+    @Test("a name removed on one device and added again there is a new medicine on every device")
+    func readdAfterRemove() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (a, b) = try { let d = try devices(2); return (d[0], d[1]) }()
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Zinc", ["08:00"], stock: 5))
+        _ = try a.sync.initialise(dir: a.folder)
+        _ = try b.sync.initialise(dir: b.folder)
+        try deliver(a, to: b); _ = try b.sync.now()
+        b.now = "2026-11-22T09:00:00+09:00"
+        _ = try MedicationService(context: try b.context(), store: b.store).remove("Zinc")
+        try MedicationService(context: try b.context(), store: b.store).add(daily("Zinc", ["12:00"], stock: 9, from: "2026-11-22"))
+        try b.sync.flush()
+        try deliver(b, to: a); _ = try a.sync.now()
+        // Known: A merges B's new Zinc into the archived one (its add names a name A first added),
+        // while B keeps two medicines. The add would have to say which same-named medicines it
+        // knew (and is not), for every device to decide alike.
+        let ha = try history(a), hb = try history(b)
+        withKnownIssue("an add of a name archived (or renamed away) on the adding device merges elsewhere") {
+            #expect(ha == hb, "\(ha)\n---\n\(hb)")
+        }
+    }
+
     @Test("the hybrid logical clock never goes back and orders its text like its value")
     func clock() {
         var c = SyncClock(millis: 0, counter: 0)
