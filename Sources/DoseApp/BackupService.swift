@@ -30,6 +30,10 @@ public struct BackupService {
         public var keptAt: String
         /// The live database, now holding the restored data.
         public var store: DoseStore
+        /// When this machine syncs and the backup was made by another device (or before `sync
+        /// init`): the device id the backup carried (nil when it had none) — replaced by this
+        /// machine's, which is kept with its sync folder and clock.
+        public var otherDevice: String?? = nil
     }
 
     // MARK: - Backup
@@ -126,11 +130,37 @@ public struct BackupService {
             }
         }
         do {
+            let otherDevice = try keepSyncDevice(of: store, in: staged)
             let contents = try store.replaceContents(withStaged: staged)
-            return Restored(contents: contents, keptAt: keptAt, store: store)
+            return Restored(contents: contents, keptAt: keptAt, store: store, otherDevice: otherDevice)
         } catch {
             undo()
             throw error
+        }
+    }
+
+    /// A backup carries the sync device id of the machine that made it. When this machine syncs
+    /// and the backup's id differs, the staged copy gets this machine's id, folder and clock (the
+    /// later of the two), so two machines never append to one file (DESIGN §10); its own
+    /// operations the backup holds count as written (they are in this machine's file already).
+    /// Returns the backup's id (`.some(nil)`: it had none) when it was replaced, nil otherwise.
+    static func keepSyncDevice(of live: DoseStore, in staged: String) throws -> String?? {
+        let mine = try live.read { r -> (device: String, dir: String?, clock: String?)? in
+            guard let device = try r.meta(SyncMeta.device) else { return nil }
+            return (device, try r.meta(SyncMeta.dir), try r.meta(SyncMeta.clock))
+        }
+        guard let mine else { return nil }
+        return try DoseStore.editStaged(staged) { w -> String?? in
+            let theirs = try w.reader.meta(SyncMeta.device)
+            guard theirs != mine.device else { return nil }
+            try w.setMeta(SyncMeta.device, mine.device)
+            try w.setMeta(SyncMeta.dir, mine.dir)
+            var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
+            if let current = mine.clock.flatMap(SyncClock.init) { clock.receive(current) }
+            try w.setMeta(SyncMeta.clock, clock.state)
+            let written = try w.reader.operations(device: mine.device, after: 0).last?.seq ?? 0
+            try w.setMeta(SyncMeta.written, String(written))
+            return .some(theirs)
         }
     }
 

@@ -37,6 +37,12 @@ public struct HistoryService {
         return ledger
     }
 
+    /// Doses merged as duplicates (the same slot taken on two devices, DESIGN §10) on each day of
+    /// `days`, for one medicine or all; days without any are absent.
+    public func duplicates(_ days: ClosedRange<LocalDate>, medicationID: Int64?) throws -> [LocalDate: Int] {
+        try store.read { try $0.duplicateCounts(days: days, medicationID: medicationID) }
+    }
+
     /// The medicine a NAME argument means, archived ones included (their history is kept).
     public func medication(named name: String) throws -> Medication {
         let all = try store.read { try $0.medications(includeArchived: true) }

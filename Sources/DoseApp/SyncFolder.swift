@@ -69,16 +69,26 @@ public struct SyncFolder: Sendable {
     }
 
     /// The whole lines of a file that are operations of `device`; a last line without its newline
-    /// (a file mid-sync) is left for the next read, and a line that is not an operation is skipped.
-    public static func read(_ file: String, device: String) throws -> [SyncOperation] {
+    /// (a file mid-sync) is left for the next read. A line that is not an operation is skipped, and
+    /// one that claims another device is refused (only `device` writes its file): each with a
+    /// warning naming the file and the line.
+    public static func read(_ file: String, device: String, warn: (String) -> Void = { _ in }) throws -> [SyncOperation] {
         guard let data = FileManager.default.contents(atPath: file) else {
             if !FileManager.default.fileExists(atPath: file) { return [] }
             throw DosebarError.io("\(file): cannot read it (check its permissions)")
         }
         var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         lines.removeLast() // after the last newline: empty, or a torn line
-        return lines.compactMap { line in
-            guard let op = SyncOperation.parse(Substring(decoding: line, as: UTF8.self)), op.device == device else { return nil }
+        return lines.enumerated().compactMap { index, line in
+            guard !line.isEmpty else { return nil }
+            guard let op = SyncOperation.parse(Substring(decoding: line, as: UTF8.self)) else {
+                warn("\(file):\(index + 1): not a dosebar operation (damaged or cut off); skipped")
+                return nil
+            }
+            guard op.device == device else {
+                warn("\(file):\(index + 1): an operation of device \(op.device) in the file of device \(device); refused")
+                return nil
+            }
             return op
         }
     }

@@ -7,9 +7,12 @@ import Foundation
 public struct SyncService {
     public let context: AppContext
     public let store: DoseStore
+    /// Where a warning about another device's file goes (a line skipped or refused): stderr for
+    /// the commands, the daemon's log for the daemon.
+    public let warn: (String) -> Void
 
-    public init(context: AppContext, store: DoseStore) {
-        self.context = context; self.store = store
+    public init(context: AppContext, store: DoseStore, warn: @escaping (String) -> Void = Output.warning) {
+        self.context = context; self.store = store; self.warn = warn
     }
 
     /// This device and its folder, when sync was initialised.
@@ -102,7 +105,7 @@ public struct SyncService {
         guard let setup = try setup() else { return 0 }
         var applied = 0
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
-            let ops = try SyncFolder.read(path, device: device)
+            let ops = try SyncFolder.read(path, device: device, warn: warn)
             let fresh = try store.read { r in try ops.filter { try !r.hasOperation(id: $0.id) } }
             let pending = try store.read { try $0.pendingOperations().count }
             if fresh.isEmpty && pending == 0 { continue }

@@ -19,6 +19,8 @@ final class LiveDaemonHost: DaemonHost {
     var extraReport: () -> String = { "" }
     /// Another device's file in the sync folder changed (and, at start, may have): apply it on the next refresh.
     var syncChanged = true
+    /// Warnings about other devices' files already logged: a bad line is named once, not on every read.
+    private var syncWarned = Set<String>()
 
     init(context: AppContext, store: DoseStore, nudger: BarNudger, notifier: Notifier?, systemd: SystemdNotify) {
         base = context; current = context; self.store = store
@@ -38,7 +40,9 @@ final class LiveDaemonHost: DaemonHost {
     /// Applies other devices' operations after their files changed, and appends this device's
     /// pending ones (a notification's answer). A failure is a warning: the bar still gets written.
     private func syncIfNeeded(_ context: AppContext) {
-        let sync = SyncService(context: context, store: store)
+        let sync = SyncService(context: context, store: store) { [unowned self] text in
+            if syncWarned.insert(text).inserted { warn("sync: " + text) }
+        }
         do {
             try sync.flush()
             if syncChanged {

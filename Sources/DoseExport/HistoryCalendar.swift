@@ -2,16 +2,20 @@ import DoseCore
 
 /// `dosebar history` in a terminal (DESIGN §3 History): one row per week, Monday first, one cell
 /// per day coloured by its state, the month at the row where it starts, the medicine's name (or
-/// "all") above and a legend below. Without colour (NO_COLOR, a pipe) each cell carries a letter.
+/// "all") above and a legend below (then how many doses sync merged as duplicates, if any). Without colour (NO_COLOR, a pipe) each cell carries a letter.
 /// 47 columns wide in both languages.
 public struct HistoryCalendar {
     public var title: String
     public var records: [DayRecord]
     public var catalog: Catalog
     public var color: Bool
+    /// Doses merged as duplicates by sync in the range (the same slot taken on two devices): a line
+    /// below the legend says how many, when there are any.
+    public var duplicates: Int
 
-    public init(title: String, records: [DayRecord], catalog: Catalog, color: Bool) {
+    public init(title: String, records: [DayRecord], catalog: Catalog, color: Bool, duplicates: Int = 0) {
         self.title = title; self.records = records; self.catalog = catalog; self.color = color
+        self.duplicates = duplicates
     }
 
     /// The letter of each state when there is no colour: the ASCII icon set's, as on the bars' strip.
@@ -61,6 +65,7 @@ public struct HistoryCalendar {
         }
         out.append("")
         out.append(contentsOf: legend())
+        if duplicates > 0 { out.append(catalog.counted("history.duplicates", duplicates)) }
         return out.map(Self.trimmingTrailingSpaces)
     }
 

@@ -4,9 +4,17 @@ import Foundation
 /// `history --json`, `stats --json` and `report --format json|csv` (DESIGN §2, §3 Reports):
 /// the same records and figures, written by one set of functions so they cannot disagree.
 public enum HistoryJSON {
-    /// `[{day, state, total, taken, on_time, late, early, skipped, missed}]`.
-    public static func days(_ records: [DayRecord]) -> String {
-        JSONValue.array { a in for r in records { a.appendObject { day($0, r) } } }.text
+    /// `[{day, state, total, taken, on_time, late, early, skipped, missed}]`, and `duplicates` on a
+    /// day with doses merged as duplicates by sync (only then, so history without sync reads as before).
+    public static func days(_ records: [DayRecord], duplicates: [LocalDate: Int] = [:]) -> String {
+        JSONValue.array { a in
+            for r in records {
+                a.appendObject { o in
+                    day(o, r)
+                    if let n = duplicates[r.day], n > 0 { o.set("duplicates", n) }
+                }
+            }
+        }.text
     }
 
     /// One medicine or the whole, over two periods: what `stats` says.

@@ -114,6 +114,21 @@ extension DoseStore {
         }
     }
 
+    /// Runs `body` in one write transaction on a copy staged by ``prepareRestore(staged:named:)``,
+    /// before it replaces the live database (what must not come from the backup, such as this
+    /// machine's sync device id).
+    public static func editStaged<T>(_ staged: String, _ body: (StoreWriter) throws -> T) throws -> T {
+        do {
+            let queue = try DatabaseQueue(path: staged, configuration: StoreFile.configuration())
+            defer { try? queue.close() }
+            return try queue.write { db in try body(StoreWriter(db: db, path: staged)) }
+        } catch let error as DosebarError {
+            throw error
+        } catch {
+            throw StoreErrors.map(error, path: staged)
+        }
+    }
+
     /// Whether `error` is the refusal to open the corrupt (or non-SQLite) database file at `path`.
     public static func isCorruptFileError(_ error: any Error, path: String) -> Bool {
         (error as? DosebarError) == StoreErrors.corrupt(path)

@@ -133,6 +133,20 @@ extension StoreReader {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_duplicate WHERE event_id = ?)", arguments: [eventID]) ?? false
     }
 
+    /// How many doses of each day of `days` lost to an earlier dose of their slot taken on another
+    /// device (`sync_duplicate`, not undone), for one medicine or all; days without any are absent.
+    /// Counted when read, so the kept day outcomes need not know about them.
+    public func duplicateCounts(days: ClosedRange<LocalDate>, medicationID: Int64?) throws -> [LocalDate: Int] {
+        var sql = """
+            SELECT e.day AS day, count(*) AS n FROM sync_duplicate d JOIN event e ON e.id = d.event_id
+            WHERE e.day BETWEEN ? AND ? AND NOT EXISTS (SELECT 1 FROM event u WHERE u.target = e.id)
+            """
+        var args: StatementArguments = [days.lowerBound.dayNumber, days.upperBound.dayNumber]
+        if let medicationID { sql += " AND e.medication_id = ?"; _ = args.append(contentsOf: [medicationID]) }
+        return Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: sql + " GROUP BY e.day", arguments: args)
+            .map { (LocalDate(dayNumber: $0["day"]), $0["n"] as Int) })
+    }
+
     /// The operations about a local medicine (under any of its global ids) that count for its stock,
     /// applied, in stamp order, with the event a dose operation names.
     public func stockOperations(medicationID: Int64) throws -> [(op: StoredOperation, eventID: Int64?)] {

@@ -28,7 +28,7 @@ struct HistoryCommand: ParsableCommand {
     var name: String?
     @Option(name: .long, help: ArgumentHelp("First day (YYYY-MM-DD, today, yesterday).", valueName: "date")) var from: String?
     @Option(name: .long, help: ArgumentHelp("Last day (default today).", valueName: "date")) var to: String?
-    @Flag(name: .long, help: "Print JSON: [{day, state, total, taken, on_time, late, early, skipped, missed}].") var json = false
+    @Flag(name: .long, help: "Print JSON: [{day, state, total, taken, on_time, late, early, skipped, missed}]; duplicates: N on a day where sync merged N doses.") var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
@@ -39,13 +39,14 @@ struct HistoryCommand: ParsableCommand {
         // By default five rows: this week and the four before, from a Monday.
         let days = try service.range(from: from, to: to, defaultDays: 28 + context.today.weekday.rawValue)
         let records = try service.ledger(days).dayRecords(medicationID: medication?.id)
+        let duplicates = try service.duplicates(days, medicationID: medication?.id)
         if json {
-            Output.line(HistoryJSON.days(records))
+            Output.line(HistoryJSON.days(records, duplicates: duplicates))
             return
         }
         let title = medication?.name ?? context.catalog.text("history.all")
         let calendar = HistoryCalendar(title: title, records: records, catalog: context.catalog,
-                                       color: Output.wantsColor(context.env))
+                                       color: Output.wantsColor(context.env), duplicates: duplicates.values.reduce(0, +))
         for line in calendar.lines() { Output.line(line) }
     }
 }

@@ -38,6 +38,11 @@ struct Restore: ParsableCommand {
             "path": file, "medications": c.counted("cli.medicines", restored.contents.medications),
             "events": c.counted("cli.events", restored.contents.events), "kept": restored.keptAt,
         ]))
+        if let other = restored.otherDevice {
+            Output.line(c.text(other == nil ? "cli.restored.sync_device.none" : "cli.restored.sync_device",
+                               ["device": (try? SyncService(context: context, store: restored.store).setup()?.device) ?? "",
+                                "other": other ?? ""]))
+        }
         Refresh.afterChange(context, restored.store)
     }
 }

@@ -1,5 +1,6 @@
 import DoseApp
 import DoseCore
+import DoseExport
 import DoseStore
 import Foundation
 import Testing
@@ -26,9 +27,10 @@ struct SyncSimulationTests {
         let index: Int
         var store: DoseStore
         var now: String = "2026-11-22T07:00:00+09:00"
+        let tz: String
 
-        init(root: String, index: Int) throws {
-            self.root = root; self.index = index
+        init(root: String, index: Int, tz: String = "Asia/Seoul") throws {
+            self.root = root; self.index = index; self.tz = tz
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             store = try DoseStore(path: root + "/db.sqlite")
         }
@@ -37,7 +39,7 @@ struct SyncSimulationTests {
 
         func context() throws -> AppContext {
             try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared",
-                                               "DOSEBAR_NOW": now, "TZ": "Asia/Seoul", "XDG_CONFIG_HOME": root + "/config"])
+                                               "DOSEBAR_NOW": now, "TZ": tz, "XDG_CONFIG_HOME": root + "/config"])
         }
 
         var sync: SyncService { get throws { SyncService(context: try context(), store: store) } }
@@ -50,8 +52,8 @@ struct SyncSimulationTests {
 
     let root = NSTemporaryDirectory() + "dosebar-sync-\(UUID().uuidString)"
 
-    func devices(_ n: Int) throws -> [Device] {
-        try (0..<n).map { try Device(root: root + "/d\($0)", index: $0) }
+    func devices(_ n: Int, tz: String = "Asia/Seoul") throws -> [Device] {
+        try (0..<n).map { try Device(root: root + "/d\($0)", index: $0, tz: tz) }
     }
 
     /// Copies `from`'s file (whole, or its first `bytes`) into `to`'s folder, as Syncthing would.
@@ -66,7 +68,7 @@ struct SyncSimulationTests {
 
     /// Everything a person sees of the history, without local row ids: medicines with details,
     /// stock and schedule versions, and every effective dose.
-    func history(_ d: Device) throws -> String {
+    func history(_ d: Device, days: ClosedRange<LocalDate> = LocalDate("2026-11-01")!...LocalDate("2026-12-31")!) throws -> String {
         try d.store.read { r in
             let meds = try r.medications(includeArchived: true)
             let names = Dictionary(uniqueKeysWithValues: meds.map { ($0.id, $0.name) })
@@ -75,7 +77,6 @@ struct SyncSimulationTests {
                     + m.versions.map { "\($0.effective):\($0.schedule.times.map(\.description).joined(separator: ","))/\($0.schedule.recurrence)" }
                     .joined(separator: ";")
             }.sorted()
-            let days = LocalDate("2026-11-01")!...LocalDate("2026-12-31")!
             lines += try r.events(days: days).map { e in
                 "\(names[e.medicationID] ?? "?") \(e.kind) \(e.slot.map { "\($0.date) \($0.time)" } ?? "as needed") at \(Int(e.at.timeIntervalSince1970))"
             }.sorted()
@@ -161,7 +162,7 @@ struct SyncSimulationTests {
             }
             _ = try to.sync.now()
         }
-        let histories = try all.map(history)
+        let histories = try all.map { try history($0) }
         #expect(histories[0] == histories[1], "device 0 and 1 differ:\n\(histories[0])\n---\n\(histories[1])")
         #expect(histories[0] == histories[2], "device 0 and 2 differ:\n\(histories[0])\n---\n\(histories[2])")
         // One Aspirin, although two devices had it before they synced.
@@ -276,6 +277,28 @@ struct SyncSimulationTests {
         #expect(lines.contains { $0.lowercased().hasPrefix("zinc|") && $0.contains("archived 2026-11-22") }, "\(ha)")
     }
 
+    @Test("a name removed on one device and added again there is a new medicine on every device")
+    func readdAfterRemove() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (a, b) = try { let d = try devices(2); return (d[0], d[1]) }()
+        try MedicationService(context: try a.context(), store: a.store).add(daily("Zinc", ["08:00"], stock: 5))
+        _ = try a.sync.initialise(dir: a.folder)
+        _ = try b.sync.initialise(dir: b.folder)
+        try deliver(a, to: b); _ = try b.sync.now()
+        b.now = "2026-11-22T09:00:00+09:00"
+        _ = try MedicationService(context: try b.context(), store: b.store).remove("Zinc")
+        try MedicationService(context: try b.context(), store: b.store).add(daily("Zinc", ["12:00"], stock: 9, from: "2026-11-22"))
+        try b.sync.flush()
+        try deliver(b, to: a); _ = try a.sync.now()
+        // Known: A merges B's new Zinc into the archived one (its add names a name A first added),
+        // while B keeps two medicines. The add would have to say which same-named medicines it
+        // knew (and is not), for every device to decide alike.
+        let ha = try history(a), hb = try history(b)
+        withKnownIssue("an add of a name archived (or renamed away) on the adding device merges elsewhere") {
+            #expect(ha == hb, "\(ha)\n---\n\(hb)")
+        }
+    }
+
     @Test("the hybrid logical clock never goes back and orders its text like its value")
     func clock() {
         var c = SyncClock(millis: 0, counter: 0)
@@ -293,5 +316,177 @@ struct SyncSimulationTests {
         op.id = "1"; op.device = "d"; op.stamp = second; op.at = 1_790_000_000.25; op.slot = "08:00"
         #expect(SyncOperation.parse(Substring(try! op.line())) == op)
         #expect(SyncOperation.parse("{\"id\":\"1\"") == nil)
+    }
+}
+
+/// Five devices making every kind of change across a DST day, and a sixth that saw every
+/// operation as soon as it was made: whatever the network did, all end where the sixth is.
+extension SyncSimulationTests {
+    /// What a person sees on a device: the medicines and doses, `history --json` (with duplicates)
+    /// and `today --json` at `now`, without local row ids and with arrays in a canonical order
+    /// (the order of equal entries may follow local ids; so may the lines of a tooltip).
+    func seen(_ d: Device, days: ClosedRange<LocalDate>) throws -> String {
+        let context = try d.context()
+        let service = HistoryService(store: d.store, context: context)
+        let history = HistoryJSON.days(try service.ledger(days).dayRecords(), duplicates: try service.duplicates(days, medicationID: nil))
+        let day = DayService(store: d.store, context: context)
+        let today = SnapshotJSON.snapshot(TimelineProvider(builder: day.builder(try day.load())).snapshot(at: context.now))
+        func canonical(_ v: Any) -> Any {
+            if let o = v as? [String: Any] {
+                return o.filter { $0.key != "id" && !$0.key.hasSuffix("_id") }.mapValues(canonical)
+            }
+            if let a = v as? [Any] {
+                return a.map(canonical).map { ($0, text($0)) }.sorted { $0.1 < $1.1 }.map(\.0)
+            }
+            // A tooltip lists medicines of one rank (low stock) in local id order.
+            if let t = v as? String, t.contains("\n") { return t.split(separator: "\n", omittingEmptySubsequences: false).sorted().joined(separator: "\n") }
+            return v
+        }
+        func text(_ v: Any) -> String {
+            guard JSONSerialization.isValidJSONObject(v),
+                  let data = try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys]) else { return "\(v)" }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let snapshot = try JSONSerialization.jsonObject(with: Data(today.utf8))
+        return try self.history(d, days: days) + "\n--- history --json\n" + history + "\n--- today --json\n" + text(canonical(snapshot))
+    }
+
+    /// One random change of any kind (DESIGN §10's list: add, edit, rename, schedule from a day,
+    /// archive, refill, refill --set, take, skip, undo, an as-needed dose) on one device.
+    func anyChange(_ d: Device, _ rng: inout Random, start: LocalDate) throws {
+        let context = try d.context()
+        // Iron and Folate are only ever added (on several devices: one medicine), never removed nor
+        // renamed: an add of a name that was archived or renamed away on the adding device, while
+        // other devices still have it, merges there and not here (a known limit, see the report).
+        let names = ["Aspirin", "Magnesium", "Zinc", "Aspirin XR", "Zinc XR", "Iron", "Folate"]
+        let lasting = ["Iron", "Folate"]
+        func pick<T>(_ a: [T]) -> T { a[Int(rng.next() % UInt64(a.count))] }
+        let name = pick(names)
+        let meds = MedicationService(context: context, store: d.store)
+        // Times that fall in the gap (02:30 on 8 March) or the repeated hour (01:30 on 1 November).
+        let timesPool = [["01:30", "08:00"], ["02:30", "21:00"], ["09:00"], ["07:30", "19:30"]]
+        do {
+            switch rng.next() % 14 {
+            case 0, 1, 2:
+                _ = try DoseRecorder(context: context, store: d.store).record(.taken, names: [name], at: nil, next: false)
+            case 3:
+                // Back-dated, possibly to the slot before, possibly across the DST change.
+                let at = context.now.addingTimeInterval(-Double(rng.next() % (6 * 3600)))
+                _ = try DoseRecorder(context: context, store: d.store).record(.taken, names: [name], at: at, next: false)
+            case 4:
+                _ = try DoseRecorder(context: context, store: d.store).record(.skipped, names: [name], at: nil, next: false)
+            case 5:
+                _ = try DoseRecorder(context: context, store: d.store).record(.taken, names: ["Ibuprofen"], at: nil, next: false)
+            case 6:
+                _ = try UndoService(context: context, store: d.store).undo(name: rng.next() % 2 == 0 ? name : nil)
+            case 7:
+                _ = try RefillService(context: context, store: d.store).refill(name, adding: 1 + Int(rng.next() % 30), setTo: nil)
+            case 8:
+                _ = try RefillService(context: context, store: d.store).refill(pick([name, "Ibuprofen"]), adding: nil,
+                                                                              setTo: Int(rng.next() % 50))
+            case 9:
+                let dose = "\(rng.next() % 500) mg"
+                _ = try meds.edit(name, change: { $0.dose = dose }, effective: context.today, schedule: nil)
+            case 10:
+                // Renames go to and fro between a name and its own "XR" name, which no add uses.
+                guard !lasting.contains(name) else { break }
+                let to = name.hasSuffix(" XR") ? String(name.dropLast(3)) : name + " XR"
+                _ = try meds.edit(name, change: { $0.name = to }, effective: context.today, schedule: nil)
+            case 11:
+                let effective = max(context.today.adding(days: Int(rng.next() % 3) - 1), start)
+                let times = pick(timesPool).map { LocalTime($0)! }
+                _ = try meds.edit(name, change: { _ in }, effective: effective, schedule: { base in
+                    // Before the medicine's first day there is no schedule to start from.
+                    var s = base ?? Schedule(recurrence: .daily, times: times, window: 7200, start: effective, until: nil)
+                    s.times = times
+                    return s
+                })
+            case 12:
+                guard !lasting.contains(name) else { break }
+                _ = try meds.remove(name)
+            default:
+                try meds.add(daily(pick(lasting), pick(timesPool), stock: rng.next() % 2 == 0 ? nil : Int(rng.next() % 40),
+                                   from: context.today.description))
+            }
+        } catch is DosebarError {}
+        try d.sync.flush()
+    }
+
+    @Test("five devices, every kind of change, files late, twice, torn and out of order across a DST day: all end as one device that saw every operation",
+          arguments: [("2026-03-07", 1), ("2026-03-07", 2), ("2026-03-07", 3), ("2026-10-31", 4), ("2026-10-31", 5), ("2026-10-31", 6)])
+    func fiveDevicesAcrossDST(first: String, seed: UInt64) throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var rng = Random(state: seed)
+        let zone = "America/New_York"
+        let start = LocalDate(first)!
+        let all = try devices(6, tz: zone)
+        let devices = Array(all.prefix(5)), witness = all[5]
+        // The clock: 06:00 on the first day, then 30–70 minutes a step, through the DST change.
+        let zoneValue = try all[0].context().zone
+        var clock = zoneValue.instant(start, LocalTime("06:00")!)
+        func setClock(_ d: Device, skew: Double = 0) { d.now = ISO8601.format(clock.addingTimeInterval(skew), offset: 0, zulu: true) }
+        for d in all { setClock(d) }
+
+        var aspirin = daily("Aspirin", ["01:30", "08:00"], stock: 30, from: first)
+        aspirin.perDose = 1
+        var ibuprofen = Medication(id: 0, name: "Ibuprofen", versions: [ScheduleVersion(effective: start, schedule: Schedule(
+            recurrence: .asNeeded(maxPerDay: nil, minInterval: nil), times: [], window: 7200, start: start, until: nil))])
+        ibuprofen.stock = 20
+        try MedicationService(context: try devices[0].context(), store: devices[0].store).add(aspirin)
+        try MedicationService(context: try devices[0].context(), store: devices[0].store).add(ibuprofen)
+        try MedicationService(context: try devices[1].context(), store: devices[1].store).add(aspirin)
+        try MedicationService(context: try devices[2].context(), store: devices[2].store).add(daily("Magnesium", ["02:30", "21:00"],
+                                                                                                    stock: nil, from: first))
+        try MedicationService(context: try devices[3].context(), store: devices[3].store).add(daily("Zinc", ["01:30", "08:00"],
+                                                                                                    stock: 12, from: first))
+        for d in all { _ = try d.sync.initialise(dir: d.folder) }
+
+        for _ in 0..<70 {
+            clock = clock.addingTimeInterval(Double(30 + rng.next() % 41) * 60)
+            let d = devices[Int(rng.next() % 5)]
+            // Each device's wall clock a little off, as real ones are.
+            for other in devices { setClock(other, skew: Double(Int(rng.next() % 121) - 60)) }
+            setClock(witness)
+            try anyChange(d, &rng, start: start)
+            // The witness gets every file whole, at once.
+            for from in devices { try deliver(from, to: witness) }
+            _ = try witness.sync.now()
+            // The network: a few copies, whole or cut anywhere (an older version of an
+            // append-only file is a cut at a line end), some of them twice.
+            for _ in 0..<Int(rng.next() % 3) {
+                let from = devices[Int(rng.next() % 5)], to = devices[Int(rng.next() % 5)]
+                guard from !== to else { continue }
+                let size = (try? FileManager.default.attributesOfItem(atPath: try from.ownFile)[.size] as? Int) ?? 0
+                let bytes = rng.next() % 3 == 0 && size > 0 ? Int(rng.next() % UInt64(size)) : nil
+                try deliver(from, to: to, bytes: bytes)
+                if rng.next() % 4 == 0 { try deliver(from, to: to, bytes: bytes) }
+                if rng.next() % 2 == 0 { _ = try to.sync.now() }
+            }
+        }
+        // At last every file reaches every device, in an order of its own, and some twice.
+        for d in all { setClock(d) }
+        for (i, to) in devices.enumerated() {
+            for k in 0..<5 {
+                let from = devices[(i + 3 * k + 1) % 5]
+                guard from !== to else { continue }
+                try deliver(from, to: to)
+                if (i + k) % 2 == 0 { _ = try to.sync.now(); try deliver(from, to: to) }
+            }
+            _ = try to.sync.now()
+        }
+        for from in devices { try deliver(from, to: witness) }
+        _ = try witness.sync.now()
+
+        let days = start...(try witness.context().today)
+        let expected = try seen(witness, days: days)
+        for d in devices {
+            let got = try seen(d, days: days)
+            #expect(got == expected, "device \(d.index) differs from the witness (seed \(seed)):\n\(got)\n--- witness\n\(expected)")
+            let progress = try d.sync.status().devices
+            #expect(progress.count == 5 && progress.allSatisfy { $0.pending == 0 }, "\(progress)")
+        }
+        // The run did cross the DST change, and something happened.
+        #expect(days.contains(LocalDate(first)!.adding(days: 1)))
+        #expect(expected.contains(" taken "), "\(expected)")
     }
 }

@@ -66,6 +66,45 @@ struct SyncCommandTests {
         #expect(status.split(separator: "\n").count == 3, "\(status)")
     }
 
+    @Test("a slot taken on both devices counts once, and history shows the duplicate (past the kept day outcomes too)")
+    func historyShowsDuplicates() throws {
+        let a = Harness(), b = Harness()
+        let shared = a.root + "/Sync"
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        try a.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01")
+        try a.ok("sync", "init", shared)
+        try b.ok("sync", "init", shared)
+        try b.ok("take", "Aspirin", "--at", "08:20", now: "2026-11-22T09:00:00+09:00")
+        try a.ok("take", "Aspirin", "--at", "08:10", now: "2026-11-22T09:00:00+09:00")
+        let later = "2026-11-23T09:00:00+09:00"
+        func days(_ h: Harness, _ extra: String...) throws -> [[String: Any]] {
+            try #require(try h.run(["history", "--json", "--from", "2026-11-21", "--to", "2026-11-22"] + extra, now: later).json
+                as? [[String: Any]])
+        }
+        // Before the files meet, each device judges (and keeps) the 22nd from its own take alone.
+        #expect(try days(a).map { $0["duplicates"] == nil } == [true, true])
+        try a.ok("sync", "now", now: later)
+        try b.ok("sync", "now", now: later)
+        for h in [a, b] {
+            let d = try days(h)
+            #expect(d.count == 2 && d[0]["duplicates"] == nil, "no key on a day without duplicates: \(d)")
+            #expect(d[1]["taken"] as? Int == 1 && d[1]["state"] as? String == "done", "taken once: \(d)")
+            #expect(d[1]["duplicates"] as? Int == 1, "the other take is a duplicate: \(d)")
+            #expect(try days(h, "Aspirin")[1]["duplicates"] as? Int == 1)
+            let calendar = try h.ok("history", "--from", "2026-11-16", "--to", "2026-11-22", now: later).out
+            #expect(calendar.contains("1 dose taken on two devices was merged"), "\(calendar)")
+            let before = try h.ok("history", "--from", "2026-11-16", "--to", "2026-11-21", now: later).out
+            #expect(!before.contains("merged"), "\(before)")
+        }
+        // The earlier take (A's, 08:10) is the dose on both.
+        let report = { (h: Harness) throws -> String in
+            try h.ok("report", "--from", "2026-11-22", "--to", "2026-11-22", "--format", "csv", now: later).out
+        }
+        #expect(try report(a) == report(b))
+        let reportB = try report(b)
+        #expect(reportB.contains("08:10"), "\(reportB)")
+    }
+
     @Test("torn copies wait for the whole file; copies arriving twice or out of order change nothing")
     func tornCopies() throws {
         let a = Harness(), b = Harness()
@@ -108,6 +147,75 @@ struct SyncCommandTests {
         #expect(((try a.ok("list", "--json").json as? [[String: Any]])?.first?["stock"] as? Int) == 40)
     }
 
+    @Test("another device's file: a malformed line is skipped and a line claiming another device refused, each named by file and line")
+    func badLines() throws {
+        let a = Harness(), b = Harness()
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
+        try a.ok("add", "Aspirin", "--at", "08:00", "--stock", "30", "--from", "2026-11-01")
+        try a.ok("sync", "init", dirA)
+        try b.ok("sync", "init", dirB)
+        try a.ok("take", "Aspirin", now: "2026-11-22T08:01:00+09:00")
+        let deviceA = try device(a), deviceB = try device(b)
+        let source = try String(contentsOfFile: dirA + "/dosebar/" + deviceA + ".jsonl", encoding: .utf8)
+        var lines = source.split(separator: "\n").map(String.init)
+        let add = try #require(lines.first { $0.contains("\"kind\":\"add\"") })
+        func forged(device: String, name: String) throws -> String {
+            var op = try #require(try JSONSerialization.jsonObject(with: Data(add.utf8)) as? [String: Any])
+            op["id"] = UUID().uuidString.lowercased(); op["medicine"] = UUID().uuidString.lowercased()
+            op["device"] = device; op["name"] = name
+            return String(decoding: try JSONSerialization.data(withJSONObject: op, options: [.sortedKeys]), as: UTF8.self)
+        }
+        // Line 2 claims B itself, line 3 a third device, line 4 is not an operation at all.
+        lines.insert(contentsOf: [try forged(device: deviceB, name: "Forged"), try forged(device: "c0ffee", name: "Forged too"),
+                                  "{\"id\": \"x\", \"kind\":"], at: 1)
+        let target = dirB + "/dosebar/" + deviceA + ".jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: target, atomically: true, encoding: .utf8)
+        let now = try b.run(["sync", "now"], now: "2026-11-22T08:02:00+09:00")
+        #expect(now.status == 0, "\(now.err)")
+        #expect(now.err.contains(target + ":2: an operation of device \(deviceB) in the file of device \(deviceA); refused"), "\(now.err)")
+        #expect(now.err.contains(target + ":3: an operation of device c0ffee in the file of device \(deviceA); refused"), "\(now.err)")
+        #expect(now.err.contains(target + ":4: not a dosebar operation"), "\(now.err)")
+        #expect(now.err.split(separator: "\n").count == 3, "\(now.err)")
+        let names = try #require(try b.ok("list", "--json").json as? [[String: Any]]).compactMap { $0["name"] as? String }
+        #expect(names == ["Aspirin"], "the forged adds are not applied: \(names)")
+        #expect(try b.statuses(at: "2026-11-22T08:02:00+09:00") == ["Aspirin:taken"])
+        #expect(!(try b.ok("sync", "status").out.contains("c0ffee")))
+    }
+
+    @Test("restore keeps this machine's sync device id: a backup made on another device, or before sync init, never makes two writers of one file")
+    func restoreKeepsDevice() throws {
+        let a = Harness(), b = Harness()
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
+        try a.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01")
+        try a.ok("backup", a.root + "/before-sync.sqlite")
+        try a.ok("sync", "init", dirA)
+        try b.ok("add", "Zinc", "--at", "12:00", "--from", "2026-11-01")
+        try b.ok("sync", "init", dirB)
+        try b.ok("backup", b.root + "/b.sqlite")
+        try a.ok("backup", a.root + "/a.sqlite")
+        let deviceA = try device(a), deviceB = try device(b)
+        let header = "This device is \(deviceA), syncing through \(dirA)."
+
+        // A backup of this very device: nothing to say.
+        let own = try a.ok("restore", a.root + "/a.sqlite")
+        #expect(!own.out.contains("sync device"), "\(own.out)")
+
+        let other = try a.ok("restore", b.root + "/b.sqlite")
+        #expect(other.out.contains("made by sync device \(deviceB); this machine keeps its own, \(deviceA)"), "\(other.out)")
+        #expect(try a.ok("sync", "status").out.hasPrefix(header))
+        try a.ok("take", "Zinc", now: "2026-11-22T12:05:00+09:00")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dirA + "/dosebar") == [deviceA + ".jsonl"])
+        let fileA = try String(contentsOfFile: dirA + "/dosebar/" + deviceA + ".jsonl", encoding: .utf8)
+        #expect(fileA.contains("\"kind\":\"take\"") && fileA.contains("\"device\":\"\(deviceA)\""), "\(fileA)")
+        #expect(!fileA.contains(deviceB), "B's operations stay in B's file: \(fileA)")
+
+        let old = try a.ok("restore", a.root + "/before-sync.sqlite")
+        #expect(old.out.contains("made before sync was set up; this machine keeps its sync device \(deviceA)"), "\(old.out)")
+        #expect(try a.ok("sync", "status").out.hasPrefix(header))
+    }
+
     @Test("sync now and status before init are usage errors; doctor names a missing Syncthing")
     func notInitialised() throws {
         let h = Harness()
@@ -144,10 +252,15 @@ struct SyncCommandTests {
         try a.ok("take", "Ibuprofen")
         // As Syncthing delivers: a temporary file, renamed into place.
         let name = try device(a) + ".jsonl"
-        let data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
+        var data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
+        let bad = data.split(separator: 0x0A).count + 1
+        data.append(contentsOf: Array("not an operation\n".utf8))
         try data.write(to: URL(fileURLWithPath: dirB + "/dosebar/.syncthing." + name + ".tmp"))
         #expect(rename(dirB + "/dosebar/.syncthing." + name + ".tmp", dirB + "/dosebar/" + name) == 0)
         #expect(DaemonTest.waitUntil(10) { ibuprofenToday() == 1 }, "the take did not reach B's bar: \(d.stderr)")
+        // The bad line is in the daemon's log, named by file and line, once.
+        let warning = "\(dirB)/dosebar/\(name):\(bad): not a dosebar operation"
+        #expect(DaemonTest.waitUntil(5) { d.stderr.contains(warning) }, "\(d.stderr)")
         d.signal(SIGTERM)
         #expect(d.waitExit() == 0)
     }

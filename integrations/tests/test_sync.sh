@@ -4,7 +4,8 @@
 # with its own home, GUI/API and listen port; each knows the other from its
 # config.xml) sharing one folder, and two dosebar homes (two databases):
 # A's medicine and A's take appear on B's bar through B's daemon, and B's take
-# reaches A with `sync now`.
+# reaches A with `sync now`; the same slot taken on both at once ends taken once;
+# a device paused (REST API), both sides changed, resumed: both converge.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -144,6 +145,57 @@ if wait_for 60 stock_39_on_a; then
 else
     result FAIL sync-back "A's Aspirin stock is $(stock_on_a), not 39"
 fi
+# The same slot taken on both at once (before either file reached the other): taken once, at
+# the earlier time (A's 20:01), on both; history counts B's as a duplicate.
+NOW=2026-11-22T20:01:00+09:00 dose_on a take Aspirin >/dev/null & take_a=$!
+NOW=2026-11-22T20:02:00+09:00 dose_on b take Aspirin >/dev/null & take_b=$!
+wait "$take_a" "$take_b"
+evening() { # evening a|b: the 20:00 Aspirin's taken_at and the day's duplicates, after a sync now
+    NOW=2026-11-22T20:10:00+09:00 dose_on "$1" sync now >/dev/null 2>&1
+    printf '%s %s' "$(NOW=2026-11-22T20:10:00+09:00 dose_on "$1" today --json |
+        jq -r '[.doses[] | select(.medication == "Aspirin" and (.scheduled | test("T20:00"))) | .taken_at] | first // empty')" \
+        "$(NOW=2026-11-22T20:10:00+09:00 dose_on "$1" history --json --from 2026-11-22 --to 2026-11-22 | jq -r '.[0].duplicates // 0')"
+}
+once_on_both() { [ "$(evening a)" = "2026-11-22T20:01:00+09:00 1" ] && [ "$(evening b)" = "2026-11-22T20:01:00+09:00 1" ]; }
+if wait_for 30 once_on_both; then
+    result PASS sync-same-slot "a slot taken on both at once is taken once, at the earlier time, and shown as a duplicate"
+else
+    result FAIL sync-same-slot "A: '$(evening a)', B: '$(evening b)' (want '2026-11-22T20:01:00+09:00 1' on both)"
+fi
+
+# A pauses B (Syncthing's REST API); both change meanwhile; resumed, both converge.
+api_a() { curl -fsS -X POST -H "X-API-Key: $KEY" "http://127.0.0.1:$GUI_A/rest/system/$1?device=$ID_B" >/dev/null; }
+b_paused_for_a() { curl -fsS -H "X-API-Key: $KEY" "http://127.0.0.1:$GUI_B/rest/system/connections" 2>/dev/null |
+    jq -e --arg id "$ID_A" '.connections[$id].connected == false' >/dev/null; }
+if api_a pause && wait_for 20 b_paused_for_a; then
+    NOW=2026-11-22T21:05:00+09:00 dose_on a skip Magnesium >/dev/null
+    NOW=2026-11-22T21:06:00+09:00 dose_on b refill Aspirin 5 >/dev/null
+    sleep 2
+    apart() { NOW=2026-11-22T21:10:00+09:00 dose_on b sync now >/dev/null 2>&1
+        NOW=2026-11-22T21:10:00+09:00 dose_on b today --json |
+            jq -e '[.doses[] | select(.medication == "Magnesium") | .status] == ["skipped"]' >/dev/null; }
+    if apart; then result FAIL sync-paused "A's skip reached B while B was paused"
+    else result PASS sync-paused "while paused, A's skip stays on A"; fi
+    api_a resume
+    view() { # view a|b: today --json without local ids, after a sync now
+        NOW=2026-11-22T21:10:00+09:00 dose_on "$1" sync now >/dev/null 2>&1
+        NOW=2026-11-22T21:10:00+09:00 dose_on "$1" today --json |
+            jq -cS 'walk(if type == "object" then with_entries(select(.key != "id" and (.key | endswith("_id") | not))) else . end)'
+    }
+    converged() { local va vb; va=$(view a); vb=$(view b)
+        [ -n "$va" ] && [ "$va" = "$vb" ] &&
+        echo "$va" | jq -e '[.doses[] | select(.medication == "Magnesium") | .status] == ["skipped"]' >/dev/null &&
+        [ "$(dose_on a list --json | jq -r '.[] | select(.name == "Aspirin") | .stock')" = 43 ] &&
+        [ "$(dose_on b list --json | jq -r '.[] | select(.name == "Aspirin") | .stock')" = 43 ]; }
+    if wait_for 40 converged; then
+        result PASS sync-resumed "resumed: A's skip on B, B's refill on A (39 - 1 + 5 = 43), the same today on both"
+    else
+        result FAIL sync-resumed "not converged: A $(view a | head -c 300) / B $(view b | head -c 300)"
+    fi
+else
+    result FAIL sync-paused "could not pause B on A through the REST API"
+fi
+
 status_a=$(dose_on a sync status)
 case $status_a in
     *"(this device)"*"operations applied"*) result PASS sync-status "$(echo "$status_a" | tail -n 1)" ;;
