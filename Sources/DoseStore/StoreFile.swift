@@ -82,15 +82,22 @@ enum StoreFile {
         }
         if superseded { throw StoreErrors.newer(path) }
         if complete { return false }
-        do {
-            try migrator.migrate(queue)
-        } catch {
-            // Two processes opening a new database at once may both try `v1`: the loser's
-            // transaction fails and rolls back, and the winner has done the work.
-            if try queue.read(migrator.hasCompletedMigrations) { return true }
-            try migrator.migrate(queue)
+        // Processes opening a new database at once may try the same migration: the loser's
+        // transaction fails and rolls back while the winner's is done. Each failure means another
+        // process got further, so try again until every migration is in (bounded: one per migration
+        // and a few more).
+        var attempt = 0
+        while true {
+            do {
+                try migrator.migrate(queue)
+                return true
+            } catch {
+                if try queue.read(migrator.hasCompletedMigrations) { return true }
+                attempt += 1
+                if attempt > 16 { throw error }
+                usleep(UInt32(1_000 * attempt))
+            }
         }
-        return true
     }
 
     // MARK: - Identity
