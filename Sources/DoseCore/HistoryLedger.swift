@@ -101,6 +101,12 @@ public struct Figures: Sendable, Hashable {
     /// `a` out of `b` in percent, rounded to the nearest integer (the snapshot's rule).
     public static func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int((Double(a) * 100 / Double(b)).rounded()) }
 
+    /// Adds another set of slots' figures.
+    public mutating func add(_ other: Figures) {
+        taken += other.taken; onTime += other.onTime; late += other.late; early += other.early
+        skipped += other.skipped; missed += other.missed; lateMinutesTotal += other.lateMinutesTotal
+    }
+
     /// Counts one slot (only known outcomes count).
     public mutating func add(_ slot: SlotRecord) {
         switch slot.status {
@@ -174,7 +180,7 @@ public struct HistoryLedger: Sendable {
         for part in out.all { for outcome in part { judged[outcome.date] = outcome } }
         fresh = judged.values.filter { $0.date < today }.sorted { $0.date < $1.date }
 
-        let byID = Dictionary(medications.map { ($0.id, $0) }) { a, _ in a }
+        let byID = MedicationTable(medications)
         var inForce: [Int64: ClosedRange<LocalDate>] = [:]
         slots.reserveCapacity(judged.values.reduce(0) { $0 + $1.slots.count } + known.values.reduce(0) { $0 + $1.slots.count })
         d = self.days.lowerBound
@@ -197,6 +203,28 @@ public struct HistoryLedger: Sendable {
         self.inForce = inForce
         self.medications = medications.filter { inForce[$0.id] != nil }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// Medicines by id: an array for the small ids a database hands out (no hashing for each of a
+    /// year's slots), a dictionary beyond.
+    private struct MedicationTable {
+        private var dense: [Medication?] = []
+        private var sparse: [Int64: Medication] = [:]
+
+        init(_ medications: [Medication]) {
+            for m in medications {
+                if m.id >= 0 && m.id < 65_536 {
+                    if dense.count <= Int(m.id) { dense += [Medication?](repeating: nil, count: Int(m.id) + 1 - dense.count) }
+                    if dense[Int(m.id)] == nil { dense[Int(m.id)] = m }
+                } else if sparse[m.id] == nil {
+                    sparse[m.id] = m
+                }
+            }
+        }
+
+        subscript(id: Int64) -> Medication? {
+            id >= 0 && id < Int64(dense.count) ? dense[Int(id)] : sparse[id]
+        }
     }
 
     /// The finished days this ledger judged itself (not given as `known`), in order: for the store's cache.
@@ -289,10 +317,20 @@ public struct HistoryLedger: Sendable {
         return f
     }
 
-    /// The figures of every medicine on `days`, in one pass over the slots.
+    /// The figures of every medicine on `days`, in one pass over the slots (counted in an array by id:
+    /// no hashing for each of a year's slots).
     public func figuresByMedication(days range: ClosedRange<LocalDate>? = nil) -> [Int64: Figures] {
+        var dense: [Figures?] = []
         var out: [Int64: Figures] = [:]
-        for s in slots where range?.contains(s.date) ?? true { out[s.medicationID, default: Figures()].add(s) }
+        for s in slots where range?.contains(s.date) ?? true {
+            let id = s.medicationID
+            guard id >= 0 && id < 65_536 else { out[id, default: Figures()].add(s); continue }
+            let i = Int(id)
+            if i >= dense.count { dense += [Figures?](repeating: nil, count: i + 1 - dense.count) }
+            if dense[i] == nil { dense[i] = Figures() }
+            dense[i]!.add(s)
+        }
+        for (i, f) in dense.enumerated() { if let f { out[Int64(i)] = f } }
         return out
     }
 

@@ -190,12 +190,16 @@ fileprivate struct ReportPage {
         }
         let columns = ["date", "time", "medicine", "status", "taken_at", "late_by"]
         let head = el("tr", [:], columns.map { el("th", ["class": "c-" + $0], text: column($0)) })
-        // A year can list thousands: each row is written in one go, with the words of a date, a status
-        // and a name worked out once (the same markup `el` writes).
+        // A year can list thousands: the rows are appended to one string, with the words of a date, a
+        // status and a name worked out once (the same markup `el` writes).
         var dates: [LocalDate: String] = [:], statuses: [SlotStatus: String] = [:], names: [String: String] = [:]
-        func cell(_ column: String, _ html: String) -> String { "<td class=\"c-" + column + "\">" + html + "</td>" }
         func text(_ s: String) -> String { Markup.text(s).html }
-        let rows = doses.map { s -> Markup in
+        var body = "<tbody>"
+        body.reserveCapacity(doses.count * 300)
+        func cell(_ column: String, _ html: String) {
+            body.append("<td class=\"c-"); body.append(column); body.append("\">"); body.append(html); body.append("</td>")
+        }
+        for s in doses {
             let date = dates[s.date] ?? { let t = text(shortDate(s.date)); dates[s.date] = t; return t }()
             let status = statuses[s.status] ?? {
                 let t = "<span class=\"badge\">" + text(catalog.status(s.status)) + "</span>"
@@ -203,12 +207,19 @@ fileprivate struct ReportPage {
                 return t
             }()
             let name = names[s.medication] ?? { let t = text(s.medication); names[s.medication] = t; return t }()
-            return Markup(raw: "<tr class=\"st-" + s.status.rawValue + "\">" + cell("date", date) + cell("time", text(s.time.description))
-                + cell("medicine", name) + cell("status", status) + cell("taken_at", text(s.takenAt?.clock ?? "–"))
-                + cell("late_by", text(s.status == .takenLate ? lateness(s.lateMinutes) : "–")) + "</tr>\n")
+            body.append("<tr class=\"st-"); body.append(s.status.rawValue); body.append("\">")
+            cell("date", date)
+            cell("time", s.time.description)
+            cell("medicine", name)
+            cell("status", status)
+            cell("taken_at", s.takenAt?.clock ?? "–")
+            cell("late_by", text(s.status == .takenLate ? lateness(s.lateMinutes) : "–"))
+            body.append("</tr>\n")
         }
+        body.append("</tbody>\n")
+        let rows = Markup(raw: body)
         return section("troubled", catalog.text("report.troubled"), [
-            el("table", ["class": "doses"], [el("thead", [:], [head]), el("tbody", [:], rows)]),
+            el("table", ["class": "doses"], [el("thead", [:], [head]), rows]),
         ])
     }
 

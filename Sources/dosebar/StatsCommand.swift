@@ -47,8 +47,8 @@ struct StatsCommand: ParsableCommand {
         let mostLate = ledger.mostLateSlots(days: current)
         let stats = HistoryJSON.Stats(
             days: days, from: current.lowerBound, to: today,
-            overall: ledger.figures(medicationID: medication?.id, days: current),
-            previous: ledger.figures(medicationID: medication?.id, days: previous),
+            overall: Self.total(now, of: medication?.id),
+            previous: Self.total(before, of: medication?.id),
             medications: shown.map { m in
                 (name: m.name, mostLateSlot: mostLate[m.id],
                  figures: now[m.id] ?? Figures(), previous: before[m.id] ?? Figures())
@@ -58,5 +58,13 @@ struct StatsCommand: ParsableCommand {
             return
         }
         for line in StatsTable(stats: stats, catalog: context.catalog, previous: previous).lines() { Output.line(line) }
+    }
+
+    /// One medicine's figures, or every medicine's together (every slot belongs to one medicine).
+    static func total(_ figures: [Int64: Figures], of id: Int64?) -> Figures {
+        if let id { return figures[id] ?? Figures() }
+        var sum = Figures()
+        for f in figures.values { sum.add(f) }
+        return sum
     }
 }
