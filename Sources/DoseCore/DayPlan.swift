@@ -118,11 +118,6 @@ public struct DayPlan: Sendable {
         hasMedications = any || medications.contains { $0.archivedOn == nil || $0.archivedOn! > date }
     }
 
-    /// The instant of a wall-clock time of this day (one addition on a day without an offset change).
-    public func instant(of time: LocalTime) -> Date {
-        offset == nil ? zone.instant(date, time) : dayStart.addingTimeInterval(Double(time.minuteOfDay * 60))
-    }
-
     /// `t` with its offset from UTC (no time zone lookup when `t` falls on this day and the offset holds all day).
     public func local(_ t: Date) -> LocalInstant {
         if let offset, t >= dayStart, t < dayEnd { return LocalInstant(date: t, offset: offset) }

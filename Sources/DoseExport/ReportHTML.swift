@@ -156,7 +156,7 @@ fileprivate struct ReportPage {
             }))
             monday = monday.adding(days: 7)
         }
-        let head = el("tr", [:], weekdayNames().map { el("th", [:], text: $0) })
+        let head = el("tr", [:], weekdays.map { el("th", [:], text: $0) })
         return el("table", ["class": "month"], [
             el("caption", [:], text: catalog.month(first.month, year: first.year)),
             el("thead", [:], [head]), el("tbody", [:], rows),
@@ -249,10 +249,8 @@ fileprivate struct ReportPage {
 
     private func lateness(_ minutes: Int?) -> String { minutes.map(catalog.minutes) ?? "–" }
 
-    private func weekdayNames() -> [String] { weekdays }
-
     private func dateArguments(_ d: LocalDate) -> [String: String] {
-        ["weekday": weekdayNames()[d.weekday.rawValue - 1], "day": String(d.day), "month": catalog.month(d.month),
+        ["weekday": weekdays[d.weekday.rawValue - 1], "day": String(d.day), "month": catalog.month(d.month),
          "year": String(d.year)]
     }
 
