@@ -5,4 +5,6 @@ struct AlertAnswer: Hashable, Sendable {
     enum Choice: String, Sendable, CaseIterable { case taken, snooze, skip }
     var alert: DoseAlert
     var choice: Choice
+    /// The server's id of the notification answered (nil when unknown).
+    var id: UInt32? = nil
 }

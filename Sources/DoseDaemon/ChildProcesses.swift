@@ -12,7 +12,20 @@ final class ChildProcesses {
         var succeeded: Bool { status == 0 }
     }
 
-    private var running: [pid_t: (pipe: Int32?, onExit: ((Exit) -> Void)?)] = [:]
+    /// A child not reaped yet: its output pipe while open, what it printed so far, the callbacks.
+    private struct Running {
+        var pipe: Int32?
+        var output: [UInt8] = []
+        /// Bytes of `output` already handed to `onLine`.
+        var linesSeen = 0
+        var onLine: ((String) -> Void)?
+        var onExit: ((Exit) -> Void)?
+    }
+
+    private var running: [pid_t: Running] = [:]
+    /// Called with the output pipe of every child started with `onLine`, to be watched for input
+    /// (the event source adds it to its epoll; closing it removes it).
+    var watchOutput: ((Int32) -> Void)?
     private let environment: [String: String]
     private let searchPath: [String]
 
@@ -31,9 +44,12 @@ final class ChildProcesses {
     }
 
     /// Starts `path` with `arguments`. With `onExit`, stdout and stderr are captured and handed
-    /// over when the child has been reaped. Returns the pid, or nil when it could not start.
+    /// over when the child has been reaped; with `onLine` too, each line as soon as it is read
+    /// (while the child runs). Returns the pid, or nil when it could not start.
     @discardableResult
-    func spawn(_ path: String, _ arguments: [String], onExit: ((Exit) -> Void)? = nil) -> pid_t? {
+    func spawn(_ path: String, _ arguments: [String], onExit: ((Exit) -> Void)? = nil,
+               onLine: ((String) -> Void)? = nil) -> pid_t? {
+        let onExit = onExit ?? (onLine == nil ? nil : { _ in })
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -75,8 +91,46 @@ final class ChildProcesses {
             if onExit != nil { close(pipeFDs[0]) }
             return nil
         }
-        running[pid] = (onExit != nil ? pipeFDs[0] : nil, onExit)
+        running[pid] = Running(pipe: onExit != nil ? pipeFDs[0] : nil, onLine: onLine, onExit: onExit)
+        if onLine != nil { watchOutput?(pipeFDs[0]) }
         return pid
+    }
+
+    /// Reads what a child printed on `fd` (ready for reading) and hands over its complete lines;
+    /// closes the pipe at its end. False when `fd` is no child's pipe.
+    @discardableResult
+    func readOutput(_ fd: Int32) -> Bool {
+        guard let pid = running.first(where: { $0.value.pipe == fd })?.key else { return false }
+        drain(pid)
+        return true
+    }
+
+    /// Reads the pipe of `pid` until it would block (or ends: then it is closed) and passes on the new lines.
+    private func drain(_ pid: pid_t, final: Bool = false) {
+        guard var child = running[pid] else { return }
+        if let fd = child.pipe {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(fd, &chunk, chunk.count)
+                if n > 0 { child.output.append(contentsOf: chunk[0..<n]); continue }
+                if n < 0 && errno == EINTR { continue }
+                if n == 0 || errno != EAGAIN { close(fd); child.pipe = nil }
+                break
+            }
+        }
+        var lines: [String] = []
+        if child.onLine != nil {
+            while let nl = child.output[child.linesSeen...].firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: child.output[child.linesSeen..<nl], as: UTF8.self))
+                child.linesSeen = nl + 1
+            }
+            if final || child.pipe == nil, child.linesSeen < child.output.count {
+                lines.append(String(decoding: child.output[child.linesSeen...], as: UTF8.self))
+                child.linesSeen = child.output.count
+            }
+        }
+        running[pid] = child
+        for line in lines { child.onLine?(line) }
     }
 
     /// Sends `signal` to a running child (no-op once it has been reaped).
@@ -90,19 +144,11 @@ final class ChildProcesses {
             var status: Int32 = 0
             let pid = waitpid(-1, &status, WNOHANG)
             if pid <= 0 { return }
+            guard running[pid] != nil else { continue }
+            drain(pid, final: true)
             guard let child = running.removeValue(forKey: pid) else { continue }
-            var output = ""
-            if let fd = child.pipe {
-                var bytes: [UInt8] = []
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let n = read(fd, &chunk, chunk.count)
-                    if n <= 0 { break }
-                    bytes.append(contentsOf: chunk[0..<n])
-                }
-                close(fd)
-                output = String(decoding: bytes, as: UTF8.self)
-            }
+            if let fd = child.pipe { close(fd) }
+            let output = String(decoding: child.output, as: UTF8.self)
             // WIFEXITED/WEXITSTATUS are macros: exited normally when the low 7 bits are 0.
             let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             child.onExit?(Exit(status: code, output: output))

@@ -17,6 +17,14 @@ enum DaemonWake: Hashable, Sendable {
     case report
     /// The person chose an action in a notification.
     case answered(AlertAnswer)
+    /// The notification server accepted a notification and gave it this id (`helper`: the process
+    /// waiting for its answer).
+    case sent(DoseAlert, id: UInt32, helper: Int32?)
+    /// A notification could not be shown (no notification server, or it refused).
+    case notSent(DoseAlert)
+    /// A notification ended without an answer: dismissed, expired, or closed by the daemon (id nil:
+    /// closed before the server said which id it had).
+    case closed(DoseAlert, id: UInt32?)
 }
 
 /// Where the daemon's "now" comes from.

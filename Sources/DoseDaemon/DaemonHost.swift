@@ -9,13 +9,19 @@ protocol DaemonHost: AnyObject {
     func reloadConfig() throws
     /// Pokes the bars after files changed.
     func nudgeBars(changed: [String])
-    /// Atomically records the keys not yet recorded and returns those (so two daemons, or a restart,
-    /// never announce one transition twice).
-    func claimAlertKeys(_ keys: [String], now: Date) throws -> Set<String>
+    /// The notifications state a previous daemon left (empty when none).
+    func loadNotifications() throws -> NotifyState
+    /// Stores the notifications state and records `keys` as announced, in one transaction (so a
+    /// restart never announces one transition twice, and finds what is on screen and snoozed).
+    func saveNotifications(_ state: NotifyState, claiming keys: [String], now: Date) throws
     /// Whether a key was recorded earlier.
     func alertKeyWasClaimed(_ key: String) throws -> Bool
-    /// Shows a notification.
-    func show(_ alert: DoseAlert, now: Date)
+    /// Asks the notification server to show `alert` (in place of the notification `replacing` when
+    /// given); the outcome comes back as a `.sent` or `.notSent` wake.
+    func show(_ alert: DoseAlert, replacing: UInt32?, now: Date)
+    /// Ends the process a previous daemon left waiting for the answer to `previous`, closing the
+    /// notification too when `close`, else leaving it on screen to be taken over.
+    func release(_ previous: NotifyState.Open, close: Bool)
     /// Closes open notifications none of whose doses is still in `unresolved`.
     func withdrawAlerts(unresolved: Set<SlotKey>)
     /// Logs the doses of an answered notification as taken or skipped at `now`.

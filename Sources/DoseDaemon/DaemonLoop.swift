@@ -16,21 +16,48 @@ final class DaemonLoop {
     /// How long to wait before trying again after a failed refresh.
     let retryDelay: TimeInterval
 
+    /// How long to wait before showing again what no notification server took (only while
+    /// something is owed: with nothing pending there is no such wake-up).
+    let notifyRetryDelay: TimeInterval
+
     private(set) var stats = DaemonStats()
     private var day: DaemonDay?
     private var lastFailure: Date?
+    /// What is on screen and snoozed, as stored for the next daemon (snoozes being shown excepted:
+    /// those are in `inFlight` until the server takes them).
+    private var notes = NotifyState()
+    /// The stored form of the state last written (nil before the first load).
+    private var savedNotes: String?
+    /// Notifications asked for and not yet accepted or refused by the server.
+    private var inFlight: [InFlight] = []
+    /// Notifications of a previous daemon still to be shown again by this one (their actions
+    /// reached the old process only), by id.
+    private var toTakeOver: Set<UInt32> = []
+    /// When to show again what the server did not take; nil when nothing is pending.
+    private(set) var notifyRetryAt: Date?
+
+    /// A notification on its way to the server.
+    private struct InFlight {
+        var alert: DoseAlert
+        /// The snooze it comes from, kept (and stored) until the reminder is shown.
+        var snoozed: NotifyState.Snoozed?
+        /// The notification it takes over.
+        var replacing: UInt32?
+    }
+
     /// Alerts put off by "Snooze", with when to show them again.
-    private(set) var snoozed: [(at: Date, alert: DoseAlert)] = []
+    var snoozed: [NotifyState.Snoozed] { notes.snoozed + inFlight.compactMap(\.snoozed) }
 
     init(clock: DaemonClock, source: DaemonEventSource, host: DaemonHost, notifying: Bool,
-         snoozeDelay: TimeInterval = 600, retryDelay: TimeInterval = 30) {
+         snoozeDelay: TimeInterval = 600, retryDelay: TimeInterval = 30, notifyRetryDelay: TimeInterval = 60) {
         self.clock = clock; self.source = source; self.host = host; self.notifying = notifying
-        self.snoozeDelay = snoozeDelay; self.retryDelay = retryDelay
+        self.snoozeDelay = snoozeDelay; self.retryDelay = retryDelay; self.notifyRetryDelay = notifyRetryDelay
     }
 
     /// Runs until a stop request; returns the counters.
     @discardableResult
     func run() throws -> DaemonStats {
+        if notifying { loadNotes() }
         update()
         host.status(statusLine(), ready: true)
         while true {
@@ -43,6 +70,8 @@ final class DaemonLoop {
                 switch wake {
                 case .stop:
                     host.stopping()
+                    // Stopping closes every notification this process showed: none is left to take over.
+                    if notifying { notes.open.removeAll(); saveNotes() }
                     return stats
                 case .report:
                     host.report(stats)
@@ -58,6 +87,12 @@ final class DaemonLoop {
                 case .answered(let answer):
                     stats.answers += 1; recompute = true
                     answered(answer)
+                case .sent(let alert, let id, let helper):
+                    sent(alert, id: id, helper: helper)
+                case .notSent(let alert):
+                    notSent(alert)
+                case .closed(let alert, let id):
+                    closed(alert, id: id)
                 }
             }
             if recompute {
@@ -68,10 +103,11 @@ final class DaemonLoop {
     }
 
     /// The first instant after `now` at which anything can change: the next timeline entry, the
-    /// next midnight, a snoozed alert, or a retry after a failure. Nil with a fixed clock.
+    /// next midnight, a snoozed alert, or a retry after a failure (of a refresh, or of a notification
+    /// no server took). Nil with a fixed clock.
     func nextWake(after now: Date) -> Date? {
         guard clock.advances else { return nil }
-        var candidates: [Date] = snoozed.map(\.at)
+        var candidates: [Date] = notes.snoozed.map(\.at) + [notifyRetryAt].compactMap { $0 }
         if let day {
             if let next = day.entryInstants.first(where: { $0 > now }) { candidates.append(next) }
             candidates.append(day.reloadAt)
@@ -101,8 +137,8 @@ final class DaemonLoop {
         if notifying { alert(now: now) }
     }
 
-    /// Withdraws notifications whose doses got resolved, shows snoozed ones that are due again,
-    /// then every transition not announced yet.
+    /// Withdraws notifications whose doses got resolved, takes over those a previous daemon left
+    /// on screen, shows snoozed ones that are due again, then every transition not announced yet.
     private func alert(now: Date) {
         guard let day else { return }
         var unresolved: [SlotKey: SlotStatus] = [:]
@@ -111,56 +147,138 @@ final class DaemonLoop {
             if s == .due || s == .late || s == .upcoming { unresolved[slot.key] = s }
         }
         host.withdrawAlerts(unresolved: Set(unresolved.keys))
-        do {
-            try showReminders(now: now, unresolved: unresolved)
-            try showOwed(day, now: now)
-        } catch {
-            host.warn("notifications: \(describe(error))")
+        // Everything pending is tried now; a refusal plans the next try.
+        notifyRetryAt = nil
+        takeOver(unresolved: unresolved, now: now)
+        showReminders(now: now, unresolved: unresolved)
+        showOwed(day, now: now)
+        saveNotes()
+    }
+
+    /// The doses of `alert` still open, as what they are now (a due dose may have turned late); nil when none is.
+    private func stillOpen(_ alert: DoseAlert, _ unresolved: [SlotKey: SlotStatus]) -> DoseAlert? {
+        var a = alert
+        a.doses = a.doses.filter { unresolved[$0.slot] == .due || unresolved[$0.slot] == .late }
+        guard !a.doses.isEmpty else { return nil }
+        if a.doses.contains(where: { unresolved[$0.slot] == .late }) { a.kind = .late }
+        return a
+    }
+
+    /// A previous daemon's notifications still naming open doses are sent again in their place
+    /// (same id: the server replaces what is still on screen), so that their actions reach this
+    /// process; the others are closed and forgotten. Either way the notify-send a killed daemon left
+    /// waiting is ended.
+    private func takeOver(unresolved: [SlotKey: SlotStatus], now: Date) {
+        guard !toTakeOver.isEmpty else { return }
+        for record in notes.open where toTakeOver.contains(record.id) {
+            toTakeOver.remove(record.id)
+            var alert = record.alert
+            // The kind stays: a late transition not announced yet is owed on its own.
+            alert.doses = alert.doses.filter { unresolved[$0.slot] == .due || unresolved[$0.slot] == .late }
+            host.release(record, close: alert.doses.isEmpty)
+            guard !alert.doses.isEmpty else {
+                notes.open.removeAll { $0.id == record.id }
+                continue
+            }
+            ask(InFlight(alert: alert, replacing: record.id), now: now)
         }
     }
 
     /// Snoozed alerts come back for the doses still open, as what they are now (due or late).
-    private func showReminders(now: Date, unresolved: [SlotKey: SlotStatus]) throws {
-        var reminders: [DoseAlert] = []
-        snoozed.removeAll { entry in
-            guard entry.at <= now else { return false }
-            var a = entry.alert
-            a.doses = a.doses.filter { unresolved[$0.slot] == .due || unresolved[$0.slot] == .late }
-            guard !a.doses.isEmpty else { return true }
-            if a.doses.contains(where: { unresolved[$0.slot] == .late }) { a.kind = .late }
+    private func showReminders(now: Date, unresolved: [SlotKey: SlotStatus]) {
+        var waiting: [NotifyState.Snoozed] = []
+        for entry in notes.snoozed {
+            guard entry.at <= now else { waiting.append(entry); continue }
+            guard var a = stillOpen(entry.alert, unresolved) else { continue }
             a.reminder = true
-            reminders.append(a)
-            return true
+            ask(InFlight(alert: a, snoozed: entry), now: now)
         }
-        for a in reminders {
-            // A reminder that is now late also stands for the late notification.
-            if a.kind == .late { _ = try host.claimAlertKeys(a.keys, now: now) }
-            host.show(a, now: now)
-            stats.alerts += 1
-        }
+        notes.snoozed = waiting
     }
 
-    /// The transitions owed now that no notification announced yet (claimed first, so two
-    /// daemons or a restart never announce one twice).
-    private func showOwed(_ day: DaemonDay, now: Date) throws {
-        let owed = DoseAlert.owed(slots: day.slots, now: now) { key in (try? host.alertKeyWasClaimed(key)) ?? false }
-        for var a in owed {
-            let claimed = try host.claimAlertKeys(a.keys, now: now)
-            a.doses = a.doses.filter { claimed.contains(DoseAlert.key(a.kind, $0.slot)) }
-            guard !a.doses.isEmpty else { continue }
-            host.show(a, now: now)
-            stats.alerts += 1
+    /// The transitions owed now that no notification announced yet (nor is being sent: a late
+    /// reminder stands for the late notification). Recorded as announced once the server took them.
+    private func showOwed(_ day: DaemonDay, now: Date) {
+        let pending = Set(inFlight.flatMap(\.alert.keys))
+        let owed = DoseAlert.owed(slots: day.slots, now: now) { key in
+            pending.contains(key) || ((try? host.alertKeyWasClaimed(key)) ?? false)
         }
+        for a in owed { ask(InFlight(alert: a), now: now) }
+    }
+
+    private func ask(_ entry: InFlight, now: Date) {
+        inFlight.append(entry)
+        host.show(entry.alert, replacing: entry.replacing, now: now)
+    }
+
+    /// The server took a notification: its transitions count as announced, and it is on screen.
+    private func sent(_ alert: DoseAlert, id: UInt32, helper: Int32?) {
+        guard let i = inFlight.firstIndex(where: { $0.alert == alert }) else { return }
+        let entry = inFlight.remove(at: i)
+        notes.open.removeAll { $0.id == id || $0.id == entry.replacing }
+        notes.open.append(NotifyState.Open(id: id, alert: alert, helper: helper))
+        stats.alerts += 1
+        saveNotes(claiming: alert.keys)
+    }
+
+    /// No server took it: what it stood for stays pending (unannounced, snoozed, or to take over)
+    /// and is tried again at the next wake-up, at the latest after `notifyRetryDelay`.
+    private func notSent(_ alert: DoseAlert) {
+        guard let i = inFlight.firstIndex(where: { $0.alert == alert }) else { return }
+        let entry = inFlight.remove(at: i)
+        if let s = entry.snoozed { notes.snoozed.append(s) }
+        if let id = entry.replacing { toTakeOver.insert(id) }
+        stats.unsent += 1
+        let retry = clock.now.addingTimeInterval(notifyRetryDelay)
+        notifyRetryAt = min(notifyRetryAt ?? retry, retry)
+    }
+
+    /// A notification is gone from the screen: nothing to take over after a restart.
+    private func closed(_ alert: DoseAlert, id: UInt32?) {
+        if let id {
+            notes.open.removeAll { $0.id == id }
+        } else if let i = inFlight.firstIndex(where: { $0.alert == alert }) {
+            inFlight.remove(at: i)
+        }
+        saveNotes()
     }
 
     private func answered(_ answer: AlertAnswer) {
         let now = clock.now
+        if let id = answer.id { notes.open.removeAll { $0.id == id } }
         switch answer.choice {
         case .snooze:
-            snoozed.append((at: now.addingTimeInterval(snoozeDelay), alert: answer.alert))
+            notes.snoozed.append(NotifyState.Snoozed(at: now.addingTimeInterval(snoozeDelay), alert: answer.alert))
         case .taken, .skip:
             do { try host.record(answer.choice, slots: answer.alert.slots, now: now) }
             catch { host.warn("could not log '\(answer.choice.rawValue)' from the notification: \(describe(error))") }
+        }
+        saveNotes()
+    }
+
+    /// The state a previous daemon left: its notifications are taken over at the first update.
+    private func loadNotes() {
+        do {
+            notes = try host.loadNotifications()
+            savedNotes = try notes.encoded()
+        } catch {
+            host.warn("notifications: the previous daemon's state is unreadable and is dropped: \(describe(error))")
+            notes = NotifyState()
+        }
+        toTakeOver = Set(notes.open.map(\.id))
+    }
+
+    /// Stores the state when it changed (or when keys are to be claimed).
+    private func saveNotes(claiming keys: [String] = []) {
+        var stored = notes
+        stored.snoozed += inFlight.compactMap(\.snoozed)
+        do {
+            let text = try stored.encoded()
+            guard text != savedNotes || !keys.isEmpty else { return }
+            try host.saveNotifications(stored, claiming: keys, now: clock.now)
+            savedNotes = text
+        } catch {
+            host.warn("notifications: \(describe(error))")
         }
     }
 

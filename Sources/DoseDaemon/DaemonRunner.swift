@@ -35,7 +35,7 @@ public enum DaemonRunner {
         if let sync { try sync.folder.create() }
         let source = try LinuxEventSource(databasePath: context.dbPath, watchZone: (context.env["TZ"] ?? "").isEmpty,
                                           signalFD: signals, children: children,
-                                          answers: { notifier?.takeAnswers() ?? [] },
+                                          notifications: { notifier?.takeEvents() ?? [] },
                                           committedElsewhere: DataVersionWatch(store).changed,
                                           syncFolder: sync?.folder.path, ownSyncFile: sync.map { $0.device + ".jsonl" },
                                           syncChanged: { host.syncChanged = true })

@@ -5,18 +5,45 @@ import Foundation
 /// just become due (or late), named together so one click acts on exactly those doses.
 ///
 /// Pure (DoseCore only): the daemon's loop tests compile this file too.
-struct DoseAlert: Hashable, Sendable {
+struct DoseAlert: Hashable, Sendable, Codable {
     /// Which transition the notification announces.
-    enum Kind: String, Sendable, Comparable {
+    enum Kind: String, Sendable, Comparable, Codable {
         case due, late
         static func < (a: Kind, b: Kind) -> Bool { a == .due && b == .late }
     }
 
     /// One dose named in the notification.
-    struct Dose: Hashable, Sendable {
+    struct Dose: Hashable, Sendable, Codable {
         var slot: SlotKey
         var medication: String
         var dose: String?
+
+        private enum CodingKeys: String, CodingKey { case medicationID, slot, medication, dose }
+
+        init(slot: SlotKey, medication: String, dose: String?) {
+            self.slot = slot; self.medication = medication; self.dose = dose
+        }
+
+        /// The slot as the database writes it: the medicine's id and `YYYY-MM-DDTHH:MM`.
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let text = try c.decode(String.self, forKey: .slot)
+            let parts = text.split(separator: "T")
+            guard parts.count == 2, let date = LocalDate(String(parts[0])), let time = LocalTime(String(parts[1])) else {
+                throw DecodingError.dataCorruptedError(forKey: .slot, in: c, debugDescription: "not a slot: \(text)")
+            }
+            slot = SlotKey(medicationID: try c.decode(Int64.self, forKey: .medicationID), date: date, time: time)
+            medication = try c.decode(String.self, forKey: .medication)
+            dose = try c.decodeIfPresent(String.self, forKey: .dose)
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(slot.medicationID, forKey: .medicationID)
+            try c.encode(slot.description, forKey: .slot)
+            try c.encode(medication, forKey: .medication)
+            try c.encodeIfPresent(dose, forKey: .dose)
+        }
     }
 
     var kind: Kind

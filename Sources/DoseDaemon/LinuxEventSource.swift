@@ -11,7 +11,8 @@ import Glibc
 ///   files), and on /etc for `localtime`/`timezone` when `TZ` is unset,
 /// - inotify on the sync folder `DIR/dosebar` when sync is set up: another device's file that
 ///   Syncthing wrote or renamed into place (never this device's own file),
-/// - a signalfd for SIGHUP, SIGTERM, SIGINT, SIGUSR1 and SIGCHLD (children are reaped here).
+/// - a signalfd for SIGHUP, SIGTERM, SIGINT, SIGUSR1 and SIGCHLD (children are reaped here),
+/// - the output pipes of running notify-sends (the server's id, then the person's answer).
 /// Nothing else wakes it: no polling, no intervals.
 final class LinuxEventSource: DaemonEventSource {
     /// The signals the daemon takes through the signalfd (blocked for the whole process).
@@ -28,7 +29,7 @@ final class LinuxEventSource: DaemonEventSource {
     private let ownSyncFile: String?
     private let syncChanged: () -> Void
     private let children: ChildProcesses
-    private let answers: () -> [AlertAnswer]
+    private let notifications: () -> [DaemonWake]
     /// Whether another process committed to the database since this was last asked (SQLite's
     /// data_version): inotify also reports the daemon's own writes and a writer closing its
     /// files after its commit, and neither is news.
@@ -39,13 +40,13 @@ final class LinuxEventSource: DaemonEventSource {
 
     /// `signalFD` must have been created (signals blocked) before any thread started.
     init(databasePath: String, watchZone: Bool, signalFD: SignalFD, children: ChildProcesses,
-         answers: @escaping () -> [AlertAnswer], committedElsewhere: @escaping () -> Bool = { true },
+         notifications: @escaping () -> [DaemonWake], committedElsewhere: @escaping () -> Bool = { true },
          syncFolder: String? = nil, ownSyncFile: String? = nil, syncChanged: @escaping () -> Void = {}) throws {
         self.signalFD = signalFD
         self.ownSyncFile = ownSyncFile
         self.syncChanged = syncChanged
         self.children = children
-        self.answers = answers
+        self.notifications = notifications
         self.committedElsewhere = committedElsewhere
         epoll = try Epoll()
         timer = try RealtimeTimer()
@@ -66,6 +67,8 @@ final class LinuxEventSource: DaemonEventSource {
         }
         if watchZone { zoneWatch = inotify.add("/etc", mask: Inotify.closeWrite | Inotify.movedTo | Inotify.create | Inotify.delete) }
         for fd in [timer.fd, signalFD.fd, inotify.fd] { try epoll.add(fd) }
+        // A notification's id is read while its notify-send runs.
+        children.watchOutput = { [epoll] fd in try? epoll.add(fd) }
     }
 
     func wait(until deadline: Date?) throws -> [DaemonWake] {
@@ -91,7 +94,6 @@ final class LinuxEventSource: DaemonEventSource {
                         default: break
                         }
                     }
-                    wakes += answers().map { .answered($0) }
                 } else if fd == inotify.fd {
                     var databaseTouched = false
                     for event in inotify.read() {
@@ -108,8 +110,11 @@ final class LinuxEventSource: DaemonEventSource {
                         }
                     }
                     if databaseTouched && committedElsewhere() { wakes.append(.dataChanged) }
+                } else {
+                    children.readOutput(fd)
                 }
             }
+            wakes += notifications()
             if !wakes.isEmpty {
                 // Coalesce what was queued together: one refresh for a burst of WAL writes.
                 var seen = Set<DaemonWake>()

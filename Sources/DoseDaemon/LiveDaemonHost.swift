@@ -82,20 +82,22 @@ final class LiveDaemonHost: DaemonHost {
 
     func nudgeBars(changed: [String]) { nudger.nudge(changed: changed) }
 
-    func claimAlertKeys(_ keys: [String], now: Date) throws -> Set<String> {
+    func loadNotifications() throws -> NotifyState {
+        guard let text = try store.read({ try $0.meta(NotifyState.metaKey) }) else { return NotifyState() }
+        return try NotifyState.decoded(text)
+    }
+
+    func saveNotifications(_ state: NotifyState, claiming keys: [String], now: Date) throws {
         let today = current.today
-        return try store.write { w in
+        let text = try state.encoded()
+        try store.write { w in
             // Keys older than a few days can never be asked about again.
             if forgottenBefore != today {
                 try w.forgetNotified(before: now.addingTimeInterval(-3 * 86400))
                 forgottenBefore = today
             }
-            var claimed = Set<String>()
-            for key in keys where try !w.reader.wasNotified(key) {
-                try w.markNotified(key, at: now)
-                claimed.insert(key)
-            }
-            return claimed
+            for key in keys { try w.markNotified(key, at: now) }
+            try w.setMeta(NotifyState.metaKey, state.open.isEmpty && state.snoozed.isEmpty ? nil : text)
         }
     }
 
@@ -103,8 +105,12 @@ final class LiveDaemonHost: DaemonHost {
         try store.read { try $0.wasNotified(key) }
     }
 
-    func show(_ alert: DoseAlert, now: Date) {
-        notifier?.show(alert, zone: current.zone, now: now, catalog: current.catalog)
+    func show(_ alert: DoseAlert, replacing: UInt32?, now: Date) {
+        notifier?.show(alert, replacing: replacing, zone: current.zone, now: now, catalog: current.catalog)
+    }
+
+    func release(_ previous: NotifyState.Open, close: Bool) {
+        if let helper = previous.helper { notifier?.release(helper: helper, close: close) }
     }
 
     func withdrawAlerts(unresolved: Set<SlotKey>) { notifier?.withdraw(unresolved: unresolved) }

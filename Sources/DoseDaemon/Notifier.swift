@@ -3,16 +3,26 @@ import Foundation
 import Glibc
 
 /// Desktop notifications through `notify-send` (libnotify-bin ≥ 0.8): one background
-/// `notify-send --action=…` per alert, which prints the chosen action's key when the person
-/// clicks one and exits. The answer is read when the child is reaped (`ChildProcesses`), so the
-/// daemon's loop never waits. A notification whose doses all got resolved elsewhere is closed
-/// (SIGINT makes notify-send close it), and so is every open one when the daemon stops.
+/// `notify-send --print-id --action=…` per alert. It prints the id the server gave the
+/// notification as soon as the server took it (read while it runs: that is when the alert counts
+/// as sent), then the chosen action's key when the person clicks one, and exits. Failing before an
+/// id means no server took it. The loop hears all of it as wakes (`takeEvents`), so it never
+/// waits. A notification whose doses all got resolved elsewhere is closed (SIGINT makes
+/// notify-send close it), and so is every open one when the daemon stops.
+///
+/// Actions reach only the notify-send that sent the notification (the server signals its sender),
+/// so a restarted daemon takes over a previous one's notification by sending it again with
+/// `--replace-id`: the server replaces it in place and the new notify-send gets its answer.
 final class Notifier {
     /// The path of notify-send, nil when it is not installed.
     let program: String?
+    /// coreutils' `stdbuf`: notify-send's stdout is a pipe, so without `-oL` the id would come only
+    /// at its exit (then a notification counts as sent only when it ends).
+    private let stdbuf: String?
     private let children: ChildProcesses
-    private var open: [pid_t: DoseAlert] = [:]
-    private var answers: [AlertAnswer] = []
+    /// Running notify-sends: what each shows and, once the server said, its id.
+    private var open: [pid_t: (alert: DoseAlert, id: UInt32?)] = [:]
+    private var events: [DaemonWake] = []
     private var warnedFailure = false
     /// The doses still open at the last `withdraw` (nil before the first).
     private var unresolved: Set<SlotKey>?
@@ -22,51 +32,81 @@ final class Notifier {
         self.children = children
         self.warn = warn
         program = children.which("notify-send")
+        stdbuf = children.which("stdbuf")
     }
 
-    /// Answers received since the last call.
-    func takeAnswers() -> [AlertAnswer] {
-        defer { answers.removeAll() }
-        return answers
+    /// What happened to notifications since the last call: taken by the server (`.sent`), not
+    /// taken (`.notSent`), answered, or gone (`.closed`).
+    func takeEvents() -> [DaemonWake] {
+        defer { events.removeAll() }
+        return events
     }
 
-    /// Shows `alert`, closing earlier notifications about the same doses (a late one replaces the due one).
-    func show(_ alert: DoseAlert, zone: Zone, now: Date, catalog: Catalog) {
+    /// Shows `alert` (in place of the notification `replacing`), closing earlier notifications about
+    /// the same doses (a late one replaces the due one).
+    func show(_ alert: DoseAlert, replacing: UInt32?, zone: Zone, now: Date, catalog: Catalog) {
         guard let program else { return }
         // An earlier notification is replaced when what is still open of it is all in this one.
         let slots = Set(alert.slots)
         for (pid, other) in open {
-            let stillOpen = Set(other.slots).intersection(unresolved ?? Set(other.slots))
+            let stillOpen = Set(other.alert.slots).intersection(unresolved ?? Set(other.alert.slots))
             if stillOpen.isSubset(of: slots) { close(pid) }
         }
         let text = NotificationText(alert, zone: zone, now: now, catalog: catalog)
         var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late ? "critical" : "normal")",
-                         "--category=reminder", "--icon=appointment-soon"]
+                         "--category=reminder", "--icon=appointment-soon", "--print-id"]
+        if let replacing { arguments.append("--replace-id=\(replacing)") }
         for choice in AlertAnswer.Choice.allCases {
             arguments.append("--action=\(choice.rawValue)=\(text.label(choice))")
         }
         arguments += [text.summary, text.body]
         var pid: pid_t?
-        pid = children.spawn(program, arguments) { [weak self] exit in
+        let command = stdbuf.map { ($0, ["-oL", program] + arguments) } ?? (program, arguments)
+        pid = children.spawn(command.0, command.1, onExit: { [weak self] exit in
             guard let self, let pid else { return }
-            guard let alert = self.open.removeValue(forKey: pid) else { return }
+            guard let shown = self.open.removeValue(forKey: pid) else { return }
             let chosen = exit.output.split(whereSeparator: \.isNewline)
                 .compactMap { AlertAnswer.Choice(rawValue: $0.trimmingCharacters(in: .whitespaces)) }.first
             if let chosen {
-                self.answers.append(AlertAnswer(alert: alert, choice: chosen))
-            } else if !exit.succeeded && !self.warnedFailure {
-                self.warnedFailure = true
-                let why = exit.output.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(exit.status)"
-                self.warn("notify-send failed (is a notification server running?): \(why)")
+                self.events.append(.answered(AlertAnswer(alert: shown.alert, choice: chosen, id: shown.id)))
+            } else if shown.id != nil {
+                self.events.append(.closed(shown.alert, id: shown.id))
+            } else {
+                self.events.append(.notSent(shown.alert))
+                if !self.warnedFailure {
+                    self.warnedFailure = true
+                    let why = exit.output.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(exit.status)"
+                    self.warn("notify-send failed (is a notification server running?): \(why); "
+                        + "trying again while a dose is owed a notification")
+                }
             }
+        }, onLine: { [weak self] line in
+            // Without a server notify-send still prints an id: 0.
+            guard let self, let pid, let shown = self.open[pid], shown.id == nil,
+                  let id = UInt32(line.trimmingCharacters(in: .whitespaces)), id != 0 else { return }
+            self.open[pid]?.id = id
+            self.events.append(.sent(shown.alert, id: id, helper: pid))
+        })
+        if let pid {
+            open[pid] = (alert, nil)
+        } else {
+            events.append(.notSent(alert))
         }
-        if let pid { open[pid] = alert }
+    }
+
+    /// Ends a notify-send a previous daemon started (checked by its command line: a pid can be reused):
+    /// SIGINT also closes its notification, SIGTERM leaves it on screen.
+    func release(helper pid: pid_t, close: Bool) {
+        guard let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return }
+        let words = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard words.contains(where: { $0.hasSuffix("notify-send") }), words.contains("--app-name=dosebar") else { return }
+        kill(pid, close ? SIGINT : SIGTERM)
     }
 
     /// Closes the notifications none of whose doses is in `unresolved` any more.
     func withdraw(unresolved: Set<SlotKey>) {
         self.unresolved = unresolved
-        for (pid, alert) in open where !alert.slots.contains(where: unresolved.contains) { close(pid) }
+        for (pid, shown) in open where !shown.alert.slots.contains(where: unresolved.contains) { close(pid) }
     }
 
     /// Closes every open notification (the daemon is stopping: nobody would act on a click).
@@ -75,7 +115,7 @@ final class Notifier {
     }
 
     private func close(_ pid: pid_t) {
-        open[pid] = nil
+        if let shown = open.removeValue(forKey: pid) { events.append(.closed(shown.alert, id: shown.id)) }
         children.signal(pid, SIGINT)
     }
 }

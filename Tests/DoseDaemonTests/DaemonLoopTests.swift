@@ -20,25 +20,49 @@ struct SimEvent {
     var wake: DaemonWake
     /// Runs when the event happens (e.g. another process logs a dose, or the clock is set).
     var action: () -> Void = {}
+
+    /// The daemon dies at `at` (kill -9): the loop ends without seeing a stop.
+    static func crash(at: Date) -> SimEvent { SimEvent(at: at, wake: .report, crashes: true) }
+    var crashes = false
+
+    init(at: Date, wake: DaemonWake, crashes: Bool = false, action: @escaping () -> Void = {}) {
+        self.at = at; self.wake = wake; self.crashes = crashes; self.action = action
+    }
 }
+
+struct SimCrash: Error {}
 
 /// An event source that jumps the clock to the deadline, or to the next scripted event when that
 /// comes first.
 final class SimSource: DaemonEventSource {
     let clock: SimClock
     var script: [SimEvent]
+    /// The notification server's answers, handed over first, at once (the host's outbox).
+    let server: SimHost?
     /// Every deadline the loop slept until, and what woke it.
     var sleeps: [(deadline: Date?, woke: [DaemonWake], at: Date)] = []
+    /// The sleeps ended by the server's replies (an id, a refusal): one right after each request.
+    var replies: Int { sleeps.count - others.count }
+    /// The sleeps ended by the timer or the script.
+    var others: [(deadline: Date?, woke: [DaemonWake], at: Date)] {
+        sleeps.filter { !$0.woke.allSatisfy { switch $0 { case .sent, .notSent: true; default: false } } }
+    }
 
-    init(clock: SimClock, script: [SimEvent]) {
+    init(clock: SimClock, script: [SimEvent], server: SimHost? = nil) {
         self.clock = clock
         self.script = script // in the order given: after a clock step, instants go backwards
+        self.server = server
     }
 
     func wait(until deadline: Date?) throws -> [DaemonWake] {
+        if let replies = server?.takeReplies(), !replies.isEmpty {
+            sleeps.append((deadline, replies, clock.now))
+            return replies
+        }
         if let next = script.first, deadline == nil || next.at <= deadline! {
             script.removeFirst()
             clock.now = max(clock.now, next.at)
+            if next.crashes { throw SimCrash() }
             next.action()
             sleeps.append((deadline, [next.wake], clock.now))
             return [next.wake]
@@ -50,9 +74,12 @@ final class SimSource: DaemonEventSource {
     }
 }
 
-/// Keys claimed by "sent" notifications: what the store's notified table keeps across restarts.
+/// Keys claimed by "sent" notifications and the notifications state: what the store's notified
+/// and meta tables keep across restarts.
 final class SimLedger {
     var keys: [String: Date] = [:]
+    var state = NotifyState()
+    var saves = 0
 }
 
 /// The store, shared directory and notification server of a simulated user.
@@ -66,6 +93,14 @@ final class SimHost: DaemonHost {
     var days: [LocalDate] = []
     var nudges = 0
     var shown: [(at: Date, alert: DoseAlert)] = []
+    /// Every request to the server, with the id it replaces.
+    var requests: [(at: Date, alert: DoseAlert, replacing: UInt32?)] = []
+    /// Whether a notification server runs (it takes every notification).
+    var serverUp = true
+    /// When the server appears (nil: it runs from the start).
+    var serverUpFrom: Date?
+    var nextID: UInt32 = 1
+    private var replies: [DaemonWake] = []
     var withdrawn: [Set<SlotKey>] = []
     var recorded: [(AlertAnswer.Choice, [SlotKey], Date)] = []
     var statuses: [(String, Bool)] = []
@@ -99,14 +134,33 @@ final class SimHost: DaemonHost {
 
     func reloadConfig() throws { reloads += 1 }
     func nudgeBars(changed: [String]) { nudges += 1 }
-    func claimAlertKeys(_ keys: [String], now: Date) throws -> Set<String> {
-        var claimed = Set<String>()
-        for k in keys where ledger.keys[k] == nil { ledger.keys[k] = now; claimed.insert(k) }
-        return claimed
+    func loadNotifications() throws -> NotifyState { ledger.state }
+    func saveNotifications(_ state: NotifyState, claiming keys: [String], now: Date) throws {
+        for k in keys where ledger.keys[k] == nil { ledger.keys[k] = now }
+        ledger.state = state
+        ledger.saves += 1
     }
     func alertKeyWasClaimed(_ key: String) throws -> Bool { ledger.keys[key] != nil }
-    func show(_ alert: DoseAlert, now: Date) { shown.append((now, alert)) }
+    /// Records the request; the server's answer (an id, or a refusal when it is down) comes as the next wake.
+    func show(_ alert: DoseAlert, replacing: UInt32?, now: Date) {
+        requests.append((now, alert, replacing))
+        if serverUp && serverUpFrom.map({ now >= $0 }) ?? true {
+            shown.append((now, alert))
+            let id = replacing ?? nextID
+            if replacing == nil { nextID += 1 }
+            replies.append(.sent(alert, id: id, helper: 100 + Int32(id)))
+        } else {
+            replies.append(.notSent(alert))
+        }
+    }
+    func takeReplies() -> [DaemonWake] {
+        defer { replies.removeAll() }
+        return replies
+    }
     func withdrawAlerts(unresolved: Set<SlotKey>) { withdrawn.append(unresolved) }
+    /// Helpers of a previous daemon ended, and whether their notification was closed.
+    var released: [(Int32?, Bool)] = []
+    func release(_ previous: NotifyState.Open, close: Bool) { released.append((previous.helper, close)) }
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
         recorded.append((choice, slots, now))
         for s in slots {
@@ -137,7 +191,7 @@ enum Sim {
     static func run(host: SimHost, from start: String, script: [SimEvent], notify: Bool = true)
         throws -> (DaemonStats, SimSource, DaemonLoop) {
         let clock = SimClock(t(start))
-        let source = SimSource(clock: clock, script: script)
+        let source = SimSource(clock: clock, script: script, server: host)
         let loop = DaemonLoop(clock: clock, source: source, host: host, notifying: notify)
         let stats = try loop.run()
         return (stats, source, loop)
@@ -175,7 +229,9 @@ struct DaemonLoopTests {
         let expected = allowed.filter { $0 > Sim.t("2026-11-22T06:30:00+09:00") && $0 < Sim.t("2026-11-23T01:30:00+09:00") }
             .subtracting([Sim.t("2026-11-22T08:10:00+09:00")])
         #expect(Set(timerWakes.map(\.at)) == expected)
-        #expect(stats.wakeups == timerWakes.count + 2)
+        // Besides: the take, the stop, and the server's reply to each notification (its id).
+        #expect(source.replies == 4)
+        #expect(stats.wakeups == timerWakes.count + 2 + source.replies)
         #expect(stats.dataChanges == 1)
 
         // Over the quiet hour 12:00–13:00 (no dose changes state) the loop woke once, at 13:00.
@@ -206,7 +262,9 @@ struct DaemonLoopTests {
         let host = SimHost(medications: Sim.meds)
         let (stats, source, _) = try Sim.run(host: host, from: "2026-11-22T13:00:00+09:00",
                                             script: [SimEvent(at: Sim.t("2026-11-22T14:00:00.5+09:00"), wake: .stop)])
-        #expect(stats.wakeups == 2) // the 14:00 entry, then the stop
+        // The 14:00 entry, then the stop (and the server's reply to the late notification shown at 13:00).
+        #expect(source.replies == 1)
+        #expect(stats.wakeups == 2 + source.replies)
         #expect(source.sleeps.first?.deadline == Sim.t("2026-11-22T14:00:00+09:00"))
         #expect(host.refreshes.count == 2)
     }
@@ -221,12 +279,12 @@ struct DaemonLoopTests {
             // 07:20: resume from a suspend that lasted until 22:30.
             SimEvent(at: Sim.t("2026-11-22T07:20:00+09:00"), wake: .clockChanged) { clockRef.now = Sim.t("2026-11-22T22:30:00+09:00") },
             SimEvent(at: Sim.t("2026-11-22T22:40:00+09:00"), wake: .stop),
-        ])
+        ], server: host)
         let loop = DaemonLoop(clock: clockRef, source: source, host: host, notifying: true)
         try loop.run()
         // After the step back to 07:00 the next wake was planned for 07:00's next entry (08:00 is after 07:20, so
         // the suspend came first), not 10:00.
-        let afterBack = source.sleeps[1]
+        let afterBack = source.others[1]
         #expect(afterBack.deadline == Sim.t("2026-11-22T07:20:00+09:00") || afterBack.deadline == Sim.t("2026-11-22T08:00:00+09:00"))
         #expect(host.refreshes.contains(Sim.t("2026-11-22T07:00:00+09:00")))
         #expect(host.refreshes.contains(Sim.t("2026-11-22T22:30:00+09:00")))
@@ -265,7 +323,7 @@ struct DaemonLoopTests {
         let source = SimSource(clock: clock, script: [
             SimEvent(at: Sim.t("2026-11-22T08:02:00+09:00"), wake: .answered(AlertAnswer(alert: alert, choice: .snooze))),
             SimEvent(at: Sim.t("2026-11-22T08:20:00+09:00"), wake: .stop),
-        ])
+        ], server: host)
         let loop = DaemonLoop(clock: clock, source: source, host: host, notifying: true)
         try loop.run()
         // The snooze woke the loop at 08:12 exactly and showed the same doses again, as a reminder.
@@ -280,7 +338,7 @@ struct DaemonLoopTests {
         let source2 = SimSource(clock: clock2, script: [
             SimEvent(at: Sim.t("2026-11-22T08:30:00+09:00"), wake: .answered(AlertAnswer(alert: reminder.alert, choice: .taken))),
             SimEvent(at: Sim.t("2026-11-22T08:31:00+09:00"), wake: .stop),
-        ])
+        ], server: host)
         try DaemonLoop(clock: clock2, source: source2, host: host, notifying: true).run()
         #expect(host.recorded.count == 1)
         #expect(host.recorded[0].0 == .taken)
@@ -334,13 +392,203 @@ struct DaemonLoopTests {
     @Test("SIGHUP reloads the config and recomputes; SIGUSR1 only reports")
     func reloadAndReport() throws {
         let host = SimHost(medications: Sim.meds)
-        let (stats, _, _) = try Sim.run(host: host, from: "2026-11-22T12:00:00+09:00", script: [
+        let (stats, source, _) = try Sim.run(host: host, from: "2026-11-22T12:00:00+09:00", script: [
             SimEvent(at: Sim.t("2026-11-22T12:10:00+09:00"), wake: .reloadConfig),
             SimEvent(at: Sim.t("2026-11-22T12:20:00+09:00"), wake: .report),
             SimEvent(at: Sim.t("2026-11-22T12:30:00+09:00"), wake: .stop),
         ])
         #expect(host.reloads == 1)
         #expect(host.refreshes.count == 2)
-        #expect(stats.wakeups == 3)
+        #expect(stats.wakeups == 3 + source.replies)
+    }
+
+    // MARK: - Restarts, snoozes and an absent notification server
+
+    static let day = LocalDate("2026-11-22")!
+    static func slot(_ id: Int64, _ time: String = "08:00") -> SlotKey { SlotKey(medicationID: id, date: day, time: LocalTime(time)!) }
+    /// The 08:00 notification of `Sim.meds` (and Iron when given): what the first daemon shows.
+    static func dueAt8(iron: Bool = false) -> DoseAlert {
+        var doses = [DoseAlert.Dose(slot: slot(1), medication: "Aspirin", dose: nil)]
+        if iron { doses.append(DoseAlert.Dose(slot: slot(4), medication: "Iron", dose: nil)) }
+        doses.append(DoseAlert.Dose(slot: slot(2), medication: "Magnesium", dose: nil))
+        return DoseAlert(kind: .due, scheduled: Sim.t("2026-11-22T08:00:00+09:00"), doses: doses)
+    }
+
+    /// Runs a daemon until the scripted stop or crash (`SimEvent.crash`).
+    @discardableResult
+    static func runUntilEnd(_ host: SimHost, from: String, _ script: [SimEvent]) throws -> SimSource {
+        let clock = SimClock(Sim.t(from))
+        let source = SimSource(clock: clock, script: script, server: host)
+        do {
+            try DaemonLoop(clock: clock, source: source, host: host, notifying: true).run()
+        } catch is SimCrash {}
+        return source
+    }
+
+    @Test("a snooze survives a restart (clean or kill -9): the next daemon reminds at the snooze time, once", arguments: [false, true])
+    func snoozeAcrossRestart(crash: Bool) throws {
+        let ledger = SimLedger()
+        let first = SimHost(medications: Sim.meds, ledger: ledger)
+        let due = Self.dueAt8()
+        let end = Sim.t("2026-11-22T08:05:00+09:00")
+        try Self.runUntilEnd(first, from: "2026-11-22T07:59:00+09:00", [
+            SimEvent(at: Sim.t("2026-11-22T08:02:00+09:00"), wake: .answered(AlertAnswer(alert: due, choice: .snooze, id: 1))),
+            crash ? SimEvent.crash(at: end) : SimEvent(at: end, wake: .stop),
+        ])
+        #expect(first.shown.map(\.alert) == [due])
+        #expect(ledger.state.snoozed == [NotifyState.Snoozed(at: Sim.t("2026-11-22T08:12:00+09:00"), alert: due)])
+        #expect(ledger.state.open.isEmpty, "the answered notification is gone from the screen")
+
+        // Restarted at 08:06: the first wake-up is the snooze, 08:12, and it reminds of the same doses.
+        let second = SimHost(medications: Sim.meds, ledger: ledger)
+        let source = try Self.runUntilEnd(second, from: "2026-11-22T08:06:00+09:00", [SimEvent(at: Sim.t("2026-11-22T08:30:00+09:00"), wake: .stop)])
+        #expect(source.sleeps.first?.deadline == Sim.t("2026-11-22T08:12:00+09:00"))
+        #expect(second.shown.count == 1)
+        let reminder = try #require(second.shown.first)
+        #expect(reminder.at == Sim.t("2026-11-22T08:12:00+09:00"))
+        #expect(reminder.alert.reminder && reminder.alert.slots == due.slots && reminder.alert.kind == .due)
+        #expect(ledger.state.snoozed.isEmpty)
+
+        // Once: a daemon started after it (or a second restart before 08:12 would not see it twice either).
+        let third = SimHost(medications: Sim.meds, ledger: ledger)
+        try Self.runUntilEnd(third, from: "2026-11-22T08:31:00+09:00", [SimEvent(at: Sim.t("2026-11-22T09:00:00+09:00"), wake: .stop)])
+        #expect(third.requests.isEmpty)
+    }
+
+    @Test("a snooze whose reminder no server took survives a restart too; a snooze of doses taken meanwhile ends quietly")
+    func snoozePendingAcrossRestart() throws {
+        let ledger = SimLedger()
+        let first = SimHost(medications: Sim.meds, ledger: ledger)
+        let due = Self.dueAt8()
+        first.serverUpFrom = Sim.t("2026-11-22T08:00:00+09:00")
+        try Self.runUntilEnd(first, from: "2026-11-22T07:59:00+09:00", [
+            SimEvent(at: Sim.t("2026-11-22T08:02:00+09:00"), wake: .answered(AlertAnswer(alert: due, choice: .snooze, id: 1))) {
+                first.serverUpFrom = Sim.t("2026-11-22T09:00:00+09:00") // the server goes away
+            },
+            SimEvent.crash(at: Sim.t("2026-11-22T08:13:00+09:00")),
+        ])
+        #expect(first.requests.count == 2 && first.shown.count == 1, "the 08:12 reminder was asked for and refused")
+        #expect(ledger.state.snoozed.count == 1, "still owed")
+        // The next daemon (08:20, server back) reminds at once; Aspirin was taken meanwhile.
+        let second = SimHost(medications: Sim.meds, ledger: ledger)
+        second.take(1, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:15:00+09:00"))
+        try Self.runUntilEnd(second, from: "2026-11-22T08:20:00+09:00", [SimEvent(at: Sim.t("2026-11-22T08:30:00+09:00"), wake: .stop)])
+        #expect(second.shown.map(\.alert.slots) == [[Self.slot(2)]])
+        #expect(second.shown.first?.alert.reminder == true)
+        #expect(ledger.state.snoozed.isEmpty)
+        // Snoozed, then everything taken before the reminder: nothing shown, nothing kept.
+        let third = SimHost(medications: Sim.meds, ledger: SimLedger())
+        third.ledger.state.snoozed = [NotifyState.Snoozed(at: Sim.t("2026-11-22T08:12:00+09:00"), alert: due)]
+        third.take(1, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:05:00+09:00"))
+        third.take(2, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:05:00+09:00"))
+        try Self.runUntilEnd(third, from: "2026-11-22T08:06:00+09:00", [SimEvent(at: Sim.t("2026-11-22T08:30:00+09:00"), wake: .stop)])
+        #expect(third.requests.isEmpty)
+        #expect(third.ledger.state.snoozed.isEmpty)
+    }
+
+    @Test("a transition is recorded as sent only once the server took it; it is shown once when a server appears, for the doses still open")
+    func serverAppears() throws {
+        let host = SimHost(medications: Sim.meds)
+        host.serverUpFrom = Sim.t("2026-11-22T08:02:30+09:00")
+        let source = try Self.runUntilEnd(host, from: "2026-11-22T07:59:00+09:00", [
+            // Aspirin is taken (a bar click) while no server runs: that wake-up tries again too.
+            SimEvent(at: Sim.t("2026-11-22T08:01:30+09:00"), wake: .dataChanged) {
+                host.take(1, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:01:30+09:00"))
+            },
+            SimEvent.crash(at: Sim.t("2026-11-22T10:30:00+09:00")),
+        ])
+        // Asked at 08:00 (both), 08:01 (retry), 08:01:30 (the take), then at 08:02:30 (a minute after the last
+        // refusal) the server took it: Magnesium only.
+        // (Then 10:00: Magnesium turns late.)
+        #expect(host.requests.map(\.at) == ["08:00:00", "08:01:00", "08:01:30", "08:02:30", "10:00:00"].map { Sim.t("2026-11-22T\($0)+09:00") })
+        #expect(host.shown.map(\.alert.kind) == [.due, .late])
+        #expect(host.shown.first?.alert.slots == [Self.slot(2)])
+        #expect(host.ledger.keys == ["due:2:2026-11-22T08:00": Sim.t("2026-11-22T08:02:30+09:00"),
+                                     "late:2:2026-11-22T08:00": Sim.t("2026-11-22T10:00:00+09:00")], "claimed when taken, not before")
+        #expect(host.ledger.state.open.first?.id == 1)
+        // Nothing pending afterwards: the only timer wake-ups after 08:02:30 are timeline entries (10:00: Magnesium late).
+        let entries = Sim.entryInstants(host, day: "2026-11-22")
+        let after = source.sleeps.filter { $0.woke == [.deadline] && $0.at > Sim.t("2026-11-22T08:02:30+09:00") }
+        #expect(!after.isEmpty && after.allSatisfy { entries.contains($0.at) }, "\(after.map(\.at))")
+    }
+
+    @Test("with nothing owed, a refused notification plans no retry: zero wake-ups between timeline entries")
+    func noRetryWhenNothingOwed() throws {
+        let host = SimHost(medications: Sim.meds)
+        host.serverUp = false
+        let source = try Self.runUntilEnd(host, from: "2026-11-22T07:59:00+09:00", [
+            SimEvent(at: Sim.t("2026-11-22T08:03:10+09:00"), wake: .dataChanged) {
+                host.take(1, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:03:10+09:00"))
+                host.take(2, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:03:10+09:00"))
+            },
+            SimEvent(at: Sim.t("2026-11-22T20:00:00+09:00"), wake: .stop),
+        ])
+        // Retries each minute while the 08:00 doses were owed; after the take none (the next wake is an entry).
+        let timer = source.sleeps.filter { $0.woke == [.deadline] }.map(\.at)
+        #expect(Array(timer.prefix(4)) == ["08:00:00", "08:01:00", "08:02:00", "08:03:00"].map { Sim.t("2026-11-22T\($0)+09:00") })
+        let entries = Sim.entryInstants(host, day: "2026-11-22")
+        #expect(timer.dropFirst(4).allSatisfy { entries.contains($0) }, "\(timer)")
+        #expect(host.ledger.keys.isEmpty, "nothing was ever shown, nothing is recorded as sent")
+    }
+
+    @Test("Taken on a notification a killed daemon left: the next daemon takes it over (same id) and logs exactly its doses")
+    func takeOverAfterCrash() throws {
+        let ledger = SimLedger()
+        let meds = Sim.meds + [Sim.med(4, "Iron", ["08:00", "14:00"], window: 21600)]
+        let first = SimHost(medications: meds, ledger: ledger)
+        try Self.runUntilEnd(first, from: "2026-11-22T07:59:00+09:00", [SimEvent.crash(at: Sim.t("2026-11-22T08:05:00+09:00"))])
+        let due = Self.dueAt8(iron: true)
+        #expect(ledger.state.open == [NotifyState.Open(id: 1, alert: due, helper: 101)])
+
+        // Magnesium is taken in a terminal while no daemon runs; the daemon comes back at 08:20.
+        let second = SimHost(medications: meds, ledger: ledger)
+        second.nextID = 7
+        second.take(2, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:10:00+09:00"))
+        var shownAgain: DoseAlert?
+        try Self.runUntilEnd(second, from: "2026-11-22T08:20:00+09:00", [
+            SimEvent(at: Sim.t("2026-11-22T08:25:00+09:00"), wake: .report) { shownAgain = second.shown.last?.alert },
+            SimEvent(at: Sim.t("2026-11-22T08:25:00+09:00"), wake: .answered(AlertAnswer(
+                alert: DoseAlert(kind: .due, scheduled: due.scheduled, doses: due.doses.filter { $0.slot != Self.slot(2) }), choice: .taken, id: 1))),
+            SimEvent(at: Sim.t("2026-11-22T08:30:00+09:00"), wake: .stop),
+        ])
+        #expect(second.requests.count == 1)
+        #expect(second.requests.first?.replacing == 1, "sent again in place of the old one")
+        #expect(second.released.map(\.0) == [101] && second.released.map(\.1) == [false], "the old notify-send ended, its notification kept")
+        #expect(shownAgain?.slots == [Self.slot(1), Self.slot(4)], "the doses it named that are still open")
+        #expect(shownAgain?.reminder == false)
+        #expect(second.recorded.count == 1)
+        #expect(second.recorded.first?.1 == [Self.slot(1), Self.slot(4)], "not Iron's 14:00, not Magnesium again")
+        #expect(ledger.state.open.isEmpty && ledger.state.snoozed.isEmpty)
+        // Its transition was not announced again.
+        #expect(Set(ledger.keys.keys) == ["due:1:2026-11-22T08:00", "due:2:2026-11-22T08:00", "due:4:2026-11-22T08:00"])
+    }
+
+    @Test("a notification left by a killed daemon whose doses got resolved is forgotten, not shown again")
+    func takeOverResolved() throws {
+        let ledger = SimLedger()
+        ledger.state.open = [NotifyState.Open(id: 3, alert: Self.dueAt8(), helper: 7)]
+        ledger.keys = ["due:1:2026-11-22T08:00": Sim.t("2026-11-22T08:00:00+09:00"), "due:2:2026-11-22T08:00": Sim.t("2026-11-22T08:00:00+09:00")]
+        let host = SimHost(medications: Sim.meds, ledger: ledger)
+        host.take(1, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:05:00+09:00"))
+        host.take(2, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:05:00+09:00"))
+        try Self.runUntilEnd(host, from: "2026-11-22T08:06:00+09:00", [SimEvent.crash(at: Sim.t("2026-11-22T08:30:00+09:00"))])
+        #expect(host.requests.isEmpty)
+        #expect(host.released.map(\.0) == [7] && host.released.map(\.1) == [true], "closed by ending its notify-send")
+        #expect(ledger.state.open.isEmpty)
+    }
+
+    @Test("the stored state reads back as written")
+    func stateRoundTrip() throws {
+        var state = NotifyState()
+        state.open = [NotifyState.Open(id: 42, alert: Self.dueAt8(iron: true), helper: 4242), NotifyState.Open(id: 43, alert: Self.dueAt8())]
+        var late = Self.dueAt8()
+        late.kind = .late
+        late.reminder = true
+        late.doses[0].dose = "100 mg"
+        state.snoozed = [NotifyState.Snoozed(at: Sim.t("2026-11-22T10:12:00+09:00"), alert: late)]
+        let text = try state.encoded()
+        #expect(try NotifyState.decoded(text) == state)
+        #expect(text.contains("\"slot\":\"2026-11-22T08:00\""))
+        #expect(throws: (any Error).self) { try NotifyState.decoded(#"{"open":[{"id":1,"alert":{"kind":"due","scheduled":0,"reminder":false,"doses":[{"medicationID":1,"slot":"25:00","medication":"A"}]}}],"snoozed":[]}"#) }
     }
 }

@@ -101,34 +101,8 @@ struct DaemonNotifyTests {
                    "needs \(missing.joined(separator: ", ")) (apt-get install dunst xvfb xauth dbus libnotify-bin); under CI their absence fails"))
     func dunst() throws {
         try #require(Self.missing.isEmpty, "missing \(Self.missing.joined(separator: ", ")): scripts/setup installs them")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-notify-" + UUID().uuidString).path
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try DaemonNotifyTests.script.write(toFile: root + "/run.sh", atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        p.arguments = ["120", "dbus-run-session", "--", "bash", root + "/run.sh", root, Harness.binary]
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = nil
-        env["DBUS_SESSION_BUS_ADDRESS"] = nil
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        let text = (try? String(contentsOfFile: root + "/result.txt", encoding: .utf8)) ?? ""
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
-        }
-        if values["dunst"] != "up" {
-            // Loud: the notification server could not start on this machine.
-            Issue.record("dunst did not start; output: \(text)")
-            return
-        }
-        let arrived = (try? String(contentsOfFile: root + "/arrived.log", encoding: .utf8)) ?? ""
-        let daemonErr = (try? String(contentsOfFile: root + "/daemon.err", encoding: .utf8)) ?? ""
-        print("notifications that arrived:\n\(arrived)")
+        guard let run = try Self.run(Self.script) else { return }
+        let (values, text, arrived, daemonErr) = (run.values, run.text, run.arrived, run.daemonErr)
         let lines = arrived.split(separator: "\n").map(String.init)
         #expect(values["after_due"] == "1", "\(text)\n\(daemonErr)")
         #expect(lines.first?.hasPrefix("Time for Aspirin, Magnesium|08:00 · Aspirin 100 mg, Magnesium|") == true)
@@ -144,6 +118,183 @@ struct DaemonNotifyTests {
         #expect(Set(lines).count == lines.count, "duplicates: \(arrived)")
         #expect(values["displayed_at_end"] == "0", "a stopped daemon left notifications open")
         #expect(!text.contains("daemon_exit=") || !text.split(separator: "\n").contains { $0.hasPrefix("daemon_exit=") && $0 != "daemon_exit=0" })
-        try? FileManager.default.removeItem(atPath: root)
+        try? FileManager.default.removeItem(atPath: run.root)
+    }
+
+    /// Restarts and an absent server, on a clock that runs 60 times faster (libfaketime, `$3`): a
+    /// minute passes in a second. Each daemon starts its clock where the script says.
+    static let restartScript = #"""
+    #!/usr/bin/env bash
+    # $1: work directory, $2: the dosebar binary, $3: libfaketime. Writes key=value lines to $1/result.txt.
+    set -u
+    W=$1; BIN=$2; FAKE=$3
+    exec >"$W/result.txt" 2>"$W/script.err" </dev/null
+    export HOME=$W DOSEBAR_DB=$W/db.sqlite DOSEBAR_DIR=$W/shared TZ=Asia/Seoul LANG=C.UTF-8
+    cat >"$W/dmenu.sh" <<EOF
+    #!/bin/sh
+    cat >"$W/menu.txt"
+    grep -m1 "\$(cat "$W/pick")" "$W/menu.txt"
+    EOF
+    cat >"$W/log.sh" <<EOF
+    #!/bin/sh
+    printf '%s|%s|%s\n' "\$2" "\$3" "\$5" >>"$W/arrived.log"
+    EOF
+    chmod +x "$W/dmenu.sh" "$W/log.sh"
+    : >"$W/arrived.log"
+    # Notifications stay until acted on (a killed daemon's must still be there for the next one).
+    cat >"$W/dunstrc" <<EOF
+    [global]
+    dmenu = $W/dmenu.sh
+    [urgency_normal]
+    timeout = 0
+    [dosebar-log]
+    appname = dosebar
+    script = $W/log.sh
+    EOF
+    owner() { dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q true; }
+    XVFB_RUN=
+    start_dunst() {
+        xvfb-run -a dunst -config "$W/dunstrc" >>"$W/dunst.log" 2>&1 & XVFB_RUN=$!
+        for i in $(seq 100); do owner && return 0; sleep 0.1; done; return 1
+    }
+    stop_dunst() {
+        [ -n "$XVFB_RUN" ] || return 0
+        kill $(pgrep -P $XVFB_RUN) 2>/dev/null; wait $XVFB_RUN 2>/dev/null; XVFB_RUN=
+        for i in $(seq 50); do owner || return 0; sleep 0.1; done
+    }
+    trap 'stop_dunst' EXIT
+    start_dunst || { echo "dunst=down"; cat "$W/dunst.log"; exit 0; }
+    echo "dunst=up"
+    arrived() { wc -l <"$W/arrived.log" | tr -d ' '; }
+    wait_arrived() { for i in $(seq ${2:-200}); do [ "$(arrived)" -ge "$1" ] && return 0; sleep 0.05; done; return 1; }
+    status_of() { DOSEBAR_NOW=$1 "$BIN" today --json | grep -o "\"medication\":\"$2\"[^}]*" | grep -o '"status":"[a-z]*"' | cut -d'"' -f4; }
+    # A daemon whose clock starts at $1 (local time) and runs 60 times faster. (Started by a preloaded
+    # `timeout`, 6000 fake seconds: dosebar exec'd straight from bash with LD_PRELOAD set does not see its
+    # arguments.) $T is the timeout, $D the daemon.
+    run_daemon() {
+        LD_PRELOAD=$FAKE FAKETIME="@2026-11-22 $1 x60" FAKETIME_NO_CACHE=1 timeout 6000 "$BIN" daemon --notify >/dev/null 2>>"$W/daemon.err" &
+        T=$!; STARTED=$(date +%s.%N); D=
+        for i in $(seq 100); do D=$(pgrep -P $T) && break; sleep 0.02; done
+    }
+    stop_daemon() { kill -TERM $D; wait $T; echo "exit_$1=$?"; }
+    kill_daemon() { kill -9 $D; wait $T 2>/dev/null; }
+    # Sleeps until $1 real seconds after the daemon started.
+    at() { sleep "$(echo "$STARTED + $1 - $(date +%s.%N)" | bc | sed 's/^-.*/0/')"; }
+
+    export DOSEBAR_NOW=2026-11-22T07:00:00+09:00
+    "$BIN" add Aspirin --at 08:00 --dose "100 mg" >/dev/null
+    "$BIN" add Magnesium --at 08:00 >/dev/null
+    "$BIN" add Zinc --at 08:10 >/dev/null
+    "$BIN" add Iron --at 08:35 >/dev/null
+    "$BIN" add Calcium --at 08:35 >/dev/null
+    unset DOSEBAR_NOW
+
+    # 08:05: Aspirin and Magnesium due; the person snoozes it, then the daemon is restarted.
+    run_daemon 08:05:00
+    wait_arrived 1; echo "due=$(arrived)"
+    sleep 0.3; echo Snooze >"$W/pick"; dunstctl context
+    sleep 1; stop_daemon a
+    echo "displayed_after_snooze=$(dunstctl count displayed)"
+    # Restarted at 08:09, within the 10 minutes: Zinc turns due at 08:10, the reminder comes at the snooze time.
+    run_daemon 08:09:00
+    wait_arrived 3 400; echo "after_reminder=$(arrived)"
+    sleep 1.5; echo "reminders_b=$(grep -c '^Reminder' "$W/arrived.log")"
+    # Killed (-9): its two notifications stay on screen; the next daemon sends them again in their place.
+    kill_daemon
+    echo "displayed_after_kill=$(dunstctl count displayed)"
+    run_daemon 08:19:00
+    wait_arrived 5; sleep 0.5
+    echo "after_takeover=$(arrived)"
+    echo "displayed_after_takeover=$(dunstctl count displayed)"
+    # "Taken" on the reminder: exactly Aspirin and Magnesium; Zinc stays due.
+    echo 'Taken.*Reminder' >"$W/pick"; dunstctl context
+    for i in $(seq 100); do [ "$(status_of 2026-11-22T08:25:00+09:00 Magnesium)" = taken ] && break; sleep 0.05; done
+    echo "menu=$(tr '\n' ';' <"$W/menu.txt")"
+    for m in Aspirin Magnesium Zinc; do echo "$m=$(status_of 2026-11-22T08:25:00+09:00 $m)"; done
+    # The server goes away; Iron and Calcium turn due at 08:35 (16 s after this daemon started); Calcium is
+    # taken in a terminal at 08:38; the server comes back at about 08:41: one notification, for Iron.
+    stop_dunst
+    echo "server_gone_at=$(arrived)"
+    echo "gone_in_time=$(echo "$(date +%s.%N) - $STARTED < 15" | bc)"
+    at 19
+    DOSEBAR_NOW=2026-11-22T08:38:00+09:00 "$BIN" take Calcium >/dev/null
+    at 22
+    start_dunst || echo "dunst_again=down"
+    wait_arrived 6 200; sleep 3
+    echo "after_server=$(arrived)"
+    kill -USR1 $D; sleep 0.3
+    stop_daemon c
+    """#
+
+    @Test("a snooze survives a restart, a killed daemon's notification still takes its doses, and what no server took is shown once one appears",
+          .enabled(if: (missing.isEmpty && DaemonClockTests.library != nil) || Harness.underCI,
+                   "needs \(missing.joined(separator: ", ")) and libfaketime; under CI their absence fails"))
+    func restarts() throws {
+        try #require(Self.missing.isEmpty, "missing \(Self.missing.joined(separator: ", ")): scripts/setup installs them")
+        let library = try #require(DaemonClockTests.library, "libfaketime is not installed (scripts/setup installs it)")
+        guard let run = try Self.run(Self.restartScript, extra: [library]) else { return }
+        let v = run.values
+        let why = "\(run.text)\n\(run.daemonErr)"
+        let lines = run.arrived.split(separator: "\n").map(String.init)
+        #expect(v["due"] == "1", "\(why)")
+        #expect(v["exit_a"] == "0" && v["exit_c"] == "0", "\(why)")
+        #expect(v["displayed_after_snooze"] == "0", "\(why)")
+        // The reminder came once, from the restarted daemon, at the snooze time.
+        #expect(v["after_reminder"] == "3" && v["reminders_b"] == "1", "\(why)")
+        #expect(lines.count > 2 && lines[1].hasPrefix("Time for Zinc|08:10 · Zinc|"), "\(lines)")
+        #expect(lines.count > 2 && lines[2].hasPrefix("Reminder: Time for Aspirin, Magnesium|08:00 · Aspirin 100 mg, Magnesium|"), "\(lines)")
+        // Taken over in place: sent again (dunst logs a replacement as an arrival), not added.
+        #expect(v["displayed_after_kill"] == "2" && v["displayed_after_takeover"] == "2", "\(why)")
+        #expect(v["after_takeover"] == "5", "\(lines)")
+        #expect(Set(lines.dropFirst(3).prefix(2)) == Set(lines[1...2]), "\(lines)")
+        // "Taken" on the taken-over reminder logged exactly its doses.
+        #expect(v["Aspirin"] == "taken" && v["Magnesium"] == "taken" && v["Zinc"] == "due", "\(why)")
+        // No server: refused, retried while owed; shown once when the server came back, for the dose still open.
+        #expect(v["server_gone_at"] == "5" && v["gone_in_time"] == "1", "the machine was too slow for the scenario: \(why)")
+        #expect(v["after_server"] == "6", "\(lines)\n\(why)")
+        #expect(lines.count == 6 && lines[5].hasPrefix("Time for Iron|08:35 · Iron|NORMAL"), "\(lines)")
+        #expect(run.daemonErr.contains("notify-send failed"), "\(why)")
+        #expect((DaemonTest.counter("unsent", in: run.daemonErr) ?? 0) >= 1, "\(why)")
+        try? FileManager.default.removeItem(atPath: run.root)
+    }
+
+    /// What a script run left: its `key=value` lines, the notifications that arrived, the daemons' stderr.
+    struct Run {
+        var root: String, values: [String: String], text: String, arrived: String, daemonErr: String
+    }
+
+    /// Runs `script` in a private session bus with a timeout; nil (and an issue recorded) when dunst did not start.
+    static func run(_ script: String, extra: [String] = []) throws -> Run? {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-notify-" + UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try script.write(toFile: root + "/run.sh", atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        p.arguments = ["120", "dbus-run-session", "--", "bash", root + "/run.sh", root, Harness.binary] + extra
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = nil
+        env["DBUS_SESSION_BUS_ADDRESS"] = nil
+        for key in env.keys where key.hasPrefix("FAKETIME") || key == "LD_PRELOAD" { env[key] = nil }
+        p.environment = env
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        let text = (try? String(contentsOfFile: root + "/result.txt", encoding: .utf8)) ?? ""
+        var values: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        if values["dunst"] != "up" {
+            // Loud: the notification server could not start on this machine.
+            Issue.record("dunst did not start; output: \(text)")
+            return nil
+        }
+        let arrived = (try? String(contentsOfFile: root + "/arrived.log", encoding: .utf8)) ?? ""
+        let daemonErr = (try? String(contentsOfFile: root + "/daemon.err", encoding: .utf8)) ?? ""
+        print("notifications that arrived:\n\(arrived)")
+        return Run(root: root, values: values, text: text, arrived: arrived, daemonErr: daemonErr)
     }
 }
