@@ -31,15 +31,19 @@ public enum DaemonRunner {
         let host = LiveDaemonHost(context: context, store: store,
                                   nudger: BarNudger(settings: context.config.nudge, children: children, environment: context.env),
                                   notifier: notifier, systemd: SystemdNotify(environment: context.env))
-        let sync = try SyncService(context: context, store: store).setup()
-        if let sync { try sync.folder.create() }
         let source = try LinuxEventSource(databasePath: context.dbPath, watchZone: (context.env["TZ"] ?? "").isEmpty,
                                           signalFD: signals, children: children,
                                           notifications: { notifier?.takeEvents() ?? [] },
                                           committedElsewhere: DataVersionWatch(store).changed,
-                                          syncFolder: sync?.folder.path, ownSyncFile: sync.map { $0.device + ".jsonl" },
                                           syncChanged: { host.syncChanged = true })
         host.extraReport = { " epoll_returns=\(source.epollReturns) children=\(children.count)" }
+        // Sync set up now, or later by `sync init` in a terminal: the folder is followed from then on.
+        host.followSync = { setup in
+            try setup?.folder.create()
+            try source.followSync(folder: setup?.folder.path, ownFile: setup.map { $0.device + ".jsonl" })
+        }
+        let sync = try SyncService(context: context, store: store).setup()
+        try host.follow(sync)
         let loop = DaemonLoop(clock: try SystemClock(environment: context.env), source: source, host: host,
                               notifying: notify)
         Output.error("daemon: pid \(getpid()), database \(context.dbPath), shared directory \(context.dirPath)"

@@ -26,7 +26,7 @@ final class LinuxEventSource: DaemonEventSource {
     private let databaseNames: Set<String>
     private var zoneWatch: Int32?
     private var syncWatch: Int32?
-    private let ownSyncFile: String?
+    private var ownSyncFile: String?
     private let syncChanged: () -> Void
     private let children: ChildProcesses
     private let notifications: () -> [DaemonWake]
@@ -41,9 +41,8 @@ final class LinuxEventSource: DaemonEventSource {
     /// `signalFD` must have been created (signals blocked) before any thread started.
     init(databasePath: String, watchZone: Bool, signalFD: SignalFD, children: ChildProcesses,
          notifications: @escaping () -> [DaemonWake], committedElsewhere: @escaping () -> Bool = { true },
-         syncFolder: String? = nil, ownSyncFile: String? = nil, syncChanged: @escaping () -> Void = {}) throws {
+         syncChanged: @escaping () -> Void = {}) throws {
         self.signalFD = signalFD
-        self.ownSyncFile = ownSyncFile
         self.syncChanged = syncChanged
         self.children = children
         self.notifications = notifications
@@ -59,16 +58,23 @@ final class LinuxEventSource: DaemonEventSource {
             throw SystemCall.error("cannot watch the database directory \(directory)")
         }
         databaseWatch = wd
-        if let syncFolder {
-            guard let wd = inotify.add(syncFolder, mask: Inotify.closeWrite | Inotify.movedTo | Inotify.onlyDirectory) else {
-                throw SystemCall.error("cannot watch the sync folder \(syncFolder)")
-            }
-            syncWatch = wd
-        }
         if watchZone { zoneWatch = inotify.add("/etc", mask: Inotify.closeWrite | Inotify.movedTo | Inotify.create | Inotify.delete) }
         for fd in [timer.fd, signalFD.fd, inotify.fd] { try epoll.add(fd) }
         // A notification's id is read while its notify-send runs.
         children.watchOutput = { [epoll] fd in try? epoll.add(fd) }
+    }
+
+    /// Follows the sync folder `folder` (nil: none), where `ownFile` is this device's own file;
+    /// set up at start, and again when `sync init` (in another process) set it up or moved it.
+    func followSync(folder: String?, ownFile: String?) throws {
+        if let syncWatch { inotify.remove(syncWatch) }
+        syncWatch = nil
+        ownSyncFile = ownFile
+        guard let folder else { return }
+        guard let wd = inotify.add(folder, mask: Inotify.closeWrite | Inotify.movedTo | Inotify.onlyDirectory) else {
+            throw SystemCall.error("cannot watch the sync folder \(folder)")
+        }
+        syncWatch = wd
     }
 
     func wait(until deadline: Date?) throws -> [DaemonWake] {

@@ -21,6 +21,9 @@ final class LiveDaemonHost: DaemonHost {
     var syncChanged = true
     /// Warnings about other devices' files already logged: a bad line is named once, not on every read.
     private var syncWarned = Set<String>()
+    /// The sync set-up the daemon follows, and how it starts following one.
+    private var syncSetup: SyncService.Setup?
+    var followSync: (SyncService.Setup?) throws -> Void = { _ in }
 
     init(context: AppContext, store: DoseStore, nudger: BarNudger, notifier: Notifier?, systemd: SystemdNotify) {
         base = context; current = context; self.store = store
@@ -44,6 +47,11 @@ final class LiveDaemonHost: DaemonHost {
             if syncWarned.insert(text).inserted { warn("sync: " + text) }
         }
         do {
+            let setup = try sync.setup()
+            if setup != syncSetup {
+                try follow(setup)
+                if let setup { warn("sync: following \(setup.folder.path) from now on") }
+            }
             try sync.flush()
             if syncChanged {
                 syncChanged = false
@@ -52,6 +60,13 @@ final class LiveDaemonHost: DaemonHost {
         } catch {
             warn("sync: " + ((error as? DosebarError)?.description ?? "\(error)"))
         }
+    }
+
+    /// Follows the folder of `setup` (none when nil); the files already there are applied at the next refresh.
+    func follow(_ setup: SyncService.Setup?) throws {
+        try followSync(setup)
+        syncSetup = setup
+        syncChanged = true
     }
 
     /// Identity of each shared file when last looked at: every write is a rename, so a new inode

@@ -264,4 +264,29 @@ struct SyncCommandTests {
         d.signal(SIGTERM)
         #expect(d.waitExit() == 0)
     }
+
+    @Test("a daemon running before `sync init` follows the folder from then on, without a restart")
+    func daemonFollowsInit() throws {
+        let a = try DaemonTest.harness(), b = try DaemonTest.harness()
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
+        try a.ok("sync", "init", dirA)
+        let d = try DaemonTest.startDaemon(b)
+        try b.ok("sync", "init", dirB)
+        #expect(DaemonTest.waitUntil(10) { d.stderr.contains("following \(dirB)/dosebar") }, "\(d.stderr)")
+        func ibuprofenToday() -> Int? {
+            guard let data = FileManager.default.contents(atPath: b.dir + "/snapshot.json"),
+                  let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            return ((s["as_needed"] as? [[String: Any]])?.first { $0["medication"] as? String == "Ibuprofen" })?["taken_today"] as? Int
+        }
+        #expect(ibuprofenToday() == 0)
+        try a.ok("take", "Ibuprofen")
+        let name = try device(a) + ".jsonl"
+        let data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
+        try data.write(to: URL(fileURLWithPath: dirB + "/dosebar/.syncthing." + name + ".tmp"))
+        #expect(rename(dirB + "/dosebar/.syncthing." + name + ".tmp", dirB + "/dosebar/" + name) == 0)
+        #expect(DaemonTest.waitUntil(10) { ibuprofenToday() == 1 }, "the take did not reach B's bar: \(d.stderr)")
+        d.signal(SIGTERM)
+        #expect(d.waitExit() == 0)
+    }
 }
