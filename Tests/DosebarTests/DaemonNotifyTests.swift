@@ -12,13 +12,9 @@ struct DaemonNotifyTests {
         !["/usr/bin/", "/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
     }
 
-    static let script = #"""
-    #!/usr/bin/env bash
-    # $1: work directory, $2: the dosebar binary. Writes key=value lines to $1/result.txt.
-    set -u
-    W=$1; BIN=$2
-    exec >"$W/result.txt" 2>"$W/script.err" </dev/null
-    export HOME=$W DOSEBAR_DB=$W/db.sqlite DOSEBAR_DIR=$W/shared TZ=Asia/Seoul LANG=C.UTF-8
+    /// Both scripts' start: dunst's context menu picks what `$W/pick` names (as a person clicking
+    /// would), and a dunst rule logs every notification that arrives to `$W/arrived.log`.
+    static let prelude = #"""
     cat >"$W/dmenu.sh" <<EOF
     #!/bin/sh
     cat >"$W/menu.txt"
@@ -30,6 +26,16 @@ struct DaemonNotifyTests {
     EOF
     chmod +x "$W/dmenu.sh" "$W/log.sh"
     : >"$W/arrived.log"
+    """#
+
+    static let script = #"""
+    #!/usr/bin/env bash
+    # $1: work directory, $2: the dosebar binary. Writes key=value lines to $1/result.txt.
+    set -u
+    W=$1; BIN=$2
+    exec >"$W/result.txt" 2>"$W/script.err" </dev/null
+    export HOME=$W DOSEBAR_DB=$W/db.sqlite DOSEBAR_DIR=$W/shared TZ=Asia/Seoul LANG=C.UTF-8
+    \#(prelude)
     cat >"$W/dunstrc" <<EOF
     [global]
     dmenu = $W/dmenu.sh
@@ -130,17 +136,7 @@ struct DaemonNotifyTests {
     W=$1; BIN=$2; FAKE=$3
     exec >"$W/result.txt" 2>"$W/script.err" </dev/null
     export HOME=$W DOSEBAR_DB=$W/db.sqlite DOSEBAR_DIR=$W/shared TZ=Asia/Seoul LANG=C.UTF-8
-    cat >"$W/dmenu.sh" <<EOF
-    #!/bin/sh
-    cat >"$W/menu.txt"
-    grep -m1 "\$(cat "$W/pick")" "$W/menu.txt"
-    EOF
-    cat >"$W/log.sh" <<EOF
-    #!/bin/sh
-    printf '%s|%s|%s\n' "\$2" "\$3" "\$5" >>"$W/arrived.log"
-    EOF
-    chmod +x "$W/dmenu.sh" "$W/log.sh"
-    : >"$W/arrived.log"
+    \#(prelude)
     # Notifications stay until acted on (a killed daemon's must still be there for the next one).
     cat >"$W/dunstrc" <<EOF
     [global]

@@ -21,6 +21,20 @@ struct SyncCommandTests {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// An as-needed medicine's `taken_today` in the snapshot `h`'s daemon wrote.
+    static func takenToday(_ medication: String, bar h: Harness) -> Int? {
+        guard let data = FileManager.default.contents(atPath: h.dir + "/snapshot.json"),
+              let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return ((s["as_needed"] as? [[String: Any]])?.first { $0["medication"] as? String == medication })?["taken_today"] as? Int
+    }
+
+    /// Puts `data` into the sync folder of `dir` as Syncthing does: a temporary file, renamed into place.
+    static func deliver(_ data: Data, as name: String, to dir: String) throws {
+        let temporary = dir + "/dosebar/.syncthing." + name + ".tmp"
+        try data.write(to: URL(fileURLWithPath: temporary))
+        #expect(rename(temporary, dir + "/dosebar/" + name) == 0)
+    }
+
     func device(_ h: Harness) throws -> String {
         let out = try h.ok("sync", "status").out
         let first = out.split(separator: "\n").first.map(String.init) ?? ""
@@ -243,20 +257,14 @@ struct SyncCommandTests {
         try a.ok("sync", "init", dirA)
         try b.ok("sync", "init", dirB)
         let d = try DaemonTest.startDaemon(b)
-        func ibuprofenToday() -> Int? {
-            guard let data = FileManager.default.contents(atPath: b.dir + "/snapshot.json"),
-                  let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-            return ((s["as_needed"] as? [[String: Any]])?.first { $0["medication"] as? String == "Ibuprofen" })?["taken_today"] as? Int
-        }
+        func ibuprofenToday() -> Int? { Self.takenToday("Ibuprofen", bar: b) }
         #expect(ibuprofenToday() == 0)
         try a.ok("take", "Ibuprofen")
-        // As Syncthing delivers: a temporary file, renamed into place.
         let name = try device(a) + ".jsonl"
         var data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
         let bad = data.split(separator: 0x0A).count + 1
         data.append(contentsOf: Array("not an operation\n".utf8))
-        try data.write(to: URL(fileURLWithPath: dirB + "/dosebar/.syncthing." + name + ".tmp"))
-        #expect(rename(dirB + "/dosebar/.syncthing." + name + ".tmp", dirB + "/dosebar/" + name) == 0)
+        try Self.deliver(data, as: name, to: dirB)
         #expect(DaemonTest.waitUntil(10) { ibuprofenToday() == 1 }, "the take did not reach B's bar: \(d.stderr)")
         // The bad line is in the daemon's log, named by file and line, once.
         let warning = "\(dirB)/dosebar/\(name):\(bad): not a dosebar operation"
@@ -274,17 +282,11 @@ struct SyncCommandTests {
         let d = try DaemonTest.startDaemon(b)
         try b.ok("sync", "init", dirB)
         #expect(DaemonTest.waitUntil(10) { d.stderr.contains("following \(dirB)/dosebar") }, "\(d.stderr)")
-        func ibuprofenToday() -> Int? {
-            guard let data = FileManager.default.contents(atPath: b.dir + "/snapshot.json"),
-                  let s = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-            return ((s["as_needed"] as? [[String: Any]])?.first { $0["medication"] as? String == "Ibuprofen" })?["taken_today"] as? Int
-        }
+        func ibuprofenToday() -> Int? { Self.takenToday("Ibuprofen", bar: b) }
         #expect(ibuprofenToday() == 0)
         try a.ok("take", "Ibuprofen")
         let name = try device(a) + ".jsonl"
-        let data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
-        try data.write(to: URL(fileURLWithPath: dirB + "/dosebar/.syncthing." + name + ".tmp"))
-        #expect(rename(dirB + "/dosebar/.syncthing." + name + ".tmp", dirB + "/dosebar/" + name) == 0)
+        try Self.deliver(try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name)), as: name, to: dirB)
         #expect(DaemonTest.waitUntil(10) { ibuprofenToday() == 1 }, "the take did not reach B's bar: \(d.stderr)")
         d.signal(SIGTERM)
         #expect(d.waitExit() == 0)
