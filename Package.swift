@@ -37,13 +37,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore"]),
+        // What several test targets share: the seedable generator of the property, fault and sync suites.
+        .target(name: "DoseTestSupport", path: "Tests/Support"),
+        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport"]),
         .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore"]),
-        .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport"]),
+        .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport", "DoseTestSupport"]),
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport"], resources: [.copy("Expected")]),
         // Golden files and fixtures are read from the source tree by path (#filePath), not bundled.
-        .testTarget(name: "DosebarTests", dependencies: ["DoseCore"], exclude: ["Expected", "Fixtures"]),
+        .testTarget(name: "DosebarTests", dependencies: ["DoseCore", "DoseTestSupport"], exclude: ["Expected", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseTestSupport
 import Foundation
 import Testing
 

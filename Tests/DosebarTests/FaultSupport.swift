@@ -1,14 +1,15 @@
+import DoseTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// SplitMix64 for the fault and fuzz suites (the domain properties have their own copy in
-/// DoseCoreTests; test targets do not share code). Seeded from `DOSEBAR_FAULT_SEED` when set,
-/// so a failing run can be replayed; every failure message prints the seed in use.
+/// The fault and fuzz suites' generator (SplitMix64, shared with the other test targets). Seeded
+/// from `DOSEBAR_FAULT_SEED` when set, so a failing run can be replayed; every failure message
+/// prints the seed in use.
 struct FaultRandom {
-    private var state: UInt64
+    private var generator: SplitMix64
     let seed: UInt64
 
     static let baseSeed: UInt64 = {
@@ -20,24 +21,13 @@ struct FaultRandom {
 
     init(salt: UInt64) {
         seed = FaultRandom.baseSeed ^ (salt &* 0x9E37_79B9_7F4A_7C15)
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        let span = UInt64(range.upperBound - range.lowerBound) &+ 1
-        return range.lowerBound + Int(next().multipliedFullWidth(by: span).high)
-    }
-
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
+    mutating func next() -> UInt64 { generator.next() }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { generator.int(range) }
+    mutating func chance(_ p: Double) -> Bool { generator.chance(p) }
+    mutating func pick<T>(_ items: [T]) -> T { generator.pick(items) }
 
     /// `seed 0x…` for failure messages (replay with DOSEBAR_FAULT_SEED set to the base seed).
     var label: String { "fault seed base 0x\(String(FaultRandom.baseSeed, radix: 16)), case 0x\(String(seed, radix: 16))" }
