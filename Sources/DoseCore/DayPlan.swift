@@ -88,8 +88,8 @@ public struct DayPlan: Sendable {
         var slots: [PlannedSlot] = []
         var order: [(instant: Date, rank: Int)] = []
         let ranks = byName ? Array(medications.indices) : DayPlan.nameRanks(medications)
-        var asNeeded: [(Medication, Int?, Int?, [Date])] = []
-        var cycles: [(Medication, CyclePosition)] = []
+        var asNeeded: [(Medication, Int?, Int?, [Date], rank: Int)] = []
+        var cycles: [(Medication, CyclePosition, rank: Int)] = []
         var any = false
         for (index, m) in medications.enumerated() {
             guard let s = m.schedule(on: date) else { continue }
@@ -97,10 +97,10 @@ public struct DayPlan: Sendable {
             if let until = s.until, date > until { continue }
             any = true
             if case let .asNeeded(maxPerDay, minInterval) = s.recurrence {
-                asNeeded.append((m, maxPerDay, minInterval, (extra[m.id] ?? []).sorted()))
+                asNeeded.append((m, maxPerDay, minInterval, (extra[m.id] ?? []).sorted(), ranks[index]))
                 continue
             }
-            if let pos = s.cyclePosition(on: date) { cycles.append((m, pos)) }
+            if let pos = s.cyclePosition(on: date) { cycles.append((m, pos, ranks[index])) }
             guard s.occurs(on: date) else { continue }
             for t in s.times {
                 let instant = dayOffset == nil ? zone.instant(date, t) : start.addingTimeInterval(Double(t.minuteOfDay * 60))
@@ -113,8 +113,11 @@ public struct DayPlan: Sendable {
         // By instant, then name and id (ranked once: comparing names for every pair was most of a year's history).
         let sorted = order.indices.sorted { (order[$0].instant, order[$0].rank) < (order[$1].instant, order[$1].rank) }
         self.slots = sorted.map { slots[$0] }
-        self.asNeeded = asNeeded.map { (medication: $0.0, maxPerDay: $0.1, minInterval: $0.2, taken: $0.3) }
-        self.cycles = cycles.map { (medication: $0.0, position: $0.1) }
+        // As-needed medicines and cycles by name too: not by local row id, which differs between
+        // machines that sync one history.
+        self.asNeeded = asNeeded.sorted { $0.rank < $1.rank }
+            .map { (medication: $0.0, maxPerDay: $0.1, minInterval: $0.2, taken: $0.3) }
+        self.cycles = cycles.sorted { $0.rank < $1.rank }.map { (medication: $0.0, position: $0.1) }
         hasMedications = any || medications.contains { $0.archivedOn == nil || $0.archivedOn! > date }
     }
 

@@ -24,6 +24,9 @@ public struct SnapshotBuilder: Sendable {
             let low = daysLeft.map { $0 <= m.lowDays } ?? (remaining < m.perDose)
             return Snapshot.Stock(medication: m.name, remaining: remaining, daysLeft: daysLeft, low: low)
         }
+        // The most urgent first (so the low-stock message names it), then by name: not by local row
+        // id, which differs between machines that sync one history.
+        .sorted { ($0.daysLeft ?? .max, $0.medication, $0.remaining) < ($1.daysLeft ?? .max, $1.medication, $1.remaining) }
         cycleLines = plan.cycles.map {
             Snapshot.Cycle(medication: $0.medication.name, phase: $0.position.phase, day: $0.position.day, length: $0.position.length)
         }

@@ -80,6 +80,35 @@ struct SyncCommandTests {
         #expect(status.split(separator: "\n").count == 3, "\(status)")
     }
 
+    @Test("machines that each had their own medicines write the same snapshot once synced (but for local row ids)")
+    func sameSnapshot() throws {
+        let a = Harness(), b = Harness()
+        let shared = a.root + "/Sync"
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let now = "2026-11-22T09:00:00+09:00"
+        try a.ok("add", "Aspirin", "--at", "08:00", "--stock", "3", "--from", "2026-11-01")
+        try a.ok("add", "Zinc", "--at", "12:00", "--stock", "40", "--from", "2026-11-01")
+        try a.ok("add", "Ibuprofen", "--as-needed", "--from", "2026-11-01")
+        try b.ok("add", "Iron", "--at", "09:00", "--stock", "2", "--from", "2026-11-01")
+        try b.ok("add", "Advil", "--as-needed", "--from", "2026-11-01")
+        try a.ok("sync", "init", shared)
+        try b.ok("sync", "init", shared)
+        try a.ok("sync", "now")
+        try a.ok("take", "Aspirin", now: now)
+        try b.ok("take", "Iron", now: now)
+        try a.ok("sync", "now", now: now)
+        try b.ok("sync", "now", now: now)
+        func snapshot(_ h: Harness) throws -> String {
+            try h.ok("export", now: now)
+            let text = try String(contentsOfFile: h.dir + "/snapshot.json", encoding: .utf8)
+            return Self.canonical(Harness.Result(status: 0, out: text, err: ""))
+        }
+        let (sa, sb) = (try snapshot(a), try snapshot(b))
+        #expect(sa == sb, "\(sa)\n---\n\(sb)")
+        // The most urgent stock first, whichever machine created it: the message names it.
+        #expect(sa.contains("Iron: 1 day left, refill soon"), "\(sa)")
+    }
+
     @Test("a slot taken on both devices counts once, and history shows the duplicate (past the kept day outcomes too)")
     func historyShowsDuplicates() throws {
         let a = Harness(), b = Harness()
