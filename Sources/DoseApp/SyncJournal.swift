@@ -161,30 +161,27 @@ public final class SyncJournal {
         op.effective = v.effective.description
         op.schedule = SyncSchedule(v.schedule)
         let stored = try append(op)
-        try w.setRegister(medicationID: id, field: "v:" + v.effective.description, stamp: stored.stamp)
+        try w.setRegister(medicationID: id, field: SyncMerge.versionRegister(effective: v.effective), stamp: stored.stamp)
     }
 }
 
-/// Stock derived from operations (DESIGN §10): the last `stock` (absolute) by stamp, then every
-/// later `refill` and effective `take` on top, in stamp order, never below 0 nor above
-/// ``RefillService/maximum``. A take counts once per event (two devices' takes of one dose at the
-/// same second are one event) and not at all when undone or a duplicate.
+/// A medicine's stock derived from its operations (``SyncMerge/stock(_:effective:maximum:)``).
 enum SyncStock {
     static func derive(medicationID id: Int64, in w: StoreWriter) throws {
-        let ops = try w.reader.stockOperations(medicationID: id)
-        guard ops.contains(where: { $0.op.kind != SyncOperation.Kind.take.rawValue }) else { return }
-        let effective = try w.reader.effectiveTakenEventIDs(medicationID: id)
-        var stock: Int?
-        var counted = Set<Int64>()
-        for (op, event) in ops {
+        let operations = try w.reader.stockOperations(medicationID: id).compactMap { op, event -> SyncMerge.StockOperation? in
             switch SyncOperation.Kind(rawValue: op.kind) {
-            case .stock: stock = op.amount
-            case .refill: stock = min((stock ?? 0) + (op.amount ?? 0), RefillService.maximum)
-            case .take:
-                guard let event, effective.contains(event), counted.insert(event).inserted, let s = stock else { continue }
-                stock = max(0, s - (op.amount ?? 1))
-            default: continue
+            case .stock: SyncMerge.StockOperation(stamp: op.stamp, id: op.id, .set(op.amount))
+            case .refill: SyncMerge.StockOperation(stamp: op.stamp, id: op.id, .refill(op.amount ?? 0))
+            case .take: SyncMerge.StockOperation(stamp: op.stamp, id: op.id, .take(units: op.amount ?? 1, event: event))
+            default: nil
             }
+        }
+        let stock: Int?
+        switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id),
+                               maximum: RefillService.maximum) {
+        case .untouched: return
+        case .untracked: stock = nil
+        case .units(let n): stock = n
         }
         if try w.reader.medication(id: id)?.stock != stock { try w.setStock(medicationID: id, stock) }
     }

@@ -85,14 +85,31 @@ extension StoreReader {
                             arguments: [medicationID])
     }
 
-    /// The medicine another device's `add` of `name` is: the one first added (by stamp) under that
-    /// name by a device other than `device` (a device never adds one medicine twice). Renames
-    /// after the add do not matter, so every device finds the same one.
-    public func sameMedicine(addedAs name: String, notBy device: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: """
-            SELECT medication_id FROM sync_medicine WHERE name_key = ?
-            GROUP BY medication_id HAVING sum(device = ?) = 0 ORDER BY min(stamp) LIMIT 1
-            """, arguments: [Medication.nameKey(name), device])
+    /// The medicines an `add` of `nameKey` could be (``SyncMerge/match(_:among:)``): those with an
+    /// add of that name, the active one of that name, and those with one of the global ids `gids`;
+    /// each with every add that named it.
+    public func knownMedicines(nameKey: String, gids: [String]) throws -> [SyncMerge.KnownMedicine] {
+        let byGid = gids.isEmpty ? "" : " OR gid IN (" + Array(repeating: "?", count: gids.count).joined(separator: ", ") + ")"
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT m.id, m.name_key AS current, m.archived_on, s.gid, s.name_key, s.device, s.stamp
+            FROM medication m LEFT JOIN sync_medicine s ON s.medication_id = m.id
+            WHERE m.id IN (SELECT medication_id FROM sync_medicine WHERE name_key = ?\(byGid))
+               OR (m.name_key = ? AND m.archived_on IS NULL)
+            ORDER BY m.id, s.rank
+            """, arguments: [nameKey] + StatementArguments(gids) + [nameKey])
+        var known: [SyncMerge.KnownMedicine] = []
+        for row in rows {
+            let id: Int64 = row["id"]
+            if known.last?.id != id {
+                let archived = (row["archived_on"] as Int64?) != nil
+                known.append(SyncMerge.KnownMedicine(id: id, adds: [], activeNameKey: archived ? nil : row["current"]))
+            }
+            if let gid: String = row["gid"] {
+                known[known.count - 1].adds.append(SyncMerge.MedicineAdd(gid: gid, nameKey: row["name_key"], device: row["device"],
+                                                                         stamp: row["stamp"]))
+            }
+        }
+        return known
     }
 
     /// The stamp of the write that won for `field` of a medicine.
@@ -205,22 +222,20 @@ extension StoreWriter {
                        arguments: [operation, eventID])
     }
 
-    /// Among the events of one slot that are not undone, the one taken earliest (then by the
-    /// smallest operation id) is effective and the others are duplicates. A pure function of the
-    /// events, so every device that has the same ones picks the same.
+    /// Marks the duplicates among the events of one slot (``SyncMerge/resolve(_:)``).
     public func resolveSlot(medicationID: Int64, day: LocalDate, slotTime: LocalTime) throws {
         let events = try reader.slotEvents(medicationID: medicationID, day: day, slotTime: slotTime)
         guard !events.isEmpty else { return }
-        var live: [(event: DoseEvent, op: String)] = []
-        for e in events where try !reader.isUndone(eventID: e.id) {
-            live.append((e, try reader.operation(eventID: e.id) ?? ""))
+        var doses: [SyncMerge.SlotDose] = []
+        for e in events {
+            doses.append(SyncMerge.SlotDose(event: e.id, at: e.at, operation: try reader.operation(eventID: e.id) ?? "",
+                                            undone: try reader.isUndone(eventID: e.id)))
         }
-        live.sort { ($0.event.at, $0.op) < ($1.event.at, $1.op) }
         for e in events {
             try db.execute(sql: "DELETE FROM sync_duplicate WHERE event_id = ?", arguments: [e.id])
         }
-        for loser in live.dropFirst() {
-            try db.execute(sql: "INSERT INTO sync_duplicate (event_id) VALUES (?)", arguments: [loser.event.id])
+        for loser in SyncMerge.resolve(doses).duplicates {
+            try db.execute(sql: "INSERT INTO sync_duplicate (event_id) VALUES (?)", arguments: [loser.event])
         }
     }
 }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A hybrid logical clock: stamps that follow the wall clock but never go backwards and always
+/// come after every stamp this device has seen, so "later" means the same on every device.
+///
+/// A stamp is `MMMMMMMMMMMMM-CCCCC-DEVICE`: milliseconds since 1970 (13 digits), a counter
+/// (5 digits) for stamps within one millisecond, and the device id that breaks the last tie.
+/// Fixed widths make the text order the stamp order.
+public struct SyncClock: Sendable, Equatable {
+    public var millis: Int64
+    public var counter: Int
+
+    public init(millis: Int64, counter: Int) { self.millis = millis; self.counter = counter }
+
+    /// The state kept in `meta` (`MMM…-CCCCC`), or a stamp.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", maxSplits: 2)
+        guard parts.count >= 2, let m = Int64(parts[0]), let c = Int(parts[1]) else { return nil }
+        millis = m; counter = c
+    }
+
+    /// The next local stamp at wall-clock `now`.
+    public mutating func tick(now: Date) {
+        let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        if wall > millis { millis = wall; counter = 0 } else { counter += 1 }
+    }
+
+    /// Seen a stamp from another device: later local stamps come after it.
+    public mutating func receive(_ other: SyncClock) {
+        if (other.millis, other.counter) > (millis, counter) { self = other }
+    }
+
+    public var state: String { String(format: "%013lld-%05d", millis, counter) }
+
+    public func stamp(device: String) -> String { state + "-" + device }
+}
