@@ -115,7 +115,7 @@ struct SyncApplier {
         }
         guard let name = op.name else { return false }
         let add = SyncMerge.MedicineAdd(gid: gid, nameKey: Medication.nameKey(name), device: op.device, stamp: op.stamp,
-                                        distinctFrom: [])
+                                        distinctFrom: op.distinctFrom ?? [])
         switch SyncMerge.match(add, among: try w.reader.knownMedicines(nameKey: add.nameKey, gids: add.distinctFrom)) {
         case .wait:
             return false

@@ -63,7 +63,10 @@ public final class SyncJournal {
     @discardableResult
     public func added(_ m: Medication, stock: Bool = true) throws -> String {
         let gid = UUID().uuidString.lowercased()
-        let add = try append(details(.add, gid, m))
+        var op = details(.add, gid, m)
+        let others = try w.reader.gids(nameKey: Medication.nameKey(m.name), besides: m.id)
+        op.distinctFrom = others.isEmpty ? nil : others
+        let add = try append(op)
         try w.linkMedicine(gid: gid, medicationID: m.id, name: m.name, device: device, stamp: add.stamp)
         for field in SyncOperation.details { try w.setRegister(medicationID: m.id, field: field, stamp: add.stamp) }
         for v in m.versions { try scheduled(m.id, gid, v) }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// | kind       | fields                                                             |
 /// |------------|--------------------------------------------------------------------|
-/// | `add`      | name, dose, group, note, per_dose, low_days                        |
+/// | `add`      | name, dose, group, note, per_dose, low_days, distinct_from         |
 /// | `edit`     | changed (the names of the details it changed: a rename is `["name"]`) and their new values |
 /// | `archive`  | archived_on (absent: active again)                                 |
 /// | `schedule` | effective, schedule                                                |
@@ -35,6 +35,9 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     public var note: String?
     public var perDose: Int?
     public var lowDays: Int?
+    /// Of an `add`: the medicines of its name the adding device had (removed or renamed away), by
+    /// global id: the new medicine is none of them.
+    public var distinctFrom: [String]?
     /// Of an `edit`: which details it changed (absent: all of them).
     public var changed: [String]?
     public var archivedOn: String?
@@ -51,6 +54,7 @@ public struct SyncOperation: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
+        case distinctFrom = "distinct_from"
         case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", target
     }
 

@@ -112,6 +112,17 @@ extension StoreReader {
         return known
     }
 
+    /// The global ids of the medicines other than `medicationID` that a new medicine of `nameKey`
+    /// is not: every one with an add of that name or named so now.
+    public func gids(nameKey: String, besides medicationID: Int64) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT gid FROM sync_medicine WHERE medication_id != ? AND medication_id IN (
+                SELECT medication_id FROM sync_medicine WHERE name_key = ?
+                UNION SELECT id FROM medication WHERE name_key = ?)
+            ORDER BY rank
+            """, arguments: [medicationID, nameKey, nameKey])
+    }
+
     /// The stamp of the write that won for `field` of a medicine.
     public func register(medicationID: Int64, field: String) throws -> String? {
         try String.fetchOne(db, sql: "SELECT stamp FROM sync_register WHERE medication_id = ? AND field = ?",
