@@ -27,34 +27,43 @@ struct SyncApplier {
         self.w = w; self.today = today
     }
 
-    /// Stores new operations and applies every waiting one that can be, in stamp order, until
-    /// nothing more can. Returns how many were applied.
-    mutating func apply(_ incoming: [SyncOperation]) throws -> Int {
+    /// Stores the operations not stored yet and applies each that can be, in stamp order; then
+    /// every waiting one (of this read or an earlier one) that can be, until nothing more can.
+    /// Returns how many were applied.
+    mutating func apply(_ incoming: [SyncFolder.Line]) throws -> Int {
         var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
-        for op in incoming.sorted(by: { SyncMerge.precedes(($0.stamp, $0.id), ($1.stamp, $1.id)) }) {
-            try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
-                                                  amount: op.amount, body: try op.line(), applied: false))
+        var applied = 0
+        for line in incoming.sorted(by: { SyncMerge.precedes(($0.op.stamp, $0.op.id), ($1.op.stamp, $1.op.id)) }) {
+            let op = line.op
+            // Stored first (as applied, mostly right): applying it may look up its own id.
+            guard try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind,
+                                                        medicine: op.medicine, amount: op.amount, body: line.text, applied: true))
+            else { continue }
             if let seen = SyncClock(op.stamp) { clock.receive(seen) }
+            if try applyIfCan(op) { applied += 1 } else { try w.markApplied(operation: op.id, false) }
         }
         try w.setMeta(SyncMeta.clock, clock.state)
-        var applied = 0
         var progress = true
         while progress {
             progress = false
             for stored in try w.reader.pendingOperations() {
-                guard let op = SyncOperation.parse(Substring(stored.body)) else { continue }
-                var attempt = self
-                if try w.attempt({ try attempt.applyOne(op) }) {
-                    self = attempt
-                    try w.markApplied(operation: op.id)
-                    applied += 1
-                    progress = true
-                }
+                guard let op = SyncOperation.parse(Substring(stored.body)), try applyIfCan(op) else { continue }
+                try w.markApplied(operation: op.id, true)
+                applied += 1
+                progress = true
             }
         }
         for id in touched.sorted() { try SyncStock.derive(medicationID: id, in: w) }
         if let earliest { try w.historyChanged(on: earliest, today: today) }
         return applied
+    }
+
+    /// Applies one operation; false (and nothing written) when it must wait.
+    private mutating func applyIfCan(_ op: SyncOperation) throws -> Bool {
+        var attempt = self
+        guard try w.attempt({ try attempt.applyOne(op) }) else { return false }
+        self = attempt
+        return true
     }
 
     private mutating func touch(_ id: Int64, _ day: LocalDate? = nil) {
@@ -66,9 +75,12 @@ struct SyncApplier {
     private mutating func applyOne(_ op: SyncOperation) throws -> Bool {
         guard let kind = op.knownKind, let gid = op.medicine else { return false }
         if kind == .add { return try add(op, gid) }
-        guard let id = try w.reader.medicationID(gid: gid), var m = try w.reader.medication(id: id) else { return false }
+        guard let id = try w.reader.medicationID(gid: gid) else { return false }
+        // A dose needs the medicine's id only: the history of another device is mostly doses.
+        if kind == .take || kind == .skip { return try dose(op, kind, medicationID: id) }
+        guard var m = try w.reader.medication(id: id) else { return false }
         switch kind {
-        case .add:
+        case .add, .take, .skip:
             return false
         case .edit:
             try details(op, &m)
@@ -92,8 +104,6 @@ struct SyncApplier {
             }
         case .stock, .refill:
             touch(id)
-        case .take, .skip:
-            return try dose(op, kind, m)
         case .undo:
             let eventID = try op.target.flatMap { try w.reader.eventID(operation: $0) }
             guard let eventID, let event = try w.reader.event(id: eventID) else { return false }
@@ -164,26 +174,27 @@ struct SyncApplier {
         SyncMerge.wins(op.stamp, over: try w.reader.register(medicationID: id, field: field))
     }
 
-    private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, _ m: Medication) throws -> Bool {
+    private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, medicationID id: Int64) throws -> Bool {
         guard let dayText = op.day, let day = LocalDate(dayText), let at = op.at else { return false }
         var time: LocalTime?
         if let slot = op.slot { guard let t = LocalTime(slot) else { return false }; time = t }
         let eventKind: DoseEvent.Kind = kind == .take ? .taken : .skipped
-        let same = try w.reader.slotEvents(medicationID: m.id, day: day, slotTime: time)
-            .first { $0.kind == eventKind && SyncMerge.isSameDose(at: at, as: $0.at) }
+        let slotEvents = try w.reader.slotEvents(medicationID: id, day: day, slotTime: time)
+        let same = slotEvents.first { $0.kind == eventKind && SyncMerge.isSameDose(at: at, as: $0.at) }
         let eventID: Int64
         if let same {
             eventID = same.id
         } else {
             let instant = Date(timeIntervalSince1970: at)
-            let event = DoseEvent(id: 0, medicationID: m.id, kind: eventKind,
-                                  slot: time.map { SlotKey(medicationID: m.id, date: day, time: $0) },
+            let event = DoseEvent(id: 0, medicationID: id, kind: eventKind,
+                                  slot: time.map { SlotKey(medicationID: id, date: day, time: $0) },
                                   at: instant, loggedAt: instant, stockDelta: 0, timeKnown: op.timeKnown ?? true)
             eventID = try w.insertEvent(event, day: day)
         }
         try w.linkEvent(operation: op.id, eventID: eventID)
-        if let time { try w.resolveSlot(medicationID: m.id, day: day, slotTime: time) }
-        touch(m.id, day)
+        // The first dose of a slot is its dose: nothing to resolve.
+        if let time, !slotEvents.isEmpty { try w.resolveSlot(medicationID: id, day: day, slotTime: time) }
+        touch(id, day)
         return true
     }
 }

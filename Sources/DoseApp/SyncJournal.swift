@@ -12,6 +12,9 @@ enum SyncMeta {
     static let clock = "sync.clock"
     /// `operation.seq` of the last own operation appended to this device's file.
     static let written = "sync.written"
+    /// Prefix of where the last read of another device's file (its path follows) stopped
+    /// (``SyncFolder/Position``).
+    static let read = "sync.read:"
 }
 
 /// Records every change as an operation, in the write transaction that makes the change — but

@@ -30,7 +30,12 @@ public struct SyncClock: Sendable, Equatable {
         if (other.millis, other.counter) > (millis, counter) { self = other }
     }
 
-    public var state: String { String(format: "%013lld-%05d", millis, counter) }
+    public var state: String { Self.padded(millis, 13) + "-" + Self.padded(Int64(counter), 5) }
+
+    private static func padded(_ n: Int64, _ width: Int) -> String {
+        let digits = String(n)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
 
     public func stamp(device: String) -> String { state + "-" + device }
 }

@@ -2,6 +2,9 @@ import DoseCore
 import Foundation
 import GRDB
 
+// What sync runs once per operation (hundreds of thousands for a long history) uses cached
+// statements: compiled once, not at every call.
+
 /// One row of `operation`, as sync reads and writes it (schema `v3-sync`).
 public struct StoredOperation: Sendable, Equatable {
     /// Local arrival order (this database's own operations are written to its file in this order).
@@ -46,7 +49,7 @@ public struct DeviceProgress: Sendable, Equatable {
 extension StoreReader {
     /// Whether the operation with this id is stored (applied or waiting).
     public func hasOperation(id: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)", arguments: [id]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)"), arguments: [id]) ?? false
     }
 
     /// This device's operations after `seq`, in the order they were made.
@@ -58,6 +61,11 @@ extension StoreReader {
     /// Operations that wait for something they name, in stamp order.
     public func pendingOperations() throws -> [StoredOperation] {
         try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE applied = 0 ORDER BY stamp, id").map(StoredOperation.init(row:))
+    }
+
+    /// Whether an operation waits for something it names.
+    public func hasPendingOperations() throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE applied = 0)") ?? false
     }
 
     /// The highest stamp stored.
@@ -76,12 +84,12 @@ extension StoreReader {
 
     /// The local medicine a global id names.
     public func medicationID(gid: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT medication_id FROM sync_medicine WHERE gid = ?", arguments: [gid])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT medication_id FROM sync_medicine WHERE gid = ?"), arguments: [gid])
     }
 
     /// The global id other devices know a local medicine by (the first one it got).
     public func gid(medicationID: Int64) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT gid FROM sync_medicine WHERE medication_id = ? ORDER BY rank LIMIT 1",
+        try String.fetchOne(db.cachedStatement(sql: "SELECT gid FROM sync_medicine WHERE medication_id = ? ORDER BY rank LIMIT 1"),
                             arguments: [medicationID])
     }
 
@@ -125,30 +133,30 @@ extension StoreReader {
 
     /// The stamp of the write that won for `field` of a medicine.
     public func register(medicationID: Int64, field: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT stamp FROM sync_register WHERE medication_id = ? AND field = ?",
+        try String.fetchOne(db.cachedStatement(sql: "SELECT stamp FROM sync_register WHERE medication_id = ? AND field = ?"),
                             arguments: [medicationID, field])
     }
 
     /// The event an operation wrote (or was found to be).
     public func eventID(operation: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT event_id FROM sync_event WHERE op = ?", arguments: [operation])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT event_id FROM sync_event WHERE op = ?"), arguments: [operation])
     }
 
     /// The first operation (by stamp) that names this event.
     public func operation(eventID: Int64) throws -> String? {
-        try String.fetchOne(db, sql: """
+        try String.fetchOne(db.cachedStatement(sql: """
             SELECT s.op FROM sync_event s JOIN operation o ON o.id = s.op WHERE s.event_id = ? ORDER BY o.stamp, o.id LIMIT 1
-            """, arguments: [eventID])
+            """), arguments: [eventID])
     }
 
     /// Taken or skipped events of one slot (or, with `slotTime` nil, as-needed doses of that day),
     /// undone or not, duplicate or not.
     public func slotEvents(medicationID: Int64, day: LocalDate, slotTime: LocalTime?) throws -> [DoseEvent] {
-        let sql = "SELECT * FROM event WHERE medication_id = ? AND day = ? AND kind IN ('taken', 'skipped') AND "
+        let sql = "SELECT \(EventRecord.indexedColumns) FROM event e WHERE medication_id = ? AND day = ? AND kind IN ('taken', 'skipped') AND "
             + (slotTime == nil ? "slot_time IS NULL" : "slot_time = ?")
         var args: StatementArguments = [medicationID, day.dayNumber]
         if let slotTime { _ = args.append(contentsOf: [slotTime.minuteOfDay]) }
-        return try EventRecord.fetchAll(db, sql: sql + " ORDER BY id", arguments: args).map { try $0.event() }
+        return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY id"), arguments: args).map { try EventRecord(indexed: $0).event() }
     }
 
     /// Every taken or skipped event, undone or not (for `sync init`), in the order they were logged.
@@ -198,16 +206,16 @@ extension StoreWriter {
     /// Stores an operation; false (and nothing written) when one with its id is already stored.
     @discardableResult
     public func insertOperation(_ op: StoredOperation) throws -> Bool {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO operation (id, device, stamp, kind, medicine, amount, body, applied) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
-            """, arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0])
+            """).execute(arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0])
         return db.changesCount > 0
     }
 
-    /// Marks a waiting operation as applied.
-    public func markApplied(operation id: String) throws {
-        try db.execute(sql: "UPDATE operation SET applied = 1 WHERE id = ?", arguments: [id])
+    /// Marks an operation as applied, or as waiting.
+    public func markApplied(operation id: String, _ applied: Bool) throws {
+        try db.cachedStatement(sql: "UPDATE operation SET applied = ? WHERE id = ?").execute(arguments: [applied ? 1 : 0, id])
     }
 
     /// Names a local medicine by a global id (kept if the id already names one), made by an `add`
@@ -221,32 +229,33 @@ extension StoreWriter {
 
     /// Records the stamp that won for `field` of a medicine.
     public func setRegister(medicationID: Int64, field: String, stamp: String) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO sync_register (medication_id, field, stamp) VALUES (?, ?, ?)
             ON CONFLICT (medication_id, field) DO UPDATE SET stamp = excluded.stamp
-            """, arguments: [medicationID, field, stamp])
+            """).execute(arguments: [medicationID, field, stamp])
     }
 
     /// Records that an operation wrote (or is) this event.
     public func linkEvent(operation: String, eventID: Int64) throws {
-        try db.execute(sql: "INSERT INTO sync_event (op, event_id) VALUES (?, ?) ON CONFLICT (op) DO NOTHING",
-                       arguments: [operation, eventID])
+        try db.cachedStatement(sql: "INSERT INTO sync_event (op, event_id) VALUES (?, ?) ON CONFLICT (op) DO NOTHING")
+            .execute(arguments: [operation, eventID])
     }
 
     /// Marks the duplicates among the events of one slot (``SyncMerge/resolve(_:)``).
     public func resolveSlot(medicationID: Int64, day: LocalDate, slotTime: LocalTime) throws {
         let events = try reader.slotEvents(medicationID: medicationID, day: day, slotTime: slotTime)
-        guard !events.isEmpty else { return }
+        // Events are never deleted: a slot's only event never lost to another.
+        guard events.count > 1 else { return }
         var doses: [SyncMerge.SlotDose] = []
         for e in events {
             doses.append(SyncMerge.SlotDose(event: e.id, at: e.at, operation: try reader.operation(eventID: e.id) ?? "",
                                             undone: try reader.isUndone(eventID: e.id)))
         }
         for e in events {
-            try db.execute(sql: "DELETE FROM sync_duplicate WHERE event_id = ?", arguments: [e.id])
+            try db.cachedStatement(sql: "DELETE FROM sync_duplicate WHERE event_id = ?").execute(arguments: [e.id])
         }
         for loser in SyncMerge.resolve(doses).duplicates {
-            try db.execute(sql: "INSERT INTO sync_duplicate (event_id) VALUES (?)", arguments: [loser.event])
+            try db.cachedStatement(sql: "INSERT INTO sync_duplicate (event_id) VALUES (?)").execute(arguments: [loser.event])
         }
     }
 }

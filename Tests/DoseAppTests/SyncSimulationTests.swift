@@ -227,6 +227,18 @@ struct SyncSimulationTests {
         garbled.append(contentsOf: Array("{\"id\":\n".utf8))
         try garbled.write(to: URL(fileURLWithPath: SyncFolder(shared: b.folder).path + "/" + (try a.ownFile as NSString).lastPathComponent))
         #expect(try b.sync.now() == 0)
+        // B reads on from where it stopped: before the damaged line, which the next whole copy replaces.
+        a.now = "2026-11-22T08:05:00+09:00"
+        _ = try DoseRecorder(context: try a.context(), store: a.store).record(.taken, names: ["Aspirin"], at: nil, next: false)
+        try a.sync.flush()
+        try deliver(a, to: b)
+        #expect(try b.sync.now() == 1)
+        #expect(try history(a) == history(b))
+        // A copy shorter than what B read (an older version of the file) is read from its start.
+        try deliver(a, to: b, bytes: whole.count)
+        #expect(try b.sync.now() == 0)
+        try deliver(a, to: b)
+        #expect(try b.sync.now() == 0)
     }
 
     @Test("without sync init nothing is recorded and no file is written")
