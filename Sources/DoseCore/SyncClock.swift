@@ -20,10 +20,21 @@ public struct SyncClock: Sendable, Equatable {
     }
 
     /// The next local stamp at wall-clock `now`.
+    /// Past 99,999 stamps in one millisecond (`sync init` stamps a whole history at one `now`) the
+    /// clock runs a millisecond ahead instead: a sixth counter digit would sort before the fifth.
     public mutating func tick(now: Date) {
         let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-        if wall > millis { millis = wall; counter = 0 } else { counter += 1 }
+        if wall > millis {
+            millis = wall; counter = 0
+        } else if counter < Self.maxCounter {
+            counter += 1
+        } else {
+            millis += 1; counter = 0
+        }
     }
+
+    /// The largest counter that fits the stamp's five digits.
+    public static let maxCounter = 99_999
 
     /// Seen a stamp from another device: later local stamps come after it.
     public mutating func receive(_ other: SyncClock) {

@@ -221,4 +221,18 @@ import Testing
         c.tick(now: Date(timeIntervalSince1970: 1_790_000_000))
         #expect(c.state == "1790000000500-00003")
     }
+
+    @Test("a whole history stamped at one instant keeps the text order: past 99,999 the clock runs a millisecond ahead")
+    func clockCounterFull() {
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        var c = SyncClock(millis: 0, counter: 0)
+        var previous = ""
+        for _ in 0..<(SyncClock.maxCounter + 3) {
+            c.tick(now: now)
+            let stamp = c.stamp(device: "a")
+            #expect(stamp > previous && stamp.count == 21)
+            previous = stamp
+        }
+        #expect(c == SyncClock(millis: 1_790_000_000_001, counter: 1))
+    }
 }
