@@ -174,16 +174,11 @@ public final class SyncJournal {
 /// A medicine's stock derived from its operations (``SyncMerge/stock(_:effective:maximum:)``).
 enum SyncStock {
     static func derive(medicationID id: Int64, in w: StoreWriter) throws {
-        let operations = try w.reader.stockOperations(medicationID: id).compactMap { op, event -> SyncMerge.StockOperation? in
-            switch SyncOperation.Kind(rawValue: op.kind) {
-            case .stock: SyncMerge.StockOperation(stamp: op.stamp, id: op.id, .set(op.amount))
-            case .refill: SyncMerge.StockOperation(stamp: op.stamp, id: op.id, .refill(op.amount ?? 0))
-            case .take: SyncMerge.StockOperation(stamp: op.stamp, id: op.id, .take(units: op.amount ?? 1, event: event))
-            default: nil
-            }
-        }
+        let operations = try w.reader.stockOperations(medicationID: id)
+        guard !operations.isEmpty else { return }
         let stock: Int?
-        switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id),
+        let events = Set(operations.compactMap { op -> Int64? in if case .take(_, let event) = op.change { event } else { nil } })
+        switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id, among: events),
                                maximum: RefillService.maximum) {
         case .untouched: return
         case .untracked: stock = nil

@@ -183,22 +183,60 @@ extension StoreReader {
             .map { (LocalDate(dayNumber: $0["day"]), $0["n"] as Int) })
     }
 
-    /// The operations about a local medicine (under any of its global ids) that count for its stock,
-    /// applied, in stamp order, with the event a dose operation names.
-    public func stockOperations(medicationID: Int64) throws -> [(op: StoredOperation, eventID: Int64?)] {
-        try Row.fetchAll(db, sql: """
-            SELECT o.*, s.event_id AS linked FROM operation o
-            JOIN sync_medicine m ON m.gid = o.medicine
-            LEFT JOIN sync_event s ON s.op = o.id
-            WHERE m.medication_id = ? AND o.applied = 1 AND o.kind IN ('stock', 'refill', 'take')
-            ORDER BY o.stamp, o.id
-            """, arguments: [medicationID]).map { (StoredOperation(row: $0), $0["linked"] as Int64?) }
+    /// The operations about a local medicine (under any of its global ids) that decide its stock
+    /// (``SyncMerge/stock(_:effective:maximum:)``), applied, with the event a take names: from the
+    /// last `stock` (an absolute value: what came before it counts for nothing) on, and the takes
+    /// before it of a dose a later take names too (one event counts once). None when no operation
+    /// sets or refills it (takes alone derive nothing). So a new take reads a few rows, not the
+    /// medicine's whole history.
+    public func stockOperations(medicationID: Int64) throws -> [SyncMerge.StockOperation] {
+        let gids = try String.fetchAll(db, sql: "SELECT gid FROM sync_medicine WHERE medication_id = ?", arguments: [medicationID])
+        let ofMedicine = "o.medicine IN (" + Array(repeating: "?", count: gids.count).joined(separator: ", ") + ") AND o.applied = 1"
+        let medicine = StatementArguments(gids)
+        // By stamp alone, so the index on (medicine, stamp) is walked back from the newest: with two
+        // of one stamp (a device never makes two), the rows from either on are the same answer.
+        let lastSet = try Row.fetchOne(db, sql: """
+            SELECT o.stamp, o.id FROM operation o WHERE \(ofMedicine) AND o.kind = 'stock' ORDER BY o.stamp DESC LIMIT 1
+            """, arguments: medicine)
+        if lastSet == nil {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation o WHERE \(ofMedicine) AND o.kind = 'refill')",
+                                    arguments: medicine) == true else { return [] }
+        }
+        let from: StatementArguments = [lastSet?[0] as String? ?? "", lastSet?[1] as String? ?? ""]
+        let columns = "o.stamp, o.id, o.kind, o.amount, s.event_id"
+        var rows = try Row.fetchAll(db, sql: """
+            SELECT \(columns) FROM operation o LEFT JOIN sync_event s ON s.op = o.id
+            WHERE \(ofMedicine) AND o.kind IN ('stock', 'refill', 'take') AND (o.stamp, o.id) >= (?, ?)
+            """, arguments: medicine + from)
+        if lastSet != nil {
+            rows += try Row.fetchAll(db, sql: """
+                SELECT \(columns) FROM sync_event s JOIN operation o ON o.id = s.op
+                WHERE o.applied = 1 AND o.kind = 'take' AND (o.stamp, o.id) < (?, ?) AND s.event_id IN (
+                    SELECT s.event_id FROM operation o JOIN sync_event s ON s.op = o.id
+                    WHERE \(ofMedicine) AND o.kind = 'take' AND (o.stamp, o.id) > (?, ?))
+                """, arguments: from + medicine + from)
+        }
+        return rows.compactMap { row in
+            let amount: Int? = row[3]
+            switch row[2] as String {
+            case "stock": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .set(amount))
+            case "refill": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .refill(amount ?? 0))
+            case "take": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .take(units: amount ?? 1, event: row[4]))
+            default: return nil
+            }
+        }
     }
 
-    /// Ids of the effective taken events of a medicine (not undone, not duplicates).
-    public func effectiveTakenEventIDs(medicationID: Int64) throws -> Set<Int64> {
-        Set(try Int64.fetchAll(db, sql: "SELECT e.id FROM event e WHERE e.medication_id = ? AND e.kind = 'taken' AND \(Self.effective)",
-                               arguments: [medicationID]))
+    /// Which of `events`, taken events of a medicine, are effective (not undone, not duplicates).
+    public func effectiveTakenEventIDs(medicationID: Int64, among events: Set<Int64>) throws -> Set<Int64> {
+        // A few (the takes since the last stock value): looked up one by one; else the medicine's all.
+        guard events.count <= 500 else {
+            return events.intersection(try Int64.fetchAll(db, sql: """
+                SELECT e.id FROM event e WHERE e.medication_id = ? AND e.kind = 'taken' AND \(Self.effective)
+                """, arguments: [medicationID]))
+        }
+        let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM event e WHERE e.id = ? AND e.kind = 'taken' AND \(Self.effective))")
+        return try events.filter { try Bool.fetchOne(statement, arguments: [$0]) == true }
     }
 }
 
