@@ -174,6 +174,98 @@ def fresh_copy(src_dir, dst_dir):
     return os.path.join(dst_dir, "dosebar.sqlite")
 
 
+# What writes a device's sync file: the cached file is made again when one of them changes.
+SYNC_SOURCES = ["Sources/DoseApp/SyncJournal.swift", "Sources/DoseApp/SyncOperation.swift",
+                "Sources/DoseApp/SyncService.swift", "Sources/DoseCore/SyncClock.swift"]
+
+
+def sync_file(data, binary, src, meds, history):
+    """Another device's sync file (DESIGN §10) holding a scenario's whole history: `dosebar sync
+    init` run once on a copy of the scenario's database, cached beside the scenarios under a key of
+    the scenario and the code that writes the file. Returns its directory and info.json (the
+    device, the operations, Aspirin's global id and the last stamp: what a forged take needs)."""
+    h = hashlib.sha256(scenario_key().encode())
+    for p in SYNC_SOURCES:
+        with open(os.path.join(ROOT, p), "rb") as f:
+            h.update(f.read())
+    d = os.path.join(data, "scenarios", f"{meds}-{history}-sync-{h.hexdigest()[:10]}")
+    if not os.path.exists(os.path.join(d, "info.json")):
+        for old in glob.glob(os.path.join(data, "scenarios", f"{meds}-{history}-sync-*")):
+            shutil.rmtree(old)
+        log(f"  writing the sync file of {meds} medicines × {HISTORY_NAMES[history]} into {d} (once) …")
+        tmp = d + ".tmp"
+        db = fresh_copy(src, tmp)
+        started = time.monotonic()
+        run_ok([binary, "sync", "init", os.path.join(tmp, "Sync")], dosebar_env(db, os.path.join(tmp, "shared")))
+        seconds = time.monotonic() - started
+        [path] = glob.glob(os.path.join(tmp, "Sync", "dosebar", "*.jsonl"))
+        info = {"device": os.path.basename(path)[:-len(".jsonl")], "operations": 0, "bytes": os.path.getsize(path),
+                "init_seconds": round(seconds, 2)}
+        with open(path) as f:
+            for line in f:
+                op = json.loads(line)
+                info["operations"] += 1
+                info["last_stamp"] = op["stamp"]
+                if op["kind"] == "add" and op.get("name") == "Aspirin":
+                    info["aspirin"] = op["medicine"]
+        os.makedirs(d)
+        os.rename(path, os.path.join(d, info["device"] + ".jsonl"))
+        with open(os.path.join(d, "info.json"), "w") as f:
+            json.dump(info, f)
+        shutil.rmtree(tmp)
+    with open(os.path.join(d, "info.json")) as f:
+        return d, json.load(f)
+
+
+# Run by hyperfine before each `sync now` of one new operation: the other device appends one take
+# of Aspirin's 12:00 dose (2026-11-20T12:00:00+09:00 = 1795143600, a second later each run; a new id,
+# a stamp after every one before) to its file.
+APPEND_TAKE = """import json, sys, uuid
+path, device, gid, millis = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+with open(path + ".count", "a+") as f:
+    f.seek(0)
+    n = len(f.read())
+    f.write("x")
+op = {"at": 1795143600 + n, "day": "2026-11-20", "device": device, "id": str(uuid.uuid4()), "kind": "take",
+      "medicine": gid, "slot": "12:00", "stamp": f"{millis + n + 1:013d}-00000-{device}", "units": 1}
+with open(path, "a") as f:
+    f.write(json.dumps(op, sort_keys=True, separators=(",", ":")) + "\\n")
+"""
+
+
+def sync_bench(hf, binary, data, src, run_dir, shm, n, history, a):
+    """`sync now` on a device that has nothing yet, with another device's whole history in its
+    folder; then `sync now` with one new take in that file, to hold against `take`."""
+    d, inf = sync_file(data, binary, src, n, history)
+    name = f"{n} med{'s' if n > 1 else ''} × {HISTORY_NAMES[history]}"
+    work = os.path.join(run_dir, f"sync-{n}-{history}")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    db = os.path.join(work, "dosebar.sqlite")
+    env = dosebar_env(db, os.path.join(shm, f"sync-{n}-{history}"))
+    folder = os.path.join(work, "Sync")
+    run_ok([binary, "sync", "init", folder], env)     # an empty folder: a device with nothing yet
+    fresh = os.path.join(work, "fresh.sqlite")
+    shutil.copyfile(db, fresh)
+    other = os.path.join(folder, "dosebar", inf["device"] + ".jsonl")
+    shutil.copyfile(os.path.join(d, inf["device"] + ".jsonl"), other)
+    reset = os.path.join(work, "reset.sh")
+    with open(reset, "w") as f:
+        f.write(f"cp {fresh} {db} && rm -f {db}-wal {db}-shm\n")
+    log(f"  (another device's file: {inf['operations']:,} operations, {size_text(inf['bytes'])}; "
+        f"its sync init took {ms(inf['init_seconds'])})")
+    hf.measure(("sync-all", n, history), f"sync now, a fresh device: {name}", f"{binary} sync now", env=env,
+               prepare=f"sh {reset}", runs=min(a.runs, 3), warmup=0)
+    hf.results[("sync-all-info", n, history)] = inf
+    appender = os.path.join(work, "append-take.py")
+    with open(appender, "w") as f:
+        f.write(APPEND_TAKE)
+    millis = int(inf["last_stamp"].split("-")[0])
+    hf.measure(("sync-one", n, history), f"sync now, one new take: {name}", f"{binary} sync now", env=env,
+               prepare=f"{sys.executable} {appender} {other} {inf['device']} {inf['aspirin']} {millis}")
+    shutil.rmtree(work)
+
+
 def dosebar_env(db, shared):
     env = dict(os.environ, DOSEBAR_DB=db, DOSEBAR_DIR=shared, DOSEBAR_NOW=NOW, TZ=TZ, LANG="C.UTF-8",
                XDG_CONFIG_HOME=os.path.join(os.path.dirname(db), "config"))
@@ -595,6 +687,8 @@ def main():
                 if extras:
                     compare(hf, src, work, n, a)
                 shutil.rmtree(work)
+                if history == "20y" and n <= 50:
+                    sync_bench(hf, binary, a.data, src, run_dir, shm, n, history, a)
         for n in [] if a.no_daemon else [n for n in meds if n <= 50]:
             log(f"\n== daemon, {n} med{'s' if n > 1 else ''} × 1 month to now + Ibuprofen as needed, real clock ==")
             r = daemon_bench(binary, run_dir, shm, n)
@@ -855,6 +949,7 @@ def report(res, info, meds, histories, a, linked):
                      + "".join(f"{(size_text(v) if v is not None else '—'):>22}" for v in vals.values())
                      + (f"   ≤{size_text(budget)}: " + "/".join(verdicts) if verdicts else ""))
         L.append("")
+    L += sync_report(res, ins, checks)
     L += daemon_report(res, checks)
     b = res.get("binary")
     if b:
@@ -892,6 +987,39 @@ def report(res, info, meds, histories, a, linked):
         for what, ok, val in checks:
             L.append(f"  [{'ok' if ok else 'MISSED'}] {what}: {val}")
     return "\n".join(L)
+
+
+# Issue 15: applying another device's 20 years × 50 medicines once takes "a few seconds at most".
+SYNC_ALL_BUDGET = 5.0
+
+
+def sync_report(res, ins, checks):
+    """The sync rows (DESIGN §10): `sync now` on a fresh device with another device's whole history
+    in its folder, and `sync now` applying one new take, held against `take` of the same scenario."""
+    keys = sorted(k for k in res if isinstance(k, tuple) and k[0] == "sync-all")
+    if not keys:
+        return []
+    L = ["Sync: `sync now` applying another device's file (× the sqlite3 insert floor; × `take` in the same scenario)"]
+    for _, n, h in keys:
+        name = f"{n} med{'s' if n > 1 else ''} × {HISTORY_NAMES[h]}"
+        inf = res[("sync-all-info", n, h)]
+        whole, one, take = res[("sync-all", n, h)], res.get(("sync-one", n, h)), res.get(("take", n, h))
+        ok = whole["mean"] <= SYNC_ALL_BUDGET
+        checks.append((f"sync now, another device's {name}, fresh device ≤ {SYNC_ALL_BUDGET:.0f} s", ok, ms(whole["mean"])))
+        L.append(f"  {name + ', fresh device: its whole file':<52} {ms(whole['mean']):>10} ± {ms(whole['stddev'])}"
+                 f"   ({inf['operations']:,} operations, {size_text(inf['bytes'])}; ≤{SYNC_ALL_BUDGET:.0f} s: "
+                 f"{'ok' if ok else 'MISSED'})")
+        if one and take:
+            ok = one["mean"] <= take["mean"]
+            checks.append((f"sync now applying one take, {name} ≤ take", ok,
+                           f"{ms(one['mean'])}, {one['mean'] / take['mean']:.2f}× take ({ms(take['mean'])})"))
+            L.append(f"  {'  … then one new take in it':<52} {ms(one['mean']):>10} ± {ms(one['stddev'])}"
+                     f"   ({one['mean'] / ins:.1f}× ins, {one['mean'] / take['mean']:.2f}× take; ≤ take: {'ok' if ok else 'MISSED'})")
+    L.append("  (the other device's file is made once by `sync init` on a copy of the scenario: "
+             + ", ".join(f"{n} meds × {HISTORY_NAMES[h]} {ms(res[('sync-all-info', n, h)]['init_seconds'])}"
+                         for _, n, h in keys) + ")")
+    L.append("")
+    return L
 
 
 def daemon_report(res, checks):

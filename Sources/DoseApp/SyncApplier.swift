@@ -2,18 +2,17 @@ import DoseCore
 import DoseStore
 import Foundation
 
-/// Applies other devices' operations inside one write transaction (DESIGN §10 merge rules):
+/// Applies other devices' operations inside one write transaction, by the merge rules of
+/// ``SyncMerge`` (DESIGN §10):
 ///
-/// - a medicine is known by its global id; an `add` whose name an active medicine already has is
-///   that medicine (the same data imported on two devices duplicates nothing);
+/// - a medicine is known by its global id; an `add` of a name another device added is that
+///   medicine (``SyncMerge/match(_:among:)``: the same data imported on two devices duplicates nothing);
 /// - each detail (name, dose, group, note, per dose, low days), the archive day and each schedule
-///   version (keyed by medicine and effective day) is a register: the later stamp wins, whatever
-///   order operations arrive in;
-/// - doses form a set: a take or skip of a slot that already has one at the same second is that
-///   event; otherwise it is added and the slot's earliest live event is the effective one, the
-///   others duplicates (``StoreWriter/resolveSlot(medicationID:day:slotTime:)``); an as-needed dose
-///   is one per medicine and second;
-/// - an undo names the operation it reverts;
+///   version (keyed by medicine and effective day) is a register (``SyncMerge/wins(_:over:)``);
+/// - doses form a set (``SyncMerge/isSameDose(at:as:)``), and the slot's earliest live event is
+///   the effective one, the others duplicates (``StoreWriter/resolveSlot(medicationID:day:slotTime:)``);
+///   an as-needed dose is one per medicine and second;
+/// - an undo names the operation it reverts (``SyncMerge/undo(of:undone:)``);
 /// - stock is derived from the operations (``SyncStock``).
 ///
 /// An operation naming something not here yet (a medicine, the dose an undo reverts) waits and is
@@ -28,34 +27,43 @@ struct SyncApplier {
         self.w = w; self.today = today
     }
 
-    /// Stores new operations and applies every waiting one that can be, in stamp order, until
-    /// nothing more can. Returns how many were applied.
-    mutating func apply(_ incoming: [SyncOperation]) throws -> Int {
+    /// Stores the operations not stored yet and applies each that can be, in stamp order; then
+    /// every waiting one (of this read or an earlier one) that can be, until nothing more can.
+    /// Returns how many were applied.
+    mutating func apply(_ incoming: [SyncFolder.Line]) throws -> Int {
         var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
-        for op in incoming.sorted(by: { ($0.stamp, $0.id) < ($1.stamp, $1.id) }) {
-            try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
-                                                  amount: op.amount, body: try op.line(), applied: false))
+        var applied = 0
+        for line in incoming.sorted(by: { SyncMerge.precedes(($0.op.stamp, $0.op.id), ($1.op.stamp, $1.op.id)) }) {
+            let op = line.op
+            // Stored first (as applied, mostly right): applying it may look up its own id.
+            guard try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind,
+                                                        medicine: op.medicine, amount: op.amount, body: line.text, applied: true))
+            else { continue }
             if let seen = SyncClock(op.stamp) { clock.receive(seen) }
+            if try applyIfCan(op) { applied += 1 } else { try w.markApplied(operation: op.id, false) }
         }
         try w.setMeta(SyncMeta.clock, clock.state)
-        var applied = 0
         var progress = true
         while progress {
             progress = false
             for stored in try w.reader.pendingOperations() {
-                guard let op = SyncOperation.parse(Substring(stored.body)) else { continue }
-                var attempt = self
-                if try w.attempt({ try attempt.applyOne(op) }) {
-                    self = attempt
-                    try w.markApplied(operation: op.id)
-                    applied += 1
-                    progress = true
-                }
+                guard let op = SyncOperation.parse(Substring(stored.body)), try applyIfCan(op) else { continue }
+                try w.markApplied(operation: op.id, true)
+                applied += 1
+                progress = true
             }
         }
         for id in touched.sorted() { try SyncStock.derive(medicationID: id, in: w) }
         if let earliest { try w.historyChanged(on: earliest, today: today) }
         return applied
+    }
+
+    /// Applies one operation; false (and nothing written) when it must wait.
+    private mutating func applyIfCan(_ op: SyncOperation) throws -> Bool {
+        var attempt = self
+        guard try w.attempt({ try attempt.applyOne(op) }) else { return false }
+        self = attempt
+        return true
     }
 
     private mutating func touch(_ id: Int64, _ day: LocalDate? = nil) {
@@ -67,9 +75,12 @@ struct SyncApplier {
     private mutating func applyOne(_ op: SyncOperation) throws -> Bool {
         guard let kind = op.knownKind, let gid = op.medicine else { return false }
         if kind == .add { return try add(op, gid) }
-        guard let id = try w.reader.medicationID(gid: gid), var m = try w.reader.medication(id: id) else { return false }
+        guard let id = try w.reader.medicationID(gid: gid) else { return false }
+        // A dose needs the medicine's id only: the history of another device is mostly doses.
+        if kind == .take || kind == .skip { return try dose(op, kind, medicationID: id) }
+        guard var m = try w.reader.medication(id: id) else { return false }
         switch kind {
-        case .add:
+        case .add, .take, .skip:
             return false
         case .edit:
             try details(op, &m)
@@ -85,7 +96,7 @@ struct SyncApplier {
             }
         case .schedule:
             guard let text = op.effective, let effective = LocalDate(text), let schedule = op.schedule?.schedule else { return false }
-            let field = "v:" + effective.description
+            let field = SyncMerge.versionRegister(effective: effective)
             if try later(op, id, field) {
                 try w.putVersion(medicationID: id, ScheduleVersion(effective: effective, schedule: schedule))
                 try w.setRegister(medicationID: id, field: field, stamp: op.stamp)
@@ -93,13 +104,13 @@ struct SyncApplier {
             }
         case .stock, .refill:
             touch(id)
-        case .take, .skip:
-            return try dose(op, kind, m)
         case .undo:
-            guard let target = op.target, let eventID = try w.reader.eventID(operation: target),
-                  let event = try w.reader.event(id: eventID) else { return false }
-            if try !w.reader.isUndone(eventID: eventID) {
-                _ = try w.insertUndo(of: event, at: Date(timeIntervalSince1970: op.at ?? event.at.timeIntervalSince1970))
+            let eventID = try op.target.flatMap { try w.reader.eventID(operation: $0) }
+            guard let eventID, let event = try w.reader.event(id: eventID) else { return false }
+            switch SyncMerge.undo(of: eventID, undone: try w.reader.isUndone(eventID: eventID)) {
+            case .wait: return false
+            case .revert: _ = try w.insertUndo(of: event, at: Date(timeIntervalSince1970: op.at ?? event.at.timeIntervalSince1970))
+            case .nothing: break
             }
             if let slot = event.slot { try w.resolveSlot(medicationID: event.medicationID, day: slot.date, slotTime: slot.time) }
             touch(event.medicationID, event.slot?.date ?? today)
@@ -113,16 +124,18 @@ struct SyncApplier {
             return true
         }
         guard let name = op.name else { return false }
-        let key = Medication.nameKey(name)
-        var sameID = try w.reader.sameMedicine(addedAs: name, notBy: op.device)
-        if sameID == nil {
-            // Not added under that name here, but an active medicine has it now (renamed to it).
-            sameID = try w.reader.medications(includeArchived: false).first { Medication.nameKey($0.name) == key }?.id
-        }
-        if let sameID, var m = try w.reader.medication(id: sameID) {
+        let add = SyncMerge.MedicineAdd(gid: gid, nameKey: Medication.nameKey(name), device: op.device, stamp: op.stamp,
+                                        distinctFrom: op.distinctFrom ?? [])
+        switch SyncMerge.match(add, among: try w.reader.knownMedicines(nameKey: add.nameKey, gids: add.distinctFrom)) {
+        case .wait:
+            return false
+        case .same(let id):
+            guard var m = try w.reader.medication(id: id) else { return false }
             try w.linkMedicine(gid: gid, medicationID: m.id, name: name, device: op.device, stamp: op.stamp)
             try details(op, &m)
             return true
+        case .new:
+            break
         }
         var m = Medication(id: 0, name: name, versions: [])
         fill(op, &m)
@@ -158,31 +171,30 @@ struct SyncApplier {
     }
 
     private func later(_ op: SyncOperation, _ id: Int64, _ field: String) throws -> Bool {
-        guard let current = try w.reader.register(medicationID: id, field: field) else { return true }
-        return op.stamp > current
+        SyncMerge.wins(op.stamp, over: try w.reader.register(medicationID: id, field: field))
     }
 
-    private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, _ m: Medication) throws -> Bool {
+    private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, medicationID id: Int64) throws -> Bool {
         guard let dayText = op.day, let day = LocalDate(dayText), let at = op.at else { return false }
         var time: LocalTime?
         if let slot = op.slot { guard let t = LocalTime(slot) else { return false }; time = t }
         let eventKind: DoseEvent.Kind = kind == .take ? .taken : .skipped
-        let second = Int(at.rounded(.down))
-        let same = try w.reader.slotEvents(medicationID: m.id, day: day, slotTime: time)
-            .first { $0.kind == eventKind && Int($0.at.timeIntervalSince1970.rounded(.down)) == second }
+        let slotEvents = try w.reader.slotEvents(medicationID: id, day: day, slotTime: time)
+        let same = slotEvents.first { $0.kind == eventKind && SyncMerge.isSameDose(at: at, as: $0.at) }
         let eventID: Int64
         if let same {
             eventID = same.id
         } else {
             let instant = Date(timeIntervalSince1970: at)
-            let event = DoseEvent(id: 0, medicationID: m.id, kind: eventKind,
-                                  slot: time.map { SlotKey(medicationID: m.id, date: day, time: $0) },
+            let event = DoseEvent(id: 0, medicationID: id, kind: eventKind,
+                                  slot: time.map { SlotKey(medicationID: id, date: day, time: $0) },
                                   at: instant, loggedAt: instant, stockDelta: 0, timeKnown: op.timeKnown ?? true)
             eventID = try w.insertEvent(event, day: day)
         }
         try w.linkEvent(operation: op.id, eventID: eventID)
-        if let time { try w.resolveSlot(medicationID: m.id, day: day, slotTime: time) }
-        touch(m.id, day)
+        // The first dose of a slot is its dose: nothing to resolve.
+        if let time, !slotEvents.isEmpty { try w.resolveSlot(medicationID: id, day: day, slotTime: time) }
+        touch(id, day)
         return true
     }
 }

@@ -68,28 +68,82 @@ public struct SyncFolder: Sendable {
         }
     }
 
-    /// The whole lines of a file that are operations of `device`; a last line without its newline
-    /// (a file mid-sync) is left for the next read. A line that is not an operation is skipped, and
-    /// one that claims another device is refused (only `device` writes its file): each with a
-    /// warning naming the file and the line.
-    public static func read(_ file: String, device: String, warn: (String) -> Void = { _ in }) throws -> [SyncOperation] {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            if !FileManager.default.fileExists(atPath: file) { return [] }
+    /// Where a read of a device's file stopped: the byte offset after the last whole line taken,
+    /// and how many lines come before it (for the line numbers of warnings).
+    public struct Position: Sendable, Equatable {
+        public var offset: UInt64
+        public var line: Int
+
+        public init(offset: UInt64 = 0, line: Int = 0) { self.offset = offset; self.line = line }
+
+        /// As kept in `meta`: `OFFSET:LINE`.
+        public init?(_ text: String) {
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let o = UInt64(parts[0]), let l = Int(parts[1]) else { return nil }
+            offset = o; line = l
+        }
+
+        public var text: String { "\(offset):\(line)" }
+    }
+
+    /// One operation read, with its line as written (stored as it is).
+    public struct Line: Sendable {
+        public var op: SyncOperation
+        public var text: String
+    }
+
+    /// The whole lines of a file that are operations of `device`, after `start`; a last line
+    /// without its newline (a file mid-sync) is left for the next read. A line that is not an
+    /// operation is skipped, and one that claims another device is refused (only `device` writes
+    /// its file): each with a warning naming the file and the line.
+    ///
+    /// Also returns where the next read may start: a device's file only grows (every version
+    /// Syncthing delivers is a prefix of the newest), so the lines before it need no second look.
+    /// It stops before a line that is not an operation (a damaged copy, which a whole one may
+    /// replace); a file shorter than `start`, or without a line end there, is read from its start.
+    public static func read(_ file: String, device: String, from start: Position = Position(),
+                            warn: (String) -> Void = { _ in }) throws -> (lines: [Line], next: Position) {
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            if !FileManager.default.fileExists(atPath: file) { return ([], Position()) }
             throw DosebarError.io("\(file): cannot read it (check its permissions)")
         }
-        var lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
-        lines.removeLast() // after the last newline: empty, or a torn line
-        return lines.enumerated().compactMap { index, line in
-            guard !line.isEmpty else { return nil }
-            guard let op = SyncOperation.parse(Substring(decoding: line, as: UTF8.self)) else {
-                warn("\(file):\(index + 1): not a dosebar operation (damaged or cut off); skipped")
-                return nil
+        defer { try? handle.close() }
+        var from = start
+        do {
+            if from.offset > 0 {
+                try handle.seek(toOffset: from.offset - 1)
+                if try handle.read(upToCount: 1) != Data([0x0A]) { from = Position(); try handle.seek(toOffset: 0) }
+            }
+        } catch {
+            from = Position()
+            try? handle.seek(toOffset: 0)
+        }
+        guard let data = try? handle.readToEnd() ?? Data() else {
+            throw DosebarError.io("\(file): cannot read it (check its permissions)")
+        }
+        var lines: [Line] = []
+        var lineStart = data.startIndex
+        var number = from.line
+        var firstDamaged: Position?
+        func position() -> Position { Position(offset: from.offset + UInt64(lineStart - data.startIndex), line: number) }
+        while let end = data[lineStart...].firstIndex(of: 0x0A) {
+            let before = position()
+            let bytes = data[lineStart..<end]
+            number += 1
+            lineStart = end + 1
+            guard !bytes.isEmpty else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let op = SyncOperation.parse(Substring(text)) else {
+                warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
+                firstDamaged = firstDamaged ?? before
+                continue
             }
             guard op.device == device else {
-                warn("\(file):\(index + 1): an operation of device \(op.device) in the file of device \(device); refused")
-                return nil
+                warn("\(file):\(number): an operation of device \(op.device) in the file of device \(device); refused")
+                continue
             }
-            return op
+            lines.append(Line(op: op, text: text))
         }
+        return (lines, firstDamaged ?? position())
     }
 }

@@ -12,6 +12,9 @@ enum SyncMeta {
     static let clock = "sync.clock"
     /// `operation.seq` of the last own operation appended to this device's file.
     static let written = "sync.written"
+    /// Prefix of where the last read of another device's file (its path follows) stopped
+    /// (``SyncFolder/Position``).
+    static let read = "sync.read:"
 }
 
 /// Records every change as an operation, in the write transaction that makes the change — but
@@ -63,7 +66,10 @@ public final class SyncJournal {
     @discardableResult
     public func added(_ m: Medication, stock: Bool = true) throws -> String {
         let gid = UUID().uuidString.lowercased()
-        let add = try append(details(.add, gid, m))
+        var op = details(.add, gid, m)
+        let others = try w.reader.gids(nameKey: Medication.nameKey(m.name), besides: m.id)
+        op.distinctFrom = others.isEmpty ? nil : others
+        let add = try append(op)
         try w.linkMedicine(gid: gid, medicationID: m.id, name: m.name, device: device, stamp: add.stamp)
         for field in SyncOperation.details { try w.setRegister(medicationID: m.id, field: field, stamp: add.stamp) }
         for v in m.versions { try scheduled(m.id, gid, v) }
@@ -161,30 +167,22 @@ public final class SyncJournal {
         op.effective = v.effective.description
         op.schedule = SyncSchedule(v.schedule)
         let stored = try append(op)
-        try w.setRegister(medicationID: id, field: "v:" + v.effective.description, stamp: stored.stamp)
+        try w.setRegister(medicationID: id, field: SyncMerge.versionRegister(effective: v.effective), stamp: stored.stamp)
     }
 }
 
-/// Stock derived from operations (DESIGN §10): the last `stock` (absolute) by stamp, then every
-/// later `refill` and effective `take` on top, in stamp order, never below 0 nor above
-/// ``RefillService/maximum``. A take counts once per event (two devices' takes of one dose at the
-/// same second are one event) and not at all when undone or a duplicate.
+/// A medicine's stock derived from its operations (``SyncMerge/stock(_:effective:maximum:)``).
 enum SyncStock {
     static func derive(medicationID id: Int64, in w: StoreWriter) throws {
-        let ops = try w.reader.stockOperations(medicationID: id)
-        guard ops.contains(where: { $0.op.kind != SyncOperation.Kind.take.rawValue }) else { return }
-        let effective = try w.reader.effectiveTakenEventIDs(medicationID: id)
-        var stock: Int?
-        var counted = Set<Int64>()
-        for (op, event) in ops {
-            switch SyncOperation.Kind(rawValue: op.kind) {
-            case .stock: stock = op.amount
-            case .refill: stock = min((stock ?? 0) + (op.amount ?? 0), RefillService.maximum)
-            case .take:
-                guard let event, effective.contains(event), counted.insert(event).inserted, let s = stock else { continue }
-                stock = max(0, s - (op.amount ?? 1))
-            default: continue
-            }
+        let operations = try w.reader.stockOperations(medicationID: id)
+        guard !operations.isEmpty else { return }
+        let stock: Int?
+        let events = Set(operations.compactMap { op -> Int64? in if case .take(_, let event) = op.change { event } else { nil } })
+        switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id, among: events),
+                               maximum: RefillService.maximum) {
+        case .untouched: return
+        case .untracked: stock = nil
+        case .units(let n): stock = n
         }
         if try w.reader.medication(id: id)?.stock != stock { try w.setStock(medicationID: id, stock) }
     }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// | kind       | fields                                                             |
 /// |------------|--------------------------------------------------------------------|
-/// | `add`      | name, dose, group, note, per_dose, low_days                        |
+/// | `add`      | name, dose, group, note, per_dose, low_days, distinct_from         |
 /// | `edit`     | changed (the names of the details it changed: a rename is `["name"]`) and their new values |
 /// | `archive`  | archived_on (absent: active again)                                 |
 /// | `schedule` | effective, schedule                                                |
@@ -35,6 +35,9 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     public var note: String?
     public var perDose: Int?
     public var lowDays: Int?
+    /// Of an `add`: the medicines of its name the adding device had (removed or renamed away), by
+    /// global id: the new medicine is none of them.
+    public var distinctFrom: [String]?
     /// Of an `edit`: which details it changed (absent: all of them).
     public var changed: [String]?
     public var archivedOn: String?
@@ -51,6 +54,7 @@ public struct SyncOperation: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
+        case distinctFrom = "distinct_from"
         case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", target
     }
 
@@ -135,39 +139,4 @@ public struct SyncSchedule: Codable, Sendable, Equatable {
         if let until { guard let u = LocalDate(until) else { return nil }; untilDay = u }
         return Schedule(recurrence: recurrence, times: parsed, window: window, start: startDay, until: untilDay)
     }
-}
-
-/// A hybrid logical clock: stamps that follow the wall clock but never go backwards and always
-/// come after every stamp this device has seen, so "later" means the same on every device.
-///
-/// A stamp is `MMMMMMMMMMMMM-CCCCC-DEVICE`: milliseconds since 1970 (13 digits), a counter
-/// (5 digits) for stamps within one millisecond, and the device id that breaks the last tie.
-/// Fixed widths make the text order the stamp order.
-public struct SyncClock: Sendable, Equatable {
-    public var millis: Int64
-    public var counter: Int
-
-    public init(millis: Int64, counter: Int) { self.millis = millis; self.counter = counter }
-
-    /// The state kept in `meta` (`MMM…-CCCCC`), or a stamp.
-    public init?(_ text: String) {
-        let parts = text.split(separator: "-", maxSplits: 2)
-        guard parts.count >= 2, let m = Int64(parts[0]), let c = Int(parts[1]) else { return nil }
-        millis = m; counter = c
-    }
-
-    /// The next local stamp at wall-clock `now`.
-    public mutating func tick(now: Date) {
-        let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-        if wall > millis { millis = wall; counter = 0 } else { counter += 1 }
-    }
-
-    /// Seen a stamp from another device: later local stamps come after it.
-    public mutating func receive(_ other: SyncClock) {
-        if (other.millis, other.counter) > (millis, counter) { self = other }
-    }
-
-    public var state: String { String(format: "%013lld-%05d", millis, counter) }
-
-    public func stamp(device: String) -> String { state + "-" + device }
 }

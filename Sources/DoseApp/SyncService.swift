@@ -46,7 +46,8 @@ public struct SyncService {
         let absolute = URL(fileURLWithPath: dir, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             .standardizedFileURL.path
         try SyncFolder(shared: absolute).create()
-        let (setup, written, already) = try store.write { w -> (Setup, Int, Bool) in
+        // The whole history at once: as many pages as applying another device's (``applyOthers()``).
+        let (setup, written, already) = try store.write(cacheMegabytes: 256) { w -> (Setup, Int, Bool) in
             if let device = try w.reader.meta(SyncMeta.device) {
                 if try w.reader.meta(SyncMeta.dir) != absolute {
                     try w.setMeta(SyncMeta.dir, absolute)
@@ -98,20 +99,24 @@ public struct SyncService {
         })
     }
 
-    /// Reads every other device's file and applies what is new, one transaction per file.
-    /// Returns how many operations were applied.
+    /// Reads every other device's file from where the last read stopped and applies what is new,
+    /// one transaction per file. Returns how many operations were applied.
     @discardableResult
     public func applyOthers() throws -> Int {
         guard let setup = try setup() else { return 0 }
         var applied = 0
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
-            let ops = try SyncFolder.read(path, device: device, warn: warn)
-            let fresh = try store.read { r in try ops.filter { try !r.hasOperation(id: $0.id) } }
-            let pending = try store.read { try $0.pendingOperations().count }
-            if fresh.isEmpty && pending == 0 { continue }
-            applied += try store.write { w in
+            let key = SyncMeta.read + path
+            let start = try store.read { try $0.meta(key).flatMap(SyncFolder.Position.init) } ?? SyncFolder.Position()
+            let (lines, next) = try SyncFolder.read(path, device: device, from: start, warn: warn)
+            let pending = try store.read { try $0.hasPendingOperations() }
+            if lines.isEmpty && !pending && next == start { continue }
+            // A long history (another device's first file) writes hundreds of megabytes of pages.
+            applied += try store.write(cacheMegabytes: lines.count > 10_000 ? 256 : nil) { w in
                 var applier = SyncApplier(w: w, today: context.today)
-                return try applier.apply(fresh)
+                let n = try applier.apply(lines)
+                try w.setMeta(key, next.text)
+                return n
             }
         }
         return applied

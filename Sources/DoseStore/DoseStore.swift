@@ -80,9 +80,19 @@ public final class DoseStore: Sendable {
     /// Waits up to ``busyTimeout`` for other writers, then throws `DosebarError.busy`.
     /// The writer is valid only inside `body`; do not keep it.
     public func write<T>(_ body: (StoreWriter) throws -> T) throws -> T {
+        try write(cacheMegabytes: nil, body)
+    }
+
+    /// ``write(_:)`` with SQLite's page cache raised to `cacheMegabytes` for this transaction (then
+    /// put back, and its memory freed): a transaction that writes far more pages than the default
+    /// cache holds (2 MB) would otherwise spill them to the log and read them back, again and again.
+    public func write<T>(cacheMegabytes: Int?, _ body: (StoreWriter) throws -> T) throws -> T {
         let path = path
         do {
             return try dbQueue.writeWithoutTransaction { db in
+                let before = cacheMegabytes == nil ? nil : try Int.fetchOne(db, sql: "PRAGMA cache_size")
+                if let cacheMegabytes { try db.execute(sql: "PRAGMA cache_size = \(-cacheMegabytes * 1024)") }
+                defer { if let before { try? db.execute(sql: "PRAGMA cache_size = \(before)") } }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(StoreWriter(db: db, path: path))

@@ -19,6 +19,9 @@ enum Schema {
         migrator.registerMigration("v3-sync") { db in
             try db.execute(sql: v3Sync)
         }
+        migrator.registerMigration("v4-slot-index") { db in
+            try db.execute(sql: v4SlotIndex)
+        }
         return migrator
     }
 
@@ -172,5 +175,12 @@ enum Schema {
         CREATE TABLE sync_duplicate (
             event_id INTEGER PRIMARY KEY REFERENCES event(id)
         );
+        """
+
+    /// The events of one slot (or the as-needed doses of a medicine's day) without reading the whole
+    /// day: sync looks them up for every dose it writes or applies (a dose already there at that
+    /// second, the duplicates of a slot).
+    static let v4SlotIndex = """
+        CREATE INDEX event_slot ON event(medication_id, day, slot_time);
         """
 }

@@ -71,7 +71,7 @@ public struct StoreReader {
 
     /// Whether an `undone` event cancels the event with this id.
     public func isUndone(eventID: Int64) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM event WHERE target = ?)", arguments: [eventID]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM event WHERE target = ?)"), arguments: [eventID]) ?? false
     }
 
     /// Cached day summaries from `from` through `through` inclusive, ascending; days without one are absent.
@@ -113,7 +113,7 @@ public struct StoreReader {
 
     /// A value stored with `StoreWriter.setMeta`, or nil.
     public func meta(_ key: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
     }
 
     /// Whether `StoreWriter.markNotified` was called with this key.

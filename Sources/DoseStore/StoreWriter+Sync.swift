@@ -2,6 +2,9 @@ import DoseCore
 import Foundation
 import GRDB
 
+// What sync runs once per operation (hundreds of thousands for a long history) uses cached
+// statements: compiled once, not at every call.
+
 /// One row of `operation`, as sync reads and writes it (schema `v3-sync`).
 public struct StoredOperation: Sendable, Equatable {
     /// Local arrival order (this database's own operations are written to its file in this order).
@@ -46,7 +49,7 @@ public struct DeviceProgress: Sendable, Equatable {
 extension StoreReader {
     /// Whether the operation with this id is stored (applied or waiting).
     public func hasOperation(id: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)", arguments: [id]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)"), arguments: [id]) ?? false
     }
 
     /// This device's operations after `seq`, in the order they were made.
@@ -58,6 +61,11 @@ extension StoreReader {
     /// Operations that wait for something they name, in stamp order.
     public func pendingOperations() throws -> [StoredOperation] {
         try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE applied = 0 ORDER BY stamp, id").map(StoredOperation.init(row:))
+    }
+
+    /// Whether an operation waits for something it names.
+    public func hasPendingOperations() throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE applied = 0)") ?? false
     }
 
     /// The highest stamp stored.
@@ -76,51 +84,79 @@ extension StoreReader {
 
     /// The local medicine a global id names.
     public func medicationID(gid: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT medication_id FROM sync_medicine WHERE gid = ?", arguments: [gid])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT medication_id FROM sync_medicine WHERE gid = ?"), arguments: [gid])
     }
 
     /// The global id other devices know a local medicine by (the first one it got).
     public func gid(medicationID: Int64) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT gid FROM sync_medicine WHERE medication_id = ? ORDER BY rank LIMIT 1",
+        try String.fetchOne(db.cachedStatement(sql: "SELECT gid FROM sync_medicine WHERE medication_id = ? ORDER BY rank LIMIT 1"),
                             arguments: [medicationID])
     }
 
-    /// The medicine another device's `add` of `name` is: the one first added (by stamp) under that
-    /// name by a device other than `device` (a device never adds one medicine twice). Renames
-    /// after the add do not matter, so every device finds the same one.
-    public func sameMedicine(addedAs name: String, notBy device: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: """
-            SELECT medication_id FROM sync_medicine WHERE name_key = ?
-            GROUP BY medication_id HAVING sum(device = ?) = 0 ORDER BY min(stamp) LIMIT 1
-            """, arguments: [Medication.nameKey(name), device])
+    /// The medicines an `add` of `nameKey` could be (``SyncMerge/match(_:among:)``): those with an
+    /// add of that name, the active one of that name, and those with one of the global ids `gids`;
+    /// each with every add that named it.
+    public func knownMedicines(nameKey: String, gids: [String]) throws -> [SyncMerge.KnownMedicine] {
+        let byGid = gids.isEmpty ? "" : " OR gid IN (" + Array(repeating: "?", count: gids.count).joined(separator: ", ") + ")"
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT m.id, m.name_key AS current, m.archived_on, s.gid, s.name_key, s.device, s.stamp
+            FROM medication m LEFT JOIN sync_medicine s ON s.medication_id = m.id
+            WHERE m.id IN (SELECT medication_id FROM sync_medicine WHERE name_key = ?\(byGid))
+               OR (m.name_key = ? AND m.archived_on IS NULL)
+            ORDER BY m.id, s.rank
+            """, arguments: [nameKey] + StatementArguments(gids) + [nameKey])
+        var known: [SyncMerge.KnownMedicine] = []
+        for row in rows {
+            let id: Int64 = row["id"]
+            if known.last?.id != id {
+                let archived = (row["archived_on"] as Int64?) != nil
+                known.append(SyncMerge.KnownMedicine(id: id, adds: [], activeNameKey: archived ? nil : row["current"]))
+            }
+            if let gid: String = row["gid"] {
+                known[known.count - 1].adds.append(SyncMerge.MedicineAdd(gid: gid, nameKey: row["name_key"], device: row["device"],
+                                                                         stamp: row["stamp"]))
+            }
+        }
+        return known
+    }
+
+    /// The global ids of the medicines other than `medicationID` that a new medicine of `nameKey`
+    /// is not: every one with an add of that name or named so now.
+    public func gids(nameKey: String, besides medicationID: Int64) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT gid FROM sync_medicine WHERE medication_id != ? AND medication_id IN (
+                SELECT medication_id FROM sync_medicine WHERE name_key = ?
+                UNION SELECT id FROM medication WHERE name_key = ?)
+            ORDER BY rank
+            """, arguments: [medicationID, nameKey, nameKey])
     }
 
     /// The stamp of the write that won for `field` of a medicine.
     public func register(medicationID: Int64, field: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT stamp FROM sync_register WHERE medication_id = ? AND field = ?",
+        try String.fetchOne(db.cachedStatement(sql: "SELECT stamp FROM sync_register WHERE medication_id = ? AND field = ?"),
                             arguments: [medicationID, field])
     }
 
     /// The event an operation wrote (or was found to be).
     public func eventID(operation: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT event_id FROM sync_event WHERE op = ?", arguments: [operation])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT event_id FROM sync_event WHERE op = ?"), arguments: [operation])
     }
 
     /// The first operation (by stamp) that names this event.
     public func operation(eventID: Int64) throws -> String? {
-        try String.fetchOne(db, sql: """
+        try String.fetchOne(db.cachedStatement(sql: """
             SELECT s.op FROM sync_event s JOIN operation o ON o.id = s.op WHERE s.event_id = ? ORDER BY o.stamp, o.id LIMIT 1
-            """, arguments: [eventID])
+            """), arguments: [eventID])
     }
 
     /// Taken or skipped events of one slot (or, with `slotTime` nil, as-needed doses of that day),
     /// undone or not, duplicate or not.
     public func slotEvents(medicationID: Int64, day: LocalDate, slotTime: LocalTime?) throws -> [DoseEvent] {
-        let sql = "SELECT * FROM event WHERE medication_id = ? AND day = ? AND kind IN ('taken', 'skipped') AND "
+        let sql = "SELECT \(EventRecord.indexedColumns) FROM event e WHERE medication_id = ? AND day = ? AND kind IN ('taken', 'skipped') AND "
             + (slotTime == nil ? "slot_time IS NULL" : "slot_time = ?")
         var args: StatementArguments = [medicationID, day.dayNumber]
         if let slotTime { _ = args.append(contentsOf: [slotTime.minuteOfDay]) }
-        return try EventRecord.fetchAll(db, sql: sql + " ORDER BY id", arguments: args).map { try $0.event() }
+        return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY id"), arguments: args).map { try EventRecord(indexed: $0).event() }
     }
 
     /// Every taken or skipped event, undone or not (for `sync init`), in the order they were logged.
@@ -147,22 +183,60 @@ extension StoreReader {
             .map { (LocalDate(dayNumber: $0["day"]), $0["n"] as Int) })
     }
 
-    /// The operations about a local medicine (under any of its global ids) that count for its stock,
-    /// applied, in stamp order, with the event a dose operation names.
-    public func stockOperations(medicationID: Int64) throws -> [(op: StoredOperation, eventID: Int64?)] {
-        try Row.fetchAll(db, sql: """
-            SELECT o.*, s.event_id AS linked FROM operation o
-            JOIN sync_medicine m ON m.gid = o.medicine
-            LEFT JOIN sync_event s ON s.op = o.id
-            WHERE m.medication_id = ? AND o.applied = 1 AND o.kind IN ('stock', 'refill', 'take')
-            ORDER BY o.stamp, o.id
-            """, arguments: [medicationID]).map { (StoredOperation(row: $0), $0["linked"] as Int64?) }
+    /// The operations about a local medicine (under any of its global ids) that decide its stock
+    /// (``SyncMerge/stock(_:effective:maximum:)``), applied, with the event a take names: from the
+    /// last `stock` (an absolute value: what came before it counts for nothing) on, and the takes
+    /// before it of a dose a later take names too (one event counts once). None when no operation
+    /// sets or refills it (takes alone derive nothing). So a new take reads a few rows, not the
+    /// medicine's whole history.
+    public func stockOperations(medicationID: Int64) throws -> [SyncMerge.StockOperation] {
+        let gids = try String.fetchAll(db, sql: "SELECT gid FROM sync_medicine WHERE medication_id = ?", arguments: [medicationID])
+        let ofMedicine = "o.medicine IN (" + Array(repeating: "?", count: gids.count).joined(separator: ", ") + ") AND o.applied = 1"
+        let medicine = StatementArguments(gids)
+        // By stamp alone, so the index on (medicine, stamp) is walked back from the newest: with two
+        // of one stamp (a device never makes two), the rows from either on are the same answer.
+        let lastSet = try Row.fetchOne(db, sql: """
+            SELECT o.stamp, o.id FROM operation o WHERE \(ofMedicine) AND o.kind = 'stock' ORDER BY o.stamp DESC LIMIT 1
+            """, arguments: medicine)
+        if lastSet == nil {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation o WHERE \(ofMedicine) AND o.kind = 'refill')",
+                                    arguments: medicine) == true else { return [] }
+        }
+        let from: StatementArguments = [lastSet?[0] as String? ?? "", lastSet?[1] as String? ?? ""]
+        let columns = "o.stamp, o.id, o.kind, o.amount, s.event_id"
+        var rows = try Row.fetchAll(db, sql: """
+            SELECT \(columns) FROM operation o LEFT JOIN sync_event s ON s.op = o.id
+            WHERE \(ofMedicine) AND o.kind IN ('stock', 'refill', 'take') AND (o.stamp, o.id) >= (?, ?)
+            """, arguments: medicine + from)
+        if lastSet != nil {
+            rows += try Row.fetchAll(db, sql: """
+                SELECT \(columns) FROM sync_event s JOIN operation o ON o.id = s.op
+                WHERE o.applied = 1 AND o.kind = 'take' AND (o.stamp, o.id) < (?, ?) AND s.event_id IN (
+                    SELECT s.event_id FROM operation o JOIN sync_event s ON s.op = o.id
+                    WHERE \(ofMedicine) AND o.kind = 'take' AND (o.stamp, o.id) > (?, ?))
+                """, arguments: from + medicine + from)
+        }
+        return rows.compactMap { row in
+            let amount: Int? = row[3]
+            switch row[2] as String {
+            case "stock": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .set(amount))
+            case "refill": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .refill(amount ?? 0))
+            case "take": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .take(units: amount ?? 1, event: row[4]))
+            default: return nil
+            }
+        }
     }
 
-    /// Ids of the effective taken events of a medicine (not undone, not duplicates).
-    public func effectiveTakenEventIDs(medicationID: Int64) throws -> Set<Int64> {
-        Set(try Int64.fetchAll(db, sql: "SELECT e.id FROM event e WHERE e.medication_id = ? AND e.kind = 'taken' AND \(Self.effective)",
-                               arguments: [medicationID]))
+    /// Which of `events`, taken events of a medicine, are effective (not undone, not duplicates).
+    public func effectiveTakenEventIDs(medicationID: Int64, among events: Set<Int64>) throws -> Set<Int64> {
+        // A few (the takes since the last stock value): looked up one by one; else the medicine's all.
+        guard events.count <= 500 else {
+            return events.intersection(try Int64.fetchAll(db, sql: """
+                SELECT e.id FROM event e WHERE e.medication_id = ? AND e.kind = 'taken' AND \(Self.effective)
+                """, arguments: [medicationID]))
+        }
+        let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM event e WHERE e.id = ? AND e.kind = 'taken' AND \(Self.effective))")
+        return try events.filter { try Bool.fetchOne(statement, arguments: [$0]) == true }
     }
 }
 
@@ -170,16 +244,16 @@ extension StoreWriter {
     /// Stores an operation; false (and nothing written) when one with its id is already stored.
     @discardableResult
     public func insertOperation(_ op: StoredOperation) throws -> Bool {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO operation (id, device, stamp, kind, medicine, amount, body, applied) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
-            """, arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0])
+            """).execute(arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0])
         return db.changesCount > 0
     }
 
-    /// Marks a waiting operation as applied.
-    public func markApplied(operation id: String) throws {
-        try db.execute(sql: "UPDATE operation SET applied = 1 WHERE id = ?", arguments: [id])
+    /// Marks an operation as applied, or as waiting.
+    public func markApplied(operation id: String, _ applied: Bool) throws {
+        try db.cachedStatement(sql: "UPDATE operation SET applied = ? WHERE id = ?").execute(arguments: [applied ? 1 : 0, id])
     }
 
     /// Names a local medicine by a global id (kept if the id already names one), made by an `add`
@@ -193,34 +267,33 @@ extension StoreWriter {
 
     /// Records the stamp that won for `field` of a medicine.
     public func setRegister(medicationID: Int64, field: String, stamp: String) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO sync_register (medication_id, field, stamp) VALUES (?, ?, ?)
             ON CONFLICT (medication_id, field) DO UPDATE SET stamp = excluded.stamp
-            """, arguments: [medicationID, field, stamp])
+            """).execute(arguments: [medicationID, field, stamp])
     }
 
     /// Records that an operation wrote (or is) this event.
     public func linkEvent(operation: String, eventID: Int64) throws {
-        try db.execute(sql: "INSERT INTO sync_event (op, event_id) VALUES (?, ?) ON CONFLICT (op) DO NOTHING",
-                       arguments: [operation, eventID])
+        try db.cachedStatement(sql: "INSERT INTO sync_event (op, event_id) VALUES (?, ?) ON CONFLICT (op) DO NOTHING")
+            .execute(arguments: [operation, eventID])
     }
 
-    /// Among the events of one slot that are not undone, the one taken earliest (then by the
-    /// smallest operation id) is effective and the others are duplicates. A pure function of the
-    /// events, so every device that has the same ones picks the same.
+    /// Marks the duplicates among the events of one slot (``SyncMerge/resolve(_:)``).
     public func resolveSlot(medicationID: Int64, day: LocalDate, slotTime: LocalTime) throws {
         let events = try reader.slotEvents(medicationID: medicationID, day: day, slotTime: slotTime)
-        guard !events.isEmpty else { return }
-        var live: [(event: DoseEvent, op: String)] = []
-        for e in events where try !reader.isUndone(eventID: e.id) {
-            live.append((e, try reader.operation(eventID: e.id) ?? ""))
-        }
-        live.sort { ($0.event.at, $0.op) < ($1.event.at, $1.op) }
+        // Events are never deleted: a slot's only event never lost to another.
+        guard events.count > 1 else { return }
+        var doses: [SyncMerge.SlotDose] = []
         for e in events {
-            try db.execute(sql: "DELETE FROM sync_duplicate WHERE event_id = ?", arguments: [e.id])
+            doses.append(SyncMerge.SlotDose(event: e.id, at: e.at, operation: try reader.operation(eventID: e.id) ?? "",
+                                            undone: try reader.isUndone(eventID: e.id)))
         }
-        for loser in live.dropFirst() {
-            try db.execute(sql: "INSERT INTO sync_duplicate (event_id) VALUES (?)", arguments: [loser.event.id])
+        for e in events {
+            try db.cachedStatement(sql: "DELETE FROM sync_duplicate WHERE event_id = ?").execute(arguments: [e.id])
+        }
+        for loser in SyncMerge.resolve(doses).duplicates {
+            try db.cachedStatement(sql: "INSERT INTO sync_duplicate (event_id) VALUES (?)").execute(arguments: [loser.event])
         }
     }
 }

@@ -109,14 +109,20 @@ public struct StoreWriter {
         return try insert(&record)
     }
 
+    /// One cached statement, not `record.insert(db)`: sync writes an event per dose of another
+    /// device's whole history, and encoding each record through `Codable` cost more than the insert.
     private func insert(_ record: inout EventRecord) throws -> Int64 {
         do {
-            try record.insert(db)
+            try db.cachedStatement(sql: """
+                INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [record.medicationID, record.kind, record.day, record.slotTime, record.at, record.loggedAt,
+                                         record.target, record.stockDelta, record.timeKnown])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
             throw unknownMedication(record.medicationID)
         }
-        guard let id = record.id else { throw DosebarError.internal("inserted event has no id") }
-        return id
+        record.id = db.lastInsertedRowID
+        return db.lastInsertedRowID
     }
 
     // MARK: - Summaries, meta, notifications
@@ -154,8 +160,8 @@ public struct StoreWriter {
     /// Stores a small named value; nil removes it.
     public func setMeta(_ key: String, _ value: String?) throws {
         if let value {
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                           arguments: [key, value])
+            try db.cachedStatement(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                .execute(arguments: [key, value])
         } else {
             try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
         }

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A hybrid logical clock: stamps that follow the wall clock but never go backwards and always
+/// come after every stamp this device has seen, so "later" means the same on every device.
+///
+/// A stamp is `MMMMMMMMMMMMM-CCCCC-DEVICE`: milliseconds since 1970 (13 digits), a counter
+/// (5 digits) for stamps within one millisecond, and the device id that breaks the last tie.
+/// Fixed widths make the text order the stamp order.
+public struct SyncClock: Sendable, Equatable {
+    public var millis: Int64
+    public var counter: Int
+
+    public init(millis: Int64, counter: Int) { self.millis = millis; self.counter = counter }
+
+    /// The state kept in `meta` (`MMM…-CCCCC`), or a stamp.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", maxSplits: 2)
+        guard parts.count >= 2, let m = Int64(parts[0]), let c = Int(parts[1]) else { return nil }
+        millis = m; counter = c
+    }
+
+    /// The next local stamp at wall-clock `now`.
+    /// Past 99,999 stamps in one millisecond (`sync init` stamps a whole history at one `now`) the
+    /// clock runs a millisecond ahead instead: a sixth counter digit would sort before the fifth.
+    public mutating func tick(now: Date) {
+        let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        if wall > millis {
+            millis = wall; counter = 0
+        } else if counter < Self.maxCounter {
+            counter += 1
+        } else {
+            millis += 1; counter = 0
+        }
+    }
+
+    /// The largest counter that fits the stamp's five digits.
+    public static let maxCounter = 99_999
+
+    /// Seen a stamp from another device: later local stamps come after it.
+    public mutating func receive(_ other: SyncClock) {
+        if (other.millis, other.counter) > (millis, counter) { self = other }
+    }
+
+    public var state: String { Self.padded(millis, 13) + "-" + Self.padded(Int64(counter), 5) }
+
+    private static func padded(_ n: Int64, _ width: Int) -> String {
+        let digits = String(n)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    public func stamp(device: String) -> String { state + "-" + device }
+}
