@@ -2,6 +2,7 @@ import DoseApp
 import DoseCore
 import DoseExport
 import DoseStore
+import DoseTestSupport
 import Foundation
 import Testing
 
@@ -10,18 +11,6 @@ import Testing
 /// the devices must end with the same history whatever happened on the way (DESIGN §10).
 @Suite("Sync: a simulation of devices whose files arrive late, twice, torn or out of order")
 struct SyncSimulationTests {
-    /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     final class Device {
         let root: String
         let index: Int
@@ -92,7 +81,7 @@ struct SyncSimulationTests {
     }
 
     /// One random change on one device; a refused change (nothing due, a name in use) is part of the game.
-    func randomChange(_ d: Device, _ rng: inout Random, step: Int) throws {
+    func randomChange(_ d: Device, _ rng: inout SplitMix64, step: Int) throws {
         let context = try d.context()
         let names = ["Aspirin", "Magnesium", "Vitamin D"]
         let name = names[Int(rng.next() % UInt64(names.count))]
@@ -130,7 +119,7 @@ struct SyncSimulationTests {
     @Test("devices converge on one history whatever the delivery", arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func convergence(seed: UInt64) throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        var rng = Random(state: seed)
+        var rng = SplitMix64(seed: seed) // a failing seed can be replayed
         let all = try devices(3)
         // Device 0 has history before sync; device 1 has the same medicine (imported earlier) and one dose of it.
         let context0 = try all[0].context()
@@ -370,7 +359,7 @@ extension SyncSimulationTests {
 
     /// One random change of any kind (DESIGN §10's list: add, edit, rename, schedule from a day,
     /// archive, refill, refill --set, take, skip, undo, an as-needed dose) on one device.
-    func anyChange(_ d: Device, _ rng: inout Random, start: LocalDate) throws {
+    func anyChange(_ d: Device, _ rng: inout SplitMix64, start: LocalDate) throws {
         let context = try d.context()
         // Iron and Folate are added (on several devices: one medicine, unless a device removed or
         // renamed away the one it had, and then a new one on every device), removed and renamed.
@@ -430,7 +419,7 @@ extension SyncSimulationTests {
           arguments: [("2026-03-07", 1), ("2026-03-07", 2), ("2026-03-07", 3), ("2026-10-31", 4), ("2026-10-31", 5), ("2026-10-31", 6)])
     func fiveDevicesAcrossDST(first: String, seed: UInt64) throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
-        var rng = Random(state: seed)
+        var rng = SplitMix64(seed: seed) // a failing seed can be replayed
         let zone = "America/New_York"
         let start = LocalDate(first)!
         let all = try devices(6, tz: zone)
