@@ -121,29 +121,32 @@ public struct SyncFolder: Sendable {
         guard let data = try? handle.readToEnd() ?? Data() else {
             throw DosebarError.io("\(file): cannot read it (check its permissions)")
         }
-        var lines: [Line] = []
-        var lineStart = data.startIndex
-        var number = from.line
-        var firstDamaged: Position?
-        func position() -> Position { Position(offset: from.offset + UInt64(lineStart - data.startIndex), line: number) }
-        while let end = data[lineStart...].firstIndex(of: 0x0A) {
-            let before = position()
-            let bytes = data[lineStart..<end]
-            number += 1
-            lineStart = end + 1
-            guard !bytes.isEmpty else { continue }
-            let text = String(decoding: bytes, as: UTF8.self)
-            guard let op = SyncOperation.parse(Substring(text)) else {
-                warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
-                firstDamaged = firstDamaged ?? before
-                continue
+        // Through the raw bytes: indexing `Data` byte by byte cost more than parsing the lines.
+        return data.withUnsafeBytes { bytes in
+            var lines: [Line] = []
+            var lineStart = 0
+            var number = from.line
+            var firstDamaged: Position?
+            func position() -> Position { Position(offset: from.offset + UInt64(lineStart), line: number) }
+            while let end = bytes[lineStart...].firstIndex(of: 0x0A) {
+                let before = position()
+                let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<end])
+                number += 1
+                lineStart = end + 1
+                guard !line.isEmpty else { continue }
+                let text = String(decoding: line, as: UTF8.self)
+                guard let op = SyncOperation.parse(Substring(text)) else {
+                    warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
+                    firstDamaged = firstDamaged ?? before
+                    continue
+                }
+                guard op.device == device else {
+                    warn("\(file):\(number): an operation of device \(op.device) in the file of device \(device); refused")
+                    continue
+                }
+                lines.append(Line(op: op, text: text))
             }
-            guard op.device == device else {
-                warn("\(file):\(number): an operation of device \(op.device) in the file of device \(device); refused")
-                continue
-            }
-            lines.append(Line(op: op, text: text))
+            return (lines, firstDamaged ?? position())
         }
-        return (lines, firstDamaged ?? position())
     }
 }

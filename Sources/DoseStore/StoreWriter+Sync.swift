@@ -17,7 +17,8 @@ public struct StoredOperation: Sendable, Equatable {
     public var medicine: String?
     /// A stock value, the units of a refill or of a dose.
     public var amount: Int?
-    /// The JSON line of the device's file.
+    /// The JSON line of the device's file: always for this device's own operations (written to
+    /// its file from here), for another device's only while it waits (empty once applied).
     public var body: String
     public var applied: Bool
 
@@ -251,9 +252,15 @@ extension StoreWriter {
         return db.changesCount > 0
     }
 
-    /// Marks an operation as applied, or as waiting.
-    public func markApplied(operation id: String, _ applied: Bool) throws {
-        try db.cachedStatement(sql: "UPDATE operation SET applied = ? WHERE id = ?").execute(arguments: [applied ? 1 : 0, id])
+    /// Marks an operation as waiting for something it names, with its line (parsed again on every
+    /// later read).
+    public func markWaiting(operation id: String, body: String) throws {
+        try db.cachedStatement(sql: "UPDATE operation SET applied = 0, body = ? WHERE id = ?").execute(arguments: [body, id])
+    }
+
+    /// Marks a waiting operation as applied: its line is not needed any more.
+    public func markApplied(operation id: String) throws {
+        try db.cachedStatement(sql: "UPDATE operation SET applied = 1, body = '' WHERE id = ?").execute(arguments: [id])
     }
 
     /// Names a local medicine by a global id (kept if the id already names one), made by an `add`
