@@ -22,6 +22,20 @@ struct SyncApplier {
     let today: LocalDate
     private(set) var touched = Set<Int64>()
     private(set) var earliest: LocalDate?
+    /// What a batch looks up for almost every dose, read once per batch: the local medicine of a
+    /// global id (it never changes once linked), the last day with an event of each medicine before
+    /// this batch, and the slots this batch gave a dose. A slot after that day that this batch gave
+    /// none has none, and needs no look-up (another device's first file is mostly such doses).
+    private var medicationIDs: [String: Int64] = [:]
+    private var lastEventDay: [Int64: LocalDate?] = [:]
+    private var dosedSlots = Set<DoseSlot>()
+
+    /// A slot of a medicine's day, or (time nil) its as-needed doses of that day.
+    private struct DoseSlot: Hashable {
+        var medicationID: Int64
+        var day: LocalDate
+        var time: LocalTime?
+    }
 
     init(w: StoreWriter, today: LocalDate) {
         self.w = w; self.today = today
@@ -81,7 +95,7 @@ struct SyncApplier {
     private mutating func applyOne(_ op: SyncOperation) throws -> Bool {
         guard let kind = op.knownKind, let gid = op.medicine else { return false }
         if kind == .add { return try add(op, gid) }
-        guard let id = try w.reader.medicationID(gid: gid) else { return false }
+        guard let id = try medicationID(gid: gid) else { return false }
         // A dose needs the medicine's id only: the history of another device is mostly doses.
         if kind == .take || kind == .skip { return try dose(op, kind, medicationID: id) }
         guard var m = try w.reader.medication(id: id) else { return false }
@@ -122,6 +136,28 @@ struct SyncApplier {
             touch(event.medicationID, event.slot?.date ?? today)
         }
         return true
+    }
+
+    private mutating func medicationID(gid: String) throws -> Int64? {
+        if let id = medicationIDs[gid] { return id }
+        let id = try w.reader.medicationID(gid: gid)
+        medicationIDs[gid] = id
+        return id
+    }
+
+    /// The taken or skipped events of a slot (``StoreReader/slotEvents(medicationID:day:slotTime:)``),
+    /// looked up only when it may have some.
+    private mutating func events(of slot: DoseSlot) throws -> [DoseEvent] {
+        let last: LocalDate?
+        if let known = lastEventDay[slot.medicationID] {
+            last = known
+        } else {
+            last = try w.reader.lastEventDay(medicationID: slot.medicationID)
+            lastEventDay[slot.medicationID] = .some(last)
+        }
+        let afterLast = last.map { $0 < slot.day } ?? true
+        if afterLast && !dosedSlots.contains(slot) { return [] }
+        return try w.reader.slotEvents(medicationID: slot.medicationID, day: slot.day, slotTime: slot.time)
     }
 
     private mutating func add(_ op: SyncOperation, _ gid: String) throws -> Bool {
@@ -185,7 +221,8 @@ struct SyncApplier {
         var time: LocalTime?
         if let slot = op.slot { guard let t = LocalTime(slot) else { return false }; time = t }
         let eventKind: DoseEvent.Kind = kind == .take ? .taken : .skipped
-        let slotEvents = try w.reader.slotEvents(medicationID: id, day: day, slotTime: time)
+        let slot = DoseSlot(medicationID: id, day: day, time: time)
+        let slotEvents = try events(of: slot)
         let same = slotEvents.first { $0.kind == eventKind && SyncMerge.isSameDose(at: at, as: $0.at) }
         let eventID: Int64
         if let same {
@@ -196,6 +233,7 @@ struct SyncApplier {
                                   slot: time.map { SlotKey(medicationID: id, date: day, time: $0) },
                                   at: instant, loggedAt: instant, stockDelta: 0, timeKnown: op.timeKnown ?? true)
             eventID = try w.insertEvent(event, day: day)
+            dosedSlots.insert(slot)
         }
         try w.linkEvent(operation: op.id, eventID: eventID)
         // The first dose of a slot is its dose: nothing to resolve.

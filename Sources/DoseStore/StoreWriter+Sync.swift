@@ -150,6 +150,13 @@ extension StoreReader {
             """), arguments: [eventID])
     }
 
+    /// The last day any event of a medicine is about (nil: it has none): a slot of a later day has
+    /// no dose yet.
+    public func lastEventDay(medicationID: Int64) throws -> LocalDate? {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT max(day) FROM event WHERE medication_id = ?"), arguments: [medicationID])
+            .map(LocalDate.init(dayNumber:))
+    }
+
     /// Taken or skipped events of one slot (or, with `slotTime` nil, as-needed doses of that day),
     /// undone or not, duplicate or not.
     public func slotEvents(medicationID: Int64, day: LocalDate, slotTime: LocalTime?) throws -> [DoseEvent] {
