@@ -135,7 +135,7 @@ public struct SyncFolder: Sendable {
                 lineStart = end + 1
                 guard !line.isEmpty else { continue }
                 let text = String(decoding: line, as: UTF8.self)
-                guard let op = SyncLineScanner.operation(line) ?? SyncOperation.parse(Substring(text)) else {
+                guard let op = SyncOperation.parse(Substring(text)) else {
                     warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
                     firstDamaged = firstDamaged ?? before
                     continue
