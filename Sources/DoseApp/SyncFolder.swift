@@ -122,6 +122,7 @@ public struct SyncFolder: Sendable {
             throw DosebarError.io("\(file): cannot read it (check its permissions)")
         }
         // Through the raw bytes: indexing `Data` byte by byte cost more than parsing the lines.
+        let decoder = JSONDecoder()
         return data.withUnsafeBytes { bytes in
             var lines: [Line] = []
             var lineStart = 0
@@ -135,7 +136,7 @@ public struct SyncFolder: Sendable {
                 lineStart = end + 1
                 guard !line.isEmpty else { continue }
                 let text = String(decoding: line, as: UTF8.self)
-                guard let op = SyncOperation.parse(Substring(text)) else {
+                guard let op = SyncOperation.parse(Substring(text), decoder: decoder) else {
                     warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
                     firstDamaged = firstDamaged ?? before
                     continue

@@ -84,9 +84,10 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    /// Parses one line; nil when it is not a whole operation (a torn or foreign line).
-    public static func parse(_ line: Substring) -> SyncOperation? {
-        guard let op = try? JSONDecoder().decode(SyncOperation.self, from: Data(line.utf8)),
+    /// Parses one line; nil when it is not a whole operation (a torn or foreign line). A file's
+    /// lines share one `decoder`.
+    public static func parse(_ line: Substring, decoder: JSONDecoder = JSONDecoder()) -> SyncOperation? {
+        guard let op = try? decoder.decode(SyncOperation.self, from: Data(line.utf8)),
               !op.id.isEmpty, !op.device.isEmpty, !op.stamp.isEmpty else { return nil }
         return op
     }
