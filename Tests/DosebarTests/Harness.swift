@@ -113,7 +113,7 @@ struct Harness {
 }
 
 /// The wall clock that processes on the real clock see. Normally the machine's. `scripts/test-hours`
-/// sets `DOSEBAR_TEST_TZ` and `DOSEBAR_TEST_CLOCK=HH:MM`: every binary the tests start then runs
+/// sets `DOSEBAR_TEST_TZ` and `DOSEBAR_TEST_CLOCK=HH:MM` (or `HH:MM:SS`, just before an hour turns): every binary the tests start then runs
 /// under libfaketime, shifted so that the suite starts at that local time in that zone, which
 /// shows the suite passes at any hour (DESIGN §9).
 enum TestClock {
@@ -130,8 +130,8 @@ enum TestClock {
     static let offset: Int? = {
         guard let clock = variables["DOSEBAR_TEST_CLOCK"], !clock.isEmpty else { return nil }
         let parts = clock.split(separator: ":").compactMap { Int($0) }
-        guard parts.count == 2, let tz = TimeZone(identifier: zone) else {
-            fatalError("DOSEBAR_TEST_CLOCK must be HH:MM and DOSEBAR_TEST_TZ a known zone (got \(clock), \(zone))")
+        guard parts.count == 2 || parts.count == 3, let tz = TimeZone(identifier: zone) else {
+            fatalError("DOSEBAR_TEST_CLOCK must be HH:MM[:SS] and DOSEBAR_TEST_TZ a known zone (got \(clock), \(zone))")
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = tz
@@ -139,8 +139,9 @@ enum TestClock {
         var target = calendar.dateComponents([.year, .month, .day], from: now)
         target.hour = parts[0]
         target.minute = parts[1]
+        target.second = parts.count == 3 ? parts[2] : 0
         guard let at = calendar.date(from: target) else { fatalError("no \(clock) today in \(zone)") }
-        // Rounded up: the moved clock starts at HH:MM:00 or just after, never at HH:MM-1:59.
+        // Rounded up: the moved clock starts at the time given or just after, never before it.
         return Int(at.timeIntervalSince(now).rounded(.up))
     }()
 
