@@ -167,7 +167,12 @@ else
 fi
 
 # --- disable and enable again (the lock screen does so), now with the helper
-# noting every source, handler and monitor dosebar's code creates
+# noting every source, handler and monitor dosebar's code creates. The helper
+# goes after dosebar in the shell's order first: disabling dosebar then disables
+# and enables the helper too, which must not end the recording (a CI run whose
+# shell had found the helper second recorded nothing).
+ask last && sleep 0.5 && ask census && jq -e '.order[-1] == "'"$helper_uuid"'"' "$WORK/reply.json" >/dev/null ||
+    result FAIL gnome43-order "the helper is not last in the shell's order: $(jq -c .order "$WORK/reply.json")"
 ask record && ask disable && ask enable &&
     until_state 10 '.found and (.label | test("Levothyroxine")) and .indicatorBox[0] != null' ||
     result FAIL gnome43-reenable "the indicator did not come back: $(head -c 300 "$WORK/reply.json")"
@@ -261,7 +266,7 @@ if ask disable; then
         "$WORK/reply.json" >/dev/null; then
         result PASS gnome43-disable "no panel entry, actor, source, handler or monitor left (it had made $made)"
     else
-        result FAIL gnome43-disable "left: $(jq -c '{statusArea, actors, sources, connections, monitors, extensionState}' "$WORK/reply.json") (made $made)"
+        result FAIL gnome43-disable "left: $(jq -c '{statusArea, actors, sources, connections, monitors, extensionState, order}' "$WORK/reply.json") (made $made)"
     fi
     # A change in the directory after disable() wakes nothing.
     dose export >/dev/null 2>&1; sleep 0.5

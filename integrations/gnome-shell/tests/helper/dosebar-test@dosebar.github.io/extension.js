@@ -10,8 +10,15 @@
 //   click {x, y}        a click of a Clutter virtual pointer at (x, y)
 //   record              from now on, note every main-loop source, signal handler
 //                       and file monitor that the dosebar extension's own code
-//                       creates (told by its file in the call's stack)
+//                       creates (told by its file in the call's stack). GNOME
+//                       Shell 42-44 disable and enable every extension enabled
+//                       after the one being disabled ("rebase"); when that is
+//                       this helper, its enable() takes the recording up again.
 //   disable / enable    Main.extensionManager.disableExtension / enableExtension
+//   last                disable and enable this helper (from an idle, after the
+//                       reply), so that it comes after dosebar in the shell's
+//                       order whichever the shell found first, and every
+//                       disable of dosebar also rebases the helper
 //   census              what of dosebar is still there: its panel entry, actors
 //                       with a dosebar style class, recorded sources still in the
 //                       main context, handlers still connected, monitors not cancelled
@@ -20,12 +27,14 @@ const Main = imports.ui.main;
 const PopupMenu = imports.ui.popupMenu;
 
 const UUID = 'dosebar@dosebar.github.io';
+const HELPER_UUID = 'dosebar-test@dosebar.github.io';
 const POLL_MS = 100;
 
 let pollId = 0;
 let pointer = null;
 const recorded = {sources: new Map(), connections: [], monitors: []};
 let restore = [];
+let recording = false;
 
 function fromDosebar() {
     return (new Error().stack ?? '').includes(`/${UUID}/`);
@@ -100,6 +109,9 @@ function click(x, y, done) {
 }
 
 function record() {
+    recording = true;
+    if (restore.length > 0)
+        return;
     const patch = (object, name, wrapper) => {
         const original = object[name];
         object[name] = wrapper(original);
@@ -151,6 +163,8 @@ function census() {
             .map(c => `${c.object.constructor.name}::${c.signal}`),
         monitors: recorded.monitors.filter(m => !m.is_cancelled()).length,
         extensionState: Main.extensionManager.lookup(UUID)?.state ?? null,
+        // Which extension was enabled first (private; for a failure's message).
+        order: Main.extensionManager._extensionOrder ?? null,
     };
 }
 
@@ -163,6 +177,13 @@ function handle(cmd, done) {
     case 'disable': Main.extensionManager.disableExtension(UUID); return done(census());
     case 'enable': Main.extensionManager.enableExtension(UUID); return done({});
     case 'census': return done(census());
+    case 'last':
+        GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
+            Main.extensionManager.disableExtension(HELPER_UUID);
+            Main.extensionManager.enableExtension(HELPER_UUID);
+            return GLib.SOURCE_REMOVE;
+        });
+        return done({});
     default: return done({error: `unknown op ${cmd.op}`});
     }
 }
@@ -201,6 +222,8 @@ function enable() {
         poll(channel);
         return GLib.SOURCE_CONTINUE;
     });
+    if (recording)
+        record();
 }
 
 function disable() {
