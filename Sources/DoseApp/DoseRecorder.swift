@@ -37,7 +37,8 @@ public struct DoseRecorder {
             let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
                                                    at: at, now: now, next: next, catalog: context.catalog)
             let journal = try SyncJournal.open(w, context)
-            let recorded = try targets.map { try write(kind, $0, at: when, day: day, in: w, journal) }
+            let logged = try actionInstant(in: w)
+            let recorded = try targets.map { try write(kind, $0, at: when, logged: logged, day: day, in: w, journal) }
             try journal?.finish()
             try w.historyChanged(on: day, today: context.today)
             return recorded
@@ -52,12 +53,13 @@ public struct DoseRecorder {
         return try store.write { w -> [Recorded] in
             let meds = try w.reader.medications(includeArchived: false)
             let journal = try SyncJournal.open(w, context)
+            let logged = try actionInstant(in: w)
             var recorded: [Recorded] = []
             for day in Set(slots.map(\.date)).sorted() {
                 let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: day...day), zone: zone)
                 for key in slots where key.date == day {
                     guard let slot = plan.slots.first(where: { $0.key == key }), slot.event == nil else { continue }
-                    recorded.append(try write(kind, .slot(slot), at: context.now, day: day, in: w, journal))
+                    recorded.append(try write(kind, .slot(slot), at: context.now, logged: logged, day: day, in: w, journal))
                 }
                 try w.historyChanged(on: day, today: context.today)
             }
@@ -66,9 +68,19 @@ public struct DoseRecorder {
         }
     }
 
+    /// The instant every event of this action is logged at: now, or a millisecond after the event
+    /// written last when that was logged now too. Undo reverts the doses of one action together,
+    /// told by consecutive events logged at one instant: two commands in one second of a fixed
+    /// clock (`DOSEBAR_NOW`, a replay, two clicks at once) stay two actions.
+    private func actionInstant(in w: StoreWriter) throws -> Date {
+        let now = context.now
+        guard let last = try w.reader.lastLoggedAt(), last >= now, last < now.addingTimeInterval(1) else { return now }
+        return last.addingTimeInterval(0.001)
+    }
+
     /// The one place a take or skip is written: a take moves stock by the dose (never below 0),
     /// and the event remembers how much so undo can give it back.
-    private func write(_ kind: DoseEvent.Kind, _ target: DoseResolver.Target, at when: Date, day: LocalDate,
+    private func write(_ kind: DoseEvent.Kind, _ target: DoseResolver.Target, at when: Date, logged: Date, day: LocalDate,
                        in w: StoreWriter, _ journal: SyncJournal?) throws -> Recorded {
         let (m, slot): (Medication, PlannedSlot?) = switch target {
         case .slot(let s): (s.medication, s)
@@ -79,7 +91,7 @@ public struct DoseRecorder {
             delta = min(stock, m.perDose)
             try w.setStock(medicationID: m.id, stock - delta)
         }
-        let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: context.now,
+        let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: logged,
                               stockDelta: delta)
         let id = try w.insertEvent(event, day: slot?.key.date ?? day)
         try journal?.dose(event, eventID: id, day: slot?.key.date ?? day, medication: m)

@@ -53,6 +53,12 @@ public struct StoreReader {
         return events
     }
 
+    /// When the event written last (the highest id, whatever its kind) was logged; nil with none.
+    public func lastLoggedAt() throws -> Date? {
+        try Double.fetchOne(db.cachedStatement(sql: "SELECT logged_at FROM event ORDER BY id DESC LIMIT 1"))
+            .map(Date.init(timeIntervalSince1970:))
+    }
+
     /// The newest effective taken or skipped event (of one medicine when given): what `undo` reverts.
     public func latestUndoable(medicationID: Int64?) throws -> DoseEvent? {
         let record: EventRecord?
