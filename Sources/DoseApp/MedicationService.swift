@@ -59,7 +59,10 @@ public struct MedicationService {
             var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             m.archivedOn = context.today
             try w.updateMedication(m)
-            try SyncJournal.open(w, context)?.archived(m)
+            if let journal = try SyncJournal.open(w, context) {
+                try journal.archived(m)
+                try journal.finish()
+            }
             return m.name
         }
     }

@@ -20,14 +20,21 @@ enum SyncMeta {
 /// Records every change as an operation, in the write transaction that makes the change — but
 /// only once sync was initialised: ``open(_:_:)`` is nil otherwise and nothing changes.
 ///
-/// The services call it after they wrote; ``finish()`` then derives the stock of the medicines
-/// touched from the operations (``SyncStock``), so a device's stock is what every device computes.
+/// The services call it after they wrote; ``finish()`` then keeps the clock and derives the stock
+/// of the medicines touched from the operations (``SyncStock``), so a device's stock is what every
+/// device computes. Every journal opened must be finished.
 public final class SyncJournal {
     let w: StoreWriter
     let now: Date
     public let device: String
     private var clock: SyncClock
     private var touched = Set<Int64>()
+    private var stamped = false
+    private var ids = OperationIDs()
+    /// Global ids of local medicines, once looked up (a medicine keeps its first one).
+    private var gids: [Int64: String] = [:]
+    /// One for the transaction: `sync init` writes an operation per dose of the whole history.
+    private let encoder = SyncOperation.lineEncoder()
 
     init(w: StoreWriter, now: Date, device: String) throws {
         self.w = w; self.now = now; self.device = device
@@ -45,19 +52,21 @@ public final class SyncJournal {
     func append(_ op: SyncOperation) throws -> SyncOperation {
         var op = op
         clock.tick(now: now)
-        op.id = UUID().uuidString.lowercased()
+        op.id = ids.next()
         op.device = device
         op.stamp = clock.stamp(device: device)
-        try w.setMeta(SyncMeta.clock, clock.state)
+        stamped = true
         try w.insertOperation(StoredOperation(id: op.id, device: device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
-                                              amount: op.amount, body: try op.line(), applied: true))
+                                              amount: op.amount, body: try op.line(encoder: encoder), applied: true))
         return op
     }
 
     /// The medicine's global id, making one (with its `add`) for a medicine that has none.
     func gid(of m: Medication) throws -> String {
-        if let gid = try w.reader.gid(medicationID: m.id) { return gid }
-        return try added(m, stock: false)
+        if let gid = gids[m.id] { return gid }
+        let gid = try w.reader.gid(medicationID: m.id) ?? added(m, stock: false)
+        gids[m.id] = gid
+        return gid
     }
 
     // MARK: - Changes
@@ -121,8 +130,10 @@ public final class SyncJournal {
     }
 
     /// A take or skip written as event `eventID`; a take uses `units` of stock (the medicine's
-    /// units per dose; 0 for an imported dose, which moves no stock).
-    public func dose(_ e: DoseEvent, eventID: Int64, day: LocalDate, medication m: Medication, units: Int? = nil) throws {
+    /// units per dose; 0 for an imported dose, which moves no stock). `resolve` false: the slot
+    /// has no other device's dose (`sync init`, before any was applied), nothing to resolve.
+    public func dose(_ e: DoseEvent, eventID: Int64, day: LocalDate, medication m: Medication, units: Int? = nil,
+                     resolve: Bool = true) throws {
         var op = SyncOperation(kind: e.kind == .taken ? .take : .skip, medicine: try gid(of: m))
         op.day = day.description
         op.slot = e.slot?.time.description
@@ -131,7 +142,7 @@ public final class SyncJournal {
         op.timeKnown = e.timeKnown ? nil : false
         let stored = try append(op)
         try w.linkEvent(operation: stored.id, eventID: eventID)
-        if let slot = e.slot { try w.resolveSlot(medicationID: m.id, day: slot.date, slotTime: slot.time) }
+        if resolve, let slot = e.slot { try w.resolveSlot(medicationID: m.id, day: slot.date, slotTime: slot.time) }
         touched.insert(m.id)
     }
 
@@ -147,8 +158,9 @@ public final class SyncJournal {
         touched.insert(m.id)
     }
 
-    /// Derives the stock of every medicine touched (call once, last).
+    /// Keeps the clock and derives the stock of every medicine touched (call once, last).
     public func finish() throws {
+        if stamped { try w.setMeta(SyncMeta.clock, clock.state) }
         for id in touched.sorted() { try SyncStock.derive(medicationID: id, in: w) }
         touched.removeAll()
     }
@@ -185,5 +197,34 @@ enum SyncStock {
         case .units(let n): stock = n
         }
         if try w.reader.medication(id: id)?.stock != stock { try w.setStock(medicationID: id, stock) }
+    }
+}
+
+/// Random (version 4) UUIDs in lowercase for operation ids, from random bytes read 4 KB at a time:
+/// Foundation's `UUID()` opens `/dev/urandom` for each one, which was a tenth of `sync init` of a long
+/// history.
+struct OperationIDs {
+    private var pool: [UInt8] = []
+    private var used = 0
+
+    mutating func next() -> String {
+        if used + 16 > pool.count { refill() }
+        var b = Array(pool[used..<used + 16])
+        used += 16
+        b[6] = b[6] & 0x0F | 0x40 // version 4
+        b[8] = b[8] & 0x3F | 0x80 // RFC 4122 variant
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+            .uuidString.lowercased()
+    }
+
+    /// 4 KB from the kernel's generator (`/dev/urandom`), or else from the standard library's.
+    private mutating func refill() {
+        var bytes = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom")).read(upToCount: 4096)).map(Array.init) ?? []
+        if bytes.count < 4096 {
+            var rng = SystemRandomNumberGenerator()
+            bytes = (0..<4096).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
+        }
+        pool = bytes
+        used = 0
     }
 }

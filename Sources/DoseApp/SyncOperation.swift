@@ -77,11 +77,17 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         }
     }
 
-    /// The file line, without its newline: compact JSON with sorted keys.
-    public func line() throws -> String {
+    /// The file line, without its newline: compact JSON with sorted keys. The operations of one
+    /// change share one `encoder` (``lineEncoder()``).
+    public func line(encoder: JSONEncoder = lineEncoder()) throws -> String {
+        String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// The encoder of ``line(encoder:)``: sorted keys, `/` not escaped.
+    public static func lineEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return encoder
     }
 
     /// Parses one line; nil when it is not a whole operation (a torn or foreign line). A file's

@@ -63,14 +63,14 @@ public struct SyncService {
             let medications = try w.reader.medications(includeArchived: true)
             for m in medications { try journal.added(m, stock: false) }
             let byID = Dictionary(uniqueKeysWithValues: medications.map { ($0.id, $0) })
-            for e in try w.reader.allDoseEvents() where try !w.reader.isUndone(eventID: e.id) {
+            for e in try w.reader.allDoseEventsNotUndone() {
                 guard let m = byID[e.medicationID] else { continue }
-                try journal.dose(e, eventID: e.id, day: e.slot?.date ?? context.zone.date(of: e.at), medication: m)
+                try journal.dose(e, eventID: e.id, day: e.slot?.date ?? context.zone.date(of: e.at), medication: m, resolve: false)
             }
             // Last, so the takes above do not count against it: the stock on hand now.
             for m in medications where m.stock != nil { try journal.stockSet(m, to: m.stock) }
             try journal.finish()
-            return (Setup(device: device, dir: absolute), try w.reader.operations(device: device, after: 0).count, false)
+            return (Setup(device: device, dir: absolute), try w.reader.operationCount(device: device, after: 0), false)
         }
         try flush()
         let applied = try applyOthers()
@@ -82,7 +82,7 @@ public struct SyncService {
     public func flush() throws {
         guard let setup = try setup() else { return }
         let pending = try store.read { r in
-            try !r.operations(device: setup.device, after: Int64(try r.meta(SyncMeta.written) ?? "0") ?? 0).isEmpty
+            try r.operationCount(device: setup.device, after: Int64(try r.meta(SyncMeta.written) ?? "0") ?? 0) > 0
         }
         guard pending else { return }
         let folder = setup.folder

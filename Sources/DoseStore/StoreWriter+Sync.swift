@@ -59,6 +59,11 @@ extension StoreReader {
             .map(StoredOperation.init(row:))
     }
 
+    /// How many of this device's operations come after `seq`.
+    public func operationCount(device: String, after seq: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM operation WHERE device = ? AND seq > ?", arguments: [device, seq]) ?? 0
+    }
+
     /// Operations that wait for something they name, in stamp order.
     public func pendingOperations() throws -> [StoredOperation] {
         try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE applied = 0 ORDER BY stamp, id").map(StoredOperation.init(row:))
@@ -167,9 +172,9 @@ extension StoreReader {
         return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY id"), arguments: args).map { try EventRecord(indexed: $0).event() }
     }
 
-    /// Every taken or skipped event, undone or not (for `sync init`), in the order they were logged.
-    public func allDoseEvents() throws -> [DoseEvent] {
-        try EventRecord.fetchAll(db, sql: "SELECT * FROM event WHERE kind IN ('taken', 'skipped') ORDER BY id").map { try $0.event() }
+    /// Every taken or skipped event not undone (for `sync init`), in the order they were logged.
+    public func allDoseEventsNotUndone() throws -> [DoseEvent] {
+        try EventRecord.fetchAll(db, sql: "SELECT * FROM event e WHERE \(Self.effective) ORDER BY id").map { try $0.event() }
     }
 
     /// Whether an event is a duplicate that lost to an earlier event of its slot.
