@@ -37,13 +37,20 @@ struct SyncApplier {
         var time: LocalTime?
     }
 
+    /// What applying one operation did: the event a take or skip wrote or was found to be, and the
+    /// slot whose doses to resolve once the operation is stored (it orders them by their operations).
+    private struct Applied {
+        var eventID: Int64?
+        var resolve: SlotKey?
+    }
+
     init(w: StoreWriter, today: LocalDate) {
         self.w = w; self.today = today
     }
 
-    /// Stores the operations not stored yet and applies each that can be, in stamp order; then
-    /// every waiting one (of this read or an earlier one) that can be, until nothing more can.
-    /// Returns how many were applied.
+    /// Applies each operation not stored yet that can be, in stamp order, and stores it (with its
+    /// line while it waits); then every waiting one (of this read or an earlier one) that can be,
+    /// until nothing more can. Returns how many were applied.
     mutating func apply(_ incoming: [SyncFolder.Line]) throws -> Int {
         var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
         var applied = 0
@@ -52,21 +59,25 @@ struct SyncApplier {
         let sorted = zip(incoming, incoming.dropFirst()).allSatisfy { !inOrder($1, $0) } ? incoming : incoming.sorted(by: inOrder)
         for line in sorted {
             let op = line.op
-            // Stored first (as applied, mostly right): applying it may look up its own id. Its line
-            // is kept only while it waits: once applied, nothing reads another device's line again.
-            guard try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind,
-                                                        medicine: op.medicine, amount: op.amount, body: "", applied: true))
-            else { continue }
+            // By id: a line read twice (appended twice after a crash, read again from a new folder)
+            // is stored once, as is one that waits. Its line is kept only while it waits: once
+            // applied, nothing reads another device's line again.
+            guard try !w.reader.hasOperation(id: op.id) else { continue }
             if let seen = SyncClock(op.stamp) { clock.receive(seen) }
-            if try applyIfCan(op) { applied += 1 } else { try w.markWaiting(operation: op.id, body: line.text) }
+            let done = try applyIfCan(op)
+            try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
+                                                  amount: op.amount, body: done == nil ? line.text : "", applied: done != nil,
+                                                  eventID: done?.eventID))
+            if let done { try resolve(done); applied += 1 }
         }
         try w.setMeta(SyncMeta.clock, clock.state)
         var progress = true
         while progress {
             progress = false
             for stored in try w.reader.pendingOperations() {
-                guard let op = SyncOperation.parse(Substring(stored.body)), try applyIfCan(op) else { continue }
-                try w.markApplied(operation: op.id)
+                guard let op = SyncOperation.parse(Substring(stored.body)), let done = try applyIfCan(op) else { continue }
+                try w.markApplied(operation: op.id, eventID: done.eventID)
+                try resolve(done)
                 applied += 1
                 progress = true
             }
@@ -76,17 +87,24 @@ struct SyncApplier {
         return applied
     }
 
-    /// Applies one operation; false (and nothing written) when it must wait.
-    private mutating func applyIfCan(_ op: SyncOperation) throws -> Bool {
-        // A dose writes nothing before it knows it can apply, and its first write (the event) is
-        // one statement: it needs no savepoint, which cost a tenth of applying a long history.
+    /// Applies one operation; nil (and nothing written) when it must wait.
+    private mutating func applyIfCan(_ op: SyncOperation) throws -> Applied? {
+        // A dose writes nothing before it knows it can apply, and its only write (the event) is one
+        // statement: it needs no savepoint, which cost a tenth of applying a long history.
         if op.knownKind == .take || op.knownKind == .skip {
-            do { return try applyOne(op) } catch DosebarError.badData { return false }
+            do { return try applyOne(op) } catch DosebarError.badData { return nil }
         }
         var attempt = self
-        guard try w.attempt({ try attempt.applyOne(op) }) else { return false }
+        var done: Applied?
+        guard try w.attempt({ done = try attempt.applyOne(op); return done != nil }) else { return nil }
         self = attempt
-        return true
+        return done
+    }
+
+    /// Resolves the slot a dose was applied to, once its operation is stored.
+    private func resolve(_ done: Applied) throws {
+        guard let slot = done.resolve else { return }
+        try w.resolveSlot(medicationID: slot.medicationID, day: slot.date, slotTime: slot.time)
     }
 
     private mutating func touch(_ id: Int64, _ day: LocalDate? = nil) {
@@ -94,17 +112,17 @@ struct SyncApplier {
         if let day { earliest = min(earliest ?? day, day) }
     }
 
-    /// Applies one operation; false when it must wait.
-    private mutating func applyOne(_ op: SyncOperation) throws -> Bool {
-        guard let kind = op.knownKind, let gid = op.medicine else { return false }
-        if kind == .add { return try add(op, gid) }
-        guard let id = try medicationID(gid: gid) else { return false }
+    /// Applies one operation; nil when it must wait.
+    private mutating func applyOne(_ op: SyncOperation) throws -> Applied? {
+        guard let kind = op.knownKind, let gid = op.medicine else { return nil }
+        if kind == .add { return try add(op, gid) ? Applied() : nil }
+        guard let id = try medicationID(gid: gid) else { return nil }
         // A dose needs the medicine's id only: the history of another device is mostly doses.
         if kind == .take || kind == .skip { return try dose(op, kind, medicationID: id) }
-        guard var m = try w.reader.medication(id: id) else { return false }
+        guard var m = try w.reader.medication(id: id) else { return nil }
         switch kind {
         case .add, .take, .skip:
-            return false
+            return nil
         case .edit:
             try details(op, &m)
         case .archive:
@@ -118,7 +136,7 @@ struct SyncApplier {
                 if let from = [before, day].compactMap({ $0 }).min() { touch(id, from) }
             }
         case .schedule:
-            guard let text = op.effective, let effective = LocalDate(text), let schedule = op.schedule?.schedule else { return false }
+            guard let text = op.effective, let effective = LocalDate(text), let schedule = op.schedule?.schedule else { return nil }
             let field = SyncMerge.versionRegister(effective: effective)
             if try later(op, id, field) {
                 try w.putVersion(medicationID: id, ScheduleVersion(effective: effective, schedule: schedule))
@@ -129,16 +147,16 @@ struct SyncApplier {
             touch(id)
         case .undo:
             let eventID = try op.target.flatMap { try w.reader.eventID(operation: $0) }
-            guard let eventID, let event = try w.reader.event(id: eventID) else { return false }
+            guard let eventID, let event = try w.reader.event(id: eventID) else { return nil }
             switch SyncMerge.undo(of: eventID, undone: try w.reader.isUndone(eventID: eventID)) {
-            case .wait: return false
+            case .wait: return nil
             case .revert: _ = try w.insertUndo(of: event, at: Date(timeIntervalSince1970: op.at ?? event.at.timeIntervalSince1970))
             case .nothing: break
             }
             if let slot = event.slot { try w.resolveSlot(medicationID: event.medicationID, day: slot.date, slotTime: slot.time) }
             touch(event.medicationID, event.slot?.date ?? today)
         }
-        return true
+        return Applied()
     }
 
     private mutating func medicationID(gid: String) throws -> Int64? {
@@ -219,10 +237,10 @@ struct SyncApplier {
         SyncMerge.wins(op.stamp, over: try w.reader.register(medicationID: id, field: field))
     }
 
-    private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, medicationID id: Int64) throws -> Bool {
-        guard let dayText = op.day, let day = LocalDate(dayText), let at = op.at else { return false }
+    private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, medicationID id: Int64) throws -> Applied? {
+        guard let dayText = op.day, let day = LocalDate(dayText), let at = op.at else { return nil }
         var time: LocalTime?
-        if let slot = op.slot { guard let t = LocalTime(slot) else { return false }; time = t }
+        if let slot = op.slot { guard let t = LocalTime(slot) else { return nil }; time = t }
         let eventKind: DoseEvent.Kind = kind == .take ? .taken : .skipped
         let slot = DoseSlot(medicationID: id, day: day, time: time)
         let slotEvents = try events(of: slot)
@@ -238,10 +256,9 @@ struct SyncApplier {
             eventID = try w.insertEvent(event, day: day)
             dosedSlots.insert(slot)
         }
-        try w.linkEvent(operation: op.id, eventID: eventID)
-        // The first dose of a slot is its dose: nothing to resolve.
-        if let time, !slotEvents.isEmpty { try w.resolveSlot(medicationID: id, day: day, slotTime: time) }
         touch(id, day)
-        return true
+        // The first dose of a slot is its dose: nothing to resolve.
+        guard let time, !slotEvents.isEmpty else { return Applied(eventID: eventID) }
+        return Applied(eventID: eventID, resolve: SlotKey(medicationID: id, date: day, time: time))
     }
 }

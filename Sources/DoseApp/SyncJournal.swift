@@ -47,9 +47,10 @@ public final class SyncJournal {
         return try SyncJournal(w: w, now: context.now, device: device)
     }
 
-    /// Stamps and stores one of this device's operations (applied: it is already in the tables).
+    /// Stamps and stores one of this device's operations (applied: it is already in the tables),
+    /// with the event a take or skip wrote.
     @discardableResult
-    func append(_ op: SyncOperation) throws -> SyncOperation {
+    func append(_ op: SyncOperation, eventID: Int64? = nil) throws -> SyncOperation {
         var op = op
         clock.tick(now: now)
         op.id = ids.next()
@@ -57,7 +58,7 @@ public final class SyncJournal {
         op.stamp = clock.stamp(device: device)
         stamped = true
         try w.insertOperation(StoredOperation(id: op.id, device: device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
-                                              amount: op.amount, body: try op.line(encoder: encoder), applied: true))
+                                              amount: op.amount, body: try op.line(encoder: encoder), applied: true, eventID: eventID))
         return op
     }
 
@@ -140,8 +141,7 @@ public final class SyncJournal {
         op.at = e.at.timeIntervalSince1970
         op.units = e.kind == .taken ? (units ?? m.perDose) : nil
         op.timeKnown = e.timeKnown ? nil : false
-        let stored = try append(op)
-        try w.linkEvent(operation: stored.id, eventID: eventID)
+        try append(op, eventID: eventID)
         if resolve, let slot = e.slot { try w.resolveSlot(medicationID: m.id, day: slot.date, slotTime: slot.time) }
         touched.insert(m.id)
     }

@@ -5,7 +5,7 @@ import GRDB
 // What sync runs once per operation (hundreds of thousands for a long history) uses cached
 // statements: compiled once, not at every call.
 
-/// One row of `operation`, as sync reads and writes it (schema `v3-sync`).
+/// One row of `operation`, as sync reads and writes it (schema `v3-sync`, `v5-operation-event`).
 public struct StoredOperation: Sendable, Equatable {
     /// Local arrival order (this database's own operations are written to its file in this order).
     public var seq: Int64
@@ -21,16 +21,20 @@ public struct StoredOperation: Sendable, Equatable {
     /// its file from here), for another device's only while it waits (empty once applied).
     public var body: String
     public var applied: Bool
+    /// The event a take or skip wrote or was found to be (a take seen on two devices at the same
+    /// second is one event).
+    public var eventID: Int64?
 
     public init(seq: Int64 = 0, id: String, device: String, stamp: String, kind: String, medicine: String?, amount: Int?,
-                body: String, applied: Bool) {
+                body: String, applied: Bool, eventID: Int64? = nil) {
         self.seq = seq; self.id = id; self.device = device; self.stamp = stamp; self.kind = kind
-        self.medicine = medicine; self.amount = amount; self.body = body; self.applied = applied
+        self.medicine = medicine; self.amount = amount; self.body = body; self.applied = applied; self.eventID = eventID
     }
 
     init(row: Row) {
         self.init(seq: row["seq"], id: row["id"], device: row["device"], stamp: row["stamp"], kind: row["kind"],
-                  medicine: row["medicine"], amount: row["amount"], body: row["body"], applied: (row["applied"] as Int) != 0)
+                  medicine: row["medicine"], amount: row["amount"], body: row["body"], applied: (row["applied"] as Int) != 0,
+                  eventID: row["event_id"])
     }
 }
 
@@ -53,15 +57,15 @@ extension StoreReader {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)"), arguments: [id]) ?? false
     }
 
-    /// This device's operations after `seq`, in the order they were made.
+    /// This device's operations after `seq`, in the order they were made (the rows after `seq`).
     public func operations(device: String, after seq: Int64) throws -> [StoredOperation] {
-        try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE device = ? AND seq > ? ORDER BY seq", arguments: [device, seq])
+        try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE seq > ? AND device = ? ORDER BY seq", arguments: [seq, device])
             .map(StoredOperation.init(row:))
     }
 
     /// How many of this device's operations come after `seq`.
     public func operationCount(device: String, after seq: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM operation WHERE device = ? AND seq > ?", arguments: [device, seq]) ?? 0
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM operation WHERE seq > ? AND device = ?", arguments: [seq, device]) ?? 0
     }
 
     /// Operations that wait for something they name, in stamp order.
@@ -145,13 +149,13 @@ extension StoreReader {
 
     /// The event an operation wrote (or was found to be).
     public func eventID(operation: String) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT event_id FROM sync_event WHERE op = ?"), arguments: [operation])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT event_id FROM operation WHERE id = ?"), arguments: [operation])
     }
 
     /// The first operation (by stamp) that names this event.
     public func operation(eventID: Int64) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: """
-            SELECT s.op FROM sync_event s JOIN operation o ON o.id = s.op WHERE s.event_id = ? ORDER BY o.stamp, o.id LIMIT 1
+            SELECT id FROM operation WHERE event_id = ? ORDER BY stamp, id LIMIT 1
             """), arguments: [eventID])
     }
 
@@ -216,16 +220,16 @@ extension StoreReader {
                                     arguments: medicine) == true else { return [] }
         }
         let from: StatementArguments = [lastSet?[0] as String? ?? "", lastSet?[1] as String? ?? ""]
-        let columns = "o.stamp, o.id, o.kind, o.amount, s.event_id"
+        let columns = "o.stamp, o.id, o.kind, o.amount, o.event_id"
         var rows = try Row.fetchAll(db, sql: """
-            SELECT \(columns) FROM operation o LEFT JOIN sync_event s ON s.op = o.id
+            SELECT \(columns) FROM operation o
             WHERE \(ofMedicine) AND o.kind IN ('stock', 'refill', 'take') AND (o.stamp, o.id) >= (?, ?)
             """, arguments: medicine + from)
         if lastSet != nil {
             rows += try Row.fetchAll(db, sql: """
-                SELECT \(columns) FROM sync_event s JOIN operation o ON o.id = s.op
-                WHERE o.applied = 1 AND o.kind = 'take' AND (o.stamp, o.id) < (?, ?) AND s.event_id IN (
-                    SELECT s.event_id FROM operation o JOIN sync_event s ON s.op = o.id
+                SELECT \(columns) FROM operation o
+                WHERE o.applied = 1 AND o.kind = 'take' AND (o.stamp, o.id) < (?, ?) AND o.event_id IN (
+                    SELECT o.event_id FROM operation o
                     WHERE \(ofMedicine) AND o.kind = 'take' AND (o.stamp, o.id) > (?, ?))
                 """, arguments: from + medicine + from)
         }
@@ -254,25 +258,21 @@ extension StoreReader {
 }
 
 extension StoreWriter {
-    /// Stores an operation; false (and nothing written) when one with its id is already stored.
+    /// Stores an operation (with the event it wrote, if any); false (and nothing written) when one
+    /// with its id is already stored.
     @discardableResult
     public func insertOperation(_ op: StoredOperation) throws -> Bool {
         try db.cachedStatement(sql: """
-            INSERT INTO operation (id, device, stamp, kind, medicine, amount, body, applied) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO operation (id, device, stamp, kind, medicine, amount, body, applied, event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
-            """).execute(arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0])
+            """).execute(arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0, op.eventID])
         return db.changesCount > 0
     }
 
-    /// Marks an operation as waiting for something it names, with its line (parsed again on every
-    /// later read).
-    public func markWaiting(operation id: String, body: String) throws {
-        try db.cachedStatement(sql: "UPDATE operation SET applied = 0, body = ? WHERE id = ?").execute(arguments: [body, id])
-    }
-
-    /// Marks a waiting operation as applied: its line is not needed any more.
-    public func markApplied(operation id: String) throws {
-        try db.cachedStatement(sql: "UPDATE operation SET applied = 1, body = '' WHERE id = ?").execute(arguments: [id])
+    /// Marks a waiting operation as applied, with the event it wrote: its line is not needed any more.
+    public func markApplied(operation id: String, eventID: Int64?) throws {
+        try db.cachedStatement(sql: "UPDATE operation SET applied = 1, body = '', event_id = ? WHERE id = ?")
+            .execute(arguments: [eventID, id])
     }
 
     /// Names a local medicine by a global id (kept if the id already names one), made by an `add`
@@ -292,11 +292,6 @@ extension StoreWriter {
             """).execute(arguments: [medicationID, field, stamp])
     }
 
-    /// Records that an operation wrote (or is) this event.
-    public func linkEvent(operation: String, eventID: Int64) throws {
-        try db.cachedStatement(sql: "INSERT INTO sync_event (op, event_id) VALUES (?, ?) ON CONFLICT (op) DO NOTHING")
-            .execute(arguments: [operation, eventID])
-    }
 
     /// Marks the duplicates among the events of one slot (``SyncMerge/resolve(_:)``).
     public func resolveSlot(medicationID: Int64, day: LocalDate, slotTime: LocalTime) throws {

@@ -69,6 +69,40 @@ import Testing
         #expect(try Fault.sql(h.db, "PRAGMA integrity_check") == "ok")
     }
 
+    /// The second fixture (`Fixtures/migration/make-v4-sync.sh`): device B's database at schema
+    /// `v4-slot-index`, whose operations were linked to their events by `sync_event`, and device A's
+    /// whole file, whose later lines name what B had applied: an undo of a take that beat B's dose of
+    /// the same slot, a take, a refill. Once the current binary migrated B, B takes A's file in a
+    /// new folder (the lines it had are skipped by id) and says what the old binary said.
+    @Test("a synced database of schema v4 keeps its links: what another device sends after the migration applies as before")
+    func syncLinksKept() throws {
+        let h = Harness(tz: MigrationTests.zone, now: "2026-03-13T21:20:00+09:00")
+        try FileManager.default.createDirectory(atPath: h.root + "/data", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.copyItem(atPath: MigrationTests.fixtures.appendingPathComponent("v4-sync.sqlite").path, toPath: h.db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: h.db)
+        #expect(try Fault.sql(h.db, "SELECT count(*) FROM sync_event") == "18", "the fixture links its doses in sync_event")
+
+        let folder = h.root + "/folder2"
+        try h.ok("sync", "init", folder)
+        let fileA = MigrationTests.fixtures.appendingPathComponent("v4-sync-A.jsonl")
+        let firstLine = try String(contentsOf: fileA, encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+        let deviceA = try #require((try JSONSerialization.jsonObject(with: Data(firstLine.utf8)) as? [String: Any])?["device"] as? String)
+        try FileManager.default.copyItem(atPath: fileA.path, toPath: folder + "/dosebar/" + deviceA + ".jsonl")
+        let applied = try h.ok("sync", "now", now: "2026-03-13T21:21:00+09:00")
+        #expect(applied.out.contains("Applied 3 operations"), "A's three later lines, the others skipped by id: \(applied.out)")
+
+        for (file, args) in [("v4-sync-history.json", ["history", "--json", "--from", "2026-03-09"]),
+                             ("v4-sync-stats.json", ["stats", "--json"]), ("v4-sync-today.json", ["today", "--json"])] {
+            let expected = try String(contentsOf: MigrationTests.fixtures.appendingPathComponent(file), encoding: .utf8)
+            let r = try h.run(args, now: "2026-03-13T21:30:00+09:00")
+            #expect(r.status == 0 && r.out == expected, "dosebar \(args.joined(separator: " ")) differs from \(file): \(r.out)\(r.err)")
+        }
+        #expect(try Fault.sql(h.db, "SELECT count(*) FROM sqlite_master WHERE name = 'sync_event'") == "0")
+        #expect(try Fault.sql(h.db, "PRAGMA integrity_check") == "ok")
+        #expect(try Fault.sql(h.db, "PRAGMA foreign_key_check") == "")
+    }
+
     /// JSON text with `keys` removed at every depth, serialised with sorted keys.
     private func canonical(_ text: String, without keys: Set<String>, unordered: Set<String> = []) throws -> String {
         func strip(_ value: Any) -> Any {
