@@ -86,10 +86,13 @@ public struct SyncFolder: Sendable {
         public var text: String { "\(offset):\(line)" }
     }
 
-    /// One operation read, with its line as written (stored as it is).
+    /// One operation read, with its line as written (stored as it is while the operation waits):
+    /// a slice of the file's bytes, not a copy.
     public struct Line: Sendable {
         public var op: SyncOperation
-        public var text: String
+        public var bytes: Data
+
+        public var text: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     /// The whole lines of a file that are operations of `device`, after `start`; a last line
@@ -121,33 +124,80 @@ public struct SyncFolder: Sendable {
         guard let data = try? handle.readToEnd() ?? Data() else {
             throw DosebarError.io("\(file): cannot read it (check its permissions)")
         }
-        // Through the raw bytes: indexing `Data` byte by byte cost more than parsing the lines.
-        let decoder = JSONDecoder()
-        return data.withUnsafeBytes { bytes in
-            var lines: [Line] = []
-            var lineStart = 0
-            var number = from.line
-            var firstDamaged: Position?
-            func position() -> Position { Position(offset: from.offset + UInt64(lineStart), line: number) }
-            while let end = bytes[lineStart...].firstIndex(of: 0x0A) {
-                let before = position()
-                let line = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<end])
-                number += 1
-                lineStart = end + 1
-                guard !line.isEmpty else { continue }
-                let text = String(decoding: line, as: UTF8.self)
-                guard let op = SyncOperation.parse(Substring(text), decoder: decoder) else {
-                    warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
-                    firstDamaged = firstDamaged ?? before
-                    continue
-                }
-                guard op.device == device else {
-                    warn("\(file):\(number): an operation of device \(op.device) in the file of device \(device); refused")
-                    continue
-                }
-                lines.append(Line(op: op, text: text))
-            }
-            return (lines, firstDamaged ?? position())
+        // Line ends found through the raw bytes: indexing `Data` byte by byte cost more than parsing
+        // the lines. Each line is kept as a slice of `data`.
+        var ends: [Int] = []
+        data.withUnsafeBytes { bytes in
+            var from = 0
+            while let end = bytes[from...].firstIndex(of: 0x0A) { ends.append(end); from = end + 1 }
         }
+        let (lines, problems) = parse(data, lineEnds: ends, device: device)
+        var firstDamaged: Position?
+        for (i, op) in problems {
+            let number = from.line + i + 1
+            guard let op else {
+                warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
+                firstDamaged = firstDamaged ?? Position(offset: from.offset + UInt64(i == 0 ? 0 : ends[i - 1] + 1), line: number - 1)
+                continue
+            }
+            warn("\(file):\(number): an operation of device \(op.device) in the file of device \(device); refused")
+        }
+        let afterLast = Position(offset: from.offset + UInt64(ends.last.map { $0 + 1 } ?? 0), line: from.line + ends.count)
+        return (lines, firstDamaged ?? afterLast)
+    }
+
+    /// The operations of `device` on the lines of `data` that end at `lineEnds`, and the lines that
+    /// are not one (by index: nil when not an operation at all; empty lines are neither). A long
+    /// file (another device's first) is parsed on every core, a share of the lines each.
+    private static func parse(_ data: Data, lineEnds: [Int], device: String) -> (lines: [Line], problems: [(Int, SyncOperation?)]) {
+        let count = lineEnds.count
+        let shares = count < 20_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let size = (count + shares - 1) / shares
+        let parsed = ParsedShares(count: shares)
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            let decoder = JSONDecoder()
+            var lines: [Line] = [], problems: [(Int, SyncOperation?)] = []
+            for i in min(share * size, count)..<min((share + 1) * size, count) {
+                let lineStart = data.startIndex + (i == 0 ? 0 : lineEnds[i - 1] + 1), end = data.startIndex + lineEnds[i]
+                guard end > lineStart else { continue }
+                let bytes = data[lineStart..<end]
+                let op = SyncOperation.parse(bytes, decoder: decoder)
+                guard let op, op.device == device else { problems.append((i, op)); continue }
+                lines.append(Line(op: op, bytes: bytes))
+            }
+            parsed.set(share, lines, problems)
+        }
+        return parsed.joined()
+    }
+}
+
+/// What each share of ``SyncFolder/read(_:device:from:warn:)``'s parsing found, joined in order.
+private final class ParsedShares: @unchecked Sendable {
+    // @unchecked: every access holds `lock`.
+    private let lock = NSLock()
+    private var lines: [[SyncFolder.Line]]
+    private var problems: [[(Int, SyncOperation?)]]
+
+    init(count: Int) {
+        lines = Array(repeating: [], count: count)
+        problems = Array(repeating: [], count: count)
+    }
+
+    func set(_ share: Int, _ lines: [SyncFolder.Line], _ problems: [(Int, SyncOperation?)]) {
+        lock.lock(); defer { lock.unlock() }
+        self.lines[share] = lines
+        self.problems[share] = problems
+    }
+
+    /// Every share's, in order; each share's lines are let go as they are joined.
+    func joined() -> (lines: [SyncFolder.Line], problems: [(Int, SyncOperation?)]) {
+        lock.lock(); defer { lock.unlock() }
+        var all: [SyncFolder.Line] = []
+        all.reserveCapacity(lines.reduce(0) { $0 + $1.count })
+        for share in lines.indices {
+            all.append(contentsOf: lines[share])
+            lines[share] = []
+        }
+        return (all, Array(problems.joined()))
     }
 }

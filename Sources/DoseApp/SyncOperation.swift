@@ -93,7 +93,12 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     /// Parses one line; nil when it is not a whole operation (a torn or foreign line). A file's
     /// lines share one `decoder`.
     public static func parse(_ line: Substring, decoder: JSONDecoder = JSONDecoder()) -> SyncOperation? {
-        guard let op = try? decoder.decode(SyncOperation.self, from: Data(line.utf8)),
+        parse(Data(line.utf8), decoder: decoder)
+    }
+
+    /// ``parse(_:decoder:)`` of a line's bytes (a slice of a file read whole).
+    public static func parse(_ line: Data, decoder: JSONDecoder) -> SyncOperation? {
+        guard let op = try? decoder.decode(SyncOperation.self, from: line),
               !op.id.isEmpty, !op.device.isEmpty, !op.stamp.isEmpty else { return nil }
         return op
     }

@@ -1,0 +1,51 @@
+import DoseApp
+import Foundation
+import Testing
+
+/// `SyncFolder.read` of a file long enough to be parsed in shares, one per core: the lines come
+/// back in file order, and each line that is not one of the device's operations is named by its
+/// number, as a short file's are.
+@Suite struct SyncFolderReadTests {
+    static func operationLine(_ n: Int, device: String) throws -> String {
+        var op = SyncOperation(kind: .take, medicine: "m")
+        op.id = "op-\(n)"; op.device = device; op.stamp = String(format: "1790000000000-%05d-%@", n % 100_000, device)
+        op.day = "2026-03-01"; op.slot = "08:00"; op.at = 1_790_000_000
+        return try op.line()
+    }
+
+    @Test("30,000 lines: order, the damaged and the foreign line named, the read stopping before the damaged one")
+    func longFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-read-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/d1.jsonl"
+        var text = "", damagedOffset = 0
+        for number in 1...30_000 {
+            if number == 25_001 { damagedOffset = text.utf8.count }
+            switch number {
+            case 12: text += "\n"
+            case 25_001: text += "{\"id\":\"cut\n"
+            case 27_000: text += try Self.operationLine(number, device: "d2") + "\n"
+            default: text += try Self.operationLine(number, device: "d1") + "\n"
+            }
+        }
+        text += "{\"id\":\"torn"
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+
+        var warnings: [String] = []
+        let (lines, next) = try SyncFolder.read(file, device: "d1", warn: { warnings.append($0) })
+        let expected = (1...30_000).filter { ![12, 25_001, 27_000].contains($0) }.map { "op-\($0)" }
+        #expect(lines.map(\.op.id) == expected)
+        #expect(lines.allSatisfy { $0.text == (try? Self.operationLine(Int($0.op.id.dropFirst(3))!, device: "d1")) })
+        #expect(warnings == ["\(file):25001: not a dosebar operation (damaged or cut off); skipped",
+                             "\(file):27000: an operation of device d2 in the file of device d1; refused"])
+        #expect(next == SyncFolder.Position(offset: UInt64(damagedOffset), line: 25_000))
+
+        // Read on from there: the same lines after it, numbered from where the first read stopped.
+        warnings = []
+        let (rest, end) = try SyncFolder.read(file, device: "d1", from: next, warn: { warnings.append($0) })
+        #expect(rest.map(\.op.id) == expected.filter { Int($0.dropFirst(3))! > 25_001 })
+        #expect(warnings.count == 2 && warnings[0].hasPrefix("\(file):25001:") && warnings[1].hasPrefix("\(file):27000:"))
+        #expect(end == next)
+    }
+}
