@@ -191,14 +191,16 @@ enum Schema {
     /// The event an operation wrote (or was found to be) is a column of the operation, set when it is
     /// stored, no longer a row of `sync_event` written beside it: applying another device's long
     /// history wrote three rows per dose (event, operation, link), and the link with its two indexes
-    /// keyed by a random id was an eighth of the time and a sixth of the file. `operation_device`
-    /// goes too: what reads by device (this device's operations after the last written, `sync
-    /// status`) reads the newest rows or counts them all, and its index was written once per operation.
+    /// keyed by a random id was an eighth of the time and a sixth of the file. `operation_device`,
+    /// written once per operation, gives way to `operation_own`, of the rows with a line: this
+    /// device's operations (and others' while they wait), which the file is written from; `sync
+    /// status` counts all rows.
     static let v5OperationEvent = """
         ALTER TABLE operation ADD COLUMN event_id INTEGER REFERENCES event(id);
         UPDATE operation SET event_id = (SELECT s.event_id FROM sync_event s WHERE s.op = operation.id);
         DROP TABLE sync_event;
         CREATE INDEX operation_event ON operation(event_id) WHERE event_id IS NOT NULL;
         DROP INDEX operation_device;
+        CREATE INDEX operation_own ON operation(seq) WHERE body != '';
         """
 }

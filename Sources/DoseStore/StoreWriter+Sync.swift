@@ -57,15 +57,18 @@ extension StoreReader {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)"), arguments: [id]) ?? false
     }
 
-    /// This device's operations after `seq`, in the order they were made (the rows after `seq`).
+    /// This device's operations after `seq`, in the order they were made. Each has its line
+    /// (`operation_own` holds the rows with one).
     public func operations(device: String, after seq: Int64) throws -> [StoredOperation] {
-        try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE seq > ? AND device = ? ORDER BY seq", arguments: [seq, device])
+        try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE seq > ? AND body != '' AND device = ? ORDER BY seq",
+                         arguments: [seq, device])
             .map(StoredOperation.init(row:))
     }
 
     /// How many of this device's operations come after `seq`.
     public func operationCount(device: String, after seq: Int64) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM operation WHERE seq > ? AND device = ?", arguments: [seq, device]) ?? 0
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM operation WHERE seq > ? AND body != '' AND device = ?",
+                         arguments: [seq, device]) ?? 0
     }
 
     /// Operations that wait for something they name, in stamp order.
