@@ -81,11 +81,6 @@ extension StoreReader {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE applied = 0)") ?? false
     }
 
-    /// The highest stamp stored.
-    public func latestStamp() throws -> String? {
-        try String.fetchOne(db, sql: "SELECT max(stamp) FROM operation")
-    }
-
     /// Every device that wrote an operation this database knows, by id.
     public func deviceProgress() throws -> [DeviceProgress] {
         try Row.fetchAll(db, sql: """
