@@ -72,8 +72,8 @@ public struct SyncService {
             try journal.finish()
             return (Setup(device: device, dir: absolute), try w.reader.operationCount(device: device, after: 0), false)
         }
-        try flush()
-        let applied = try applyOthers()
+        try flush(setup)
+        let applied = try applyOthers(setup)
         return Initialised(setup: setup, written: written, already: already, applied: applied)
     }
 
@@ -81,6 +81,11 @@ public struct SyncService {
     /// was never initialised.
     public func flush() throws {
         guard let setup = try setup() else { return }
+        try flush(setup)
+    }
+
+    /// ``flush()`` with the set-up already read.
+    public func flush(_ setup: Setup) throws {
         let pending = try store.read { r in
             try r.operationCount(device: setup.device, after: Int64(try r.meta(SyncMeta.written) ?? "0") ?? 0) > 0
         }
@@ -104,12 +109,20 @@ public struct SyncService {
     @discardableResult
     public func applyOthers() throws -> Int {
         guard let setup = try setup() else { return 0 }
+        return try applyOthers(setup)
+    }
+
+    /// ``applyOthers()`` with the set-up already read.
+    @discardableResult
+    public func applyOthers(_ setup: Setup) throws -> Int {
         var applied = 0
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
             let key = SyncMeta.read + path
-            let start = try store.read { try $0.meta(key).flatMap(SyncFolder.Position.init) } ?? SyncFolder.Position()
+            let (known, pending) = try store.read { r in
+                (try r.meta(key).flatMap(SyncFolder.Position.init), try r.hasPendingOperations())
+            }
+            let start = known ?? SyncFolder.Position()
             let (lines, next) = try SyncFolder.read(path, device: device, from: start, warn: warn)
-            let pending = try store.read { try $0.hasPendingOperations() }
             if lines.isEmpty && !pending && next == start { continue }
             // A long history (another device's first file) writes hundreds of megabytes of pages.
             applied += try store.write(cacheMegabytes: lines.count > 10_000 ? 256 : nil) { w in
@@ -124,9 +137,9 @@ public struct SyncService {
 
     /// `sync now`: appends what is pending, then applies the other devices' files once.
     public func now() throws -> Int {
-        guard try setup() != nil else { throw notInitialised }
-        try flush()
-        return try applyOthers()
+        guard let setup = try setup() else { throw notInitialised }
+        try flush(setup)
+        return try applyOthers(setup)
     }
 
     /// `sync status`: every device this one knows, with this device first.

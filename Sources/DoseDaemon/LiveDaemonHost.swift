@@ -52,10 +52,11 @@ final class LiveDaemonHost: DaemonHost {
                 try follow(setup)
                 if let setup { warn("sync: following \(setup.folder.path) from now on") }
             }
-            try sync.flush()
+            guard let setup else { return }
+            try sync.flush(setup)
             if syncChanged {
                 syncChanged = false
-                try sync.applyOthers()
+                try sync.applyOthers(setup)
             }
         } catch {
             warn("sync: " + ((error as? DosebarError)?.description ?? "\(error)"))
