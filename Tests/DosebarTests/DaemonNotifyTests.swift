@@ -178,13 +178,14 @@ struct DaemonNotifyTests {
     chmod +x "$W/bin/notify-send"
     # A daemon whose clock starts at $1 (local time) and runs 60 times faster. (Started by a preloaded
     # `timeout`, 6000 fake seconds: dosebar exec'd straight from bash with LD_PRELOAD set does not see its
-    # arguments.) $T is the timeout, $D the daemon.
+    # arguments. `--foreground` keeps it in the script's process group, which the test kills whole if
+    # the script overruns.) $T is the timeout, $D the daemon.
     # Now and then (2 runs in 20 here), dosebar under libfaketime does not see its arguments either:
     # it prints its help and exits 0 (strace: `write(1, "OVERVIEW: …")`, `exit_group(0)`). The daemon
     # is up once its start line names its pid; until then it is started again.
     run_daemon() {
         for attempt in 1 2 3 4 5; do
-            PATH="$W/bin:$PATH" LD_PRELOAD=$FAKE FAKETIME="@2026-11-22 $1 x60" FAKETIME_NO_CACHE=1 timeout 6000 "$BIN" daemon --notify >/dev/null 2>>"$W/daemon.err" &
+            PATH="$W/bin:$PATH" LD_PRELOAD=$FAKE FAKETIME="@2026-11-22 $1 x60" FAKETIME_NO_CACHE=1 timeout --foreground 6000 "$BIN" daemon --notify >/dev/null 2>>"$W/daemon.err" &
             T=$!; D=
             for i in $(seq 1500); do D=$(pgrep -P $T) && break; sleep 0.02; done
             [ -n "$D" ] || { echo "daemon_started=no"; exit 1; }
