@@ -118,6 +118,8 @@ NOW=2026-11-22T08:05:00+09:00 dose_on b daemon >"$WORK/b/daemon.log" 2>&1 &
 CLEANUP_PIDS+=($!)
 wait_for 5 grep -q "daemon: pid" "$WORK/b/daemon.log" ||
     { result FAIL sync-daemon "B's daemon did not start: $(tail -n 2 "$WORK/b/daemon.log")"; finish; }
+# $! is the subshell that runs dose_on; the daemon, its child, says its pid (it outlived the test before).
+CLEANUP_PIDS+=($(sed -n 's/.*daemon: pid \([0-9]*\),.*/\1/p' "$WORK/b/daemon.log" | head -n 1))
 status_on_b() { jq -r --arg n "$1" '[.doses[] | select(.medication == $n) | .status] | first // empty' \
     "$WORK/b/shared/snapshot.json" 2>/dev/null; }
 aspirin_on_b() { [ -n "$(status_on_b Aspirin)" ]; }
