@@ -37,7 +37,7 @@ public struct DoseRecorder {
             let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
                                                    at: at, now: now, next: next, catalog: context.catalog)
             let journal = try SyncJournal.open(w, context)
-            let logged = try actionInstant(in: w)
+            let logged = try w.reader.actionInstant(now: context.now)
             let recorded = try targets.map { try write(kind, $0, at: when, logged: logged, day: day, in: w, journal) }
             try journal?.finish()
             try w.historyChanged(on: day, today: context.today)
@@ -53,7 +53,7 @@ public struct DoseRecorder {
         return try store.write { w -> [Recorded] in
             let meds = try w.reader.medications(includeArchived: false)
             let journal = try SyncJournal.open(w, context)
-            let logged = try actionInstant(in: w)
+            let logged = try w.reader.actionInstant(now: context.now)
             var recorded: [Recorded] = []
             for day in Set(slots.map(\.date)).sorted() {
                 let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: day...day), zone: zone)
@@ -66,16 +66,6 @@ public struct DoseRecorder {
             try journal?.finish()
             return recorded
         }
-    }
-
-    /// The instant every event of this action is logged at: now, or a millisecond after the event
-    /// written last when that was logged now too. Undo reverts the doses of one action together,
-    /// told by consecutive events logged at one instant: two commands in one second of a fixed
-    /// clock (`DOSEBAR_NOW`, a replay, two clicks at once) stay two actions.
-    private func actionInstant(in w: StoreWriter) throws -> Date {
-        let now = context.now
-        guard let last = try w.reader.lastLoggedAt(), last >= now, last < now.addingTimeInterval(1) else { return now }
-        return last.addingTimeInterval(0.001)
     }
 
     /// The one place a take or skip is written: a take moves stock by the dose (never below 0),

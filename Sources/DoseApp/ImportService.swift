@@ -40,6 +40,7 @@ public struct ImportService {
 
     private func apply(_ plan: ImportPlan, in w: StoreWriter, _ journal: SyncJournal?) throws -> ImportSummary {
         let zone = context.zone, today = context.today
+        let logged = try w.reader.actionInstant(now: context.now)
         var summary = ImportSummary()
         summary.missed = plan.missed
         summary.noEquivalent = plan.noEquivalent
@@ -118,12 +119,12 @@ public struct ImportService {
             if let slot {
                 if resolved.contains(slot.key) { summary.alreadyThere += 1; continue }
                 resolved.insert(slot.key)
-                try insert(dose, medication: m, slot: slot.key, day: day, in: w, journal, &summary)
+                try insert(dose, medication: m, slot: slot.key, day: day, logged: logged, in: w, journal, &summary)
             } else if asNeeded && dose.kind == .taken {
                 let key = Self.instantKey(m.id, dose.at)
                 if asNeededAt.contains(key) { summary.alreadyThere += 1; continue }
                 asNeededAt.insert(key)
-                try insert(dose, medication: m, slot: nil, day: zone.date(of: dose.at), in: w, journal, &summary)
+                try insert(dose, medication: m, slot: nil, day: zone.date(of: dose.at), logged: logged, in: w, journal, &summary)
             } else {
                 var u = unmatched[m.name.lowercased()] ?? (m.name, 0, 0)
                 if dose.kind == .taken { u.taken += 1 } else { u.skipped += 1 }
@@ -140,10 +141,10 @@ public struct ImportService {
         return summary
     }
 
-    /// Writes one imported event: no stock moves (`stock_delta` 0), logged now.
-    private func insert(_ dose: ImportPlan.Dose, medication m: Medication, slot: SlotKey?, day: LocalDate, in w: StoreWriter,
-                        _ journal: SyncJournal?, _ summary: inout ImportSummary) throws {
-        let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: context.now,
+    /// Writes one imported event: no stock moves (`stock_delta` 0), logged at the import's instant.
+    private func insert(_ dose: ImportPlan.Dose, medication m: Medication, slot: SlotKey?, day: LocalDate, logged: Date,
+                        in w: StoreWriter, _ journal: SyncJournal?, _ summary: inout ImportSummary) throws {
+        let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: logged,
                               stockDelta: 0, timeKnown: dose.timeKnown)
         let id = try w.insertEvent(event, day: day)
         try journal?.dose(event, eventID: id, day: day, medication: m, units: 0)

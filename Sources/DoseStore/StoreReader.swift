@@ -53,10 +53,15 @@ public struct StoreReader {
         return events
     }
 
-    /// When the event written last (the highest id, whatever its kind) was logged; nil with none.
-    public func lastLoggedAt() throws -> Date? {
-        try Double.fetchOne(db.cachedStatement(sql: "SELECT logged_at FROM event ORDER BY id DESC LIMIT 1"))
-            .map(Date.init(timeIntervalSince1970:))
+    /// The instant every event of a new action (one take, one import) is logged at: `now`, or a
+    /// millisecond after the event written last (the highest id) when that was logged in the same
+    /// second. Undo reverts the doses of one action together, told by consecutive events logged at
+    /// one instant: two commands at one fixed clock (`DOSEBAR_NOW`, a replay, two clicks at once)
+    /// stay two actions.
+    public func actionInstant(now: Date) throws -> Date {
+        guard let last = try Double.fetchOne(db.cachedStatement(sql: "SELECT logged_at FROM event ORDER BY id DESC LIMIT 1"))
+            .map(Date.init(timeIntervalSince1970:)), last >= now, last < now.addingTimeInterval(1) else { return now }
+        return last.addingTimeInterval(0.001)
     }
 
     /// The newest effective taken or skipped event (of one medicine when given): what `undo` reverts.

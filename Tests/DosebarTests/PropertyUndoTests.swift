@@ -204,6 +204,23 @@ import Testing
         #expect(try h.statuses() == ["Aspirin:due", "Iron:due"])
     }
 
+    /// An import is its own action too: `undo` after it reverts its doses, not a take logged in the
+    /// same second before it.
+    @Test func undoAfterAnImportAtTheSameInstantLeavesTheTakeBeforeIt() throws {
+        let h = Harness(now: "2026-11-22T09:00:00+09:00")
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        try h.ok("add", "Iron", "--at", "08:30")
+        try h.ok("take", "Iron")
+        let file = h.root + "/in.csv"
+        try ("status,medication,taken_at,scheduled,date\n"
+            + "taken,Aspirin,2026-11-22T08:05:00+09:00,2026-11-22T08:00:00+09:00,2026-11-22\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        try h.ok("import", "csv", file)
+        #expect(try h.statuses() == ["Aspirin:taken", "Iron:taken"])
+        try h.ok("undo")
+        #expect(try h.statuses() == ["Aspirin:due", "Iron:taken"])
+    }
+
     /// One `take` of two doses is still one action, after another take at the same instant.
     @Test func oneTakeOfTwoDosesIsOneActionAfterAnotherAtTheSameInstant() throws {
         let h = Harness(now: "2026-11-22T09:00:00+09:00")
