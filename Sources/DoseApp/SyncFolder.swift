@@ -137,7 +137,7 @@ public struct SyncFolder: Sendable {
             let number = from.line + i + 1
             guard let op else {
                 warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
-                firstDamaged = firstDamaged ?? Position(offset: from.offset + UInt64(i == 0 ? 0 : ends[i - 1] + 1), line: number - 1)
+                firstDamaged = firstDamaged ?? Position(offset: from.offset + UInt64(lineStart(i, ends)), line: number - 1)
                 continue
             }
             warn("\(file):\(number): an operation of device \(op.device) in the file of device \(device); refused")
@@ -153,22 +153,31 @@ public struct SyncFolder: Sendable {
         let count = lineEnds.count
         let shares = count < 20_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
         let size = (count + shares - 1) / shares
-        let parsed = ParsedShares(count: shares)
-        DispatchQueue.concurrentPerform(iterations: shares) { share in
+        @Sendable func parseShare(_ share: Int) -> (lines: [Line], problems: [(Int, SyncOperation?)]) {
             let decoder = JSONDecoder()
             var lines: [Line] = [], problems: [(Int, SyncOperation?)] = []
             for i in min(share * size, count)..<min((share + 1) * size, count) {
-                let lineStart = data.startIndex + (i == 0 ? 0 : lineEnds[i - 1] + 1), end = data.startIndex + lineEnds[i]
-                guard end > lineStart else { continue }
-                let bytes = data[lineStart..<end]
+                let start = data.startIndex + lineStart(i, lineEnds), end = data.startIndex + lineEnds[i]
+                guard end > start else { continue }
+                let bytes = data[start..<end]
                 let op = SyncOperation.parse(bytes, decoder: decoder)
                 guard let op, op.device == device else { problems.append((i, op)); continue }
                 lines.append(Line(op: op, bytes: bytes))
             }
+            return (lines, problems)
+        }
+        // The daemon's reads (a few new lines) stay on this thread.
+        guard shares > 1 else { return parseShare(0) }
+        let parsed = ParsedShares(count: shares)
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            let (lines, problems) = parseShare(share)
             parsed.set(share, lines, problems)
         }
         return parsed.joined()
     }
+
+    /// Where line `i` starts, the lines ending at `lineEnds`.
+    private static func lineStart(_ i: Int, _ lineEnds: [Int]) -> Int { i == 0 ? 0 : lineEnds[i - 1] + 1 }
 }
 
 /// What each share of ``SyncFolder/read(_:device:from:warn:)``'s parsing found, joined in order.
