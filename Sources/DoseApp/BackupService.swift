@@ -132,6 +132,9 @@ public struct BackupService {
         do {
             let otherDevice = try keepSyncDevice(of: store, in: staged)
             let contents = try store.replaceContents(withStaged: staged)
+            // What this machine wrote to its sync file after the backup was made is its own, not
+            // another machine's (a copied home): it is applied again, so nothing is lost.
+            do { try SyncService(context: context, store: store).adoptOwnFile() } catch { Output.warning("\(error)") }
             return Restored(contents: contents, keptAt: keptAt, store: store, otherDevice: otherDevice)
         } catch {
             undo()

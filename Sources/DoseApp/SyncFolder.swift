@@ -29,9 +29,15 @@ public struct SyncFolder: Sendable {
     /// A torn last line (a crash mid-append) is ended first, so it stays one bad line.
     public func append(device: String, _ lines: () throws -> [String], appended: () throws -> Void) throws {
         let name = file(of: device)
-        let fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DosebarError.io("\(name): cannot open (\(String(cString: strerror(errno))))") }
+        // Never through a link (Syncthing carries symlinks: one in the place of this file would make
+        // dosebar append to wherever it points), and never a FIFO (an open for writing would block).
+        let fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw DosebarError.io("\(name): is a symbolic link; dosebar appends only to a file of its own (remove the link)") }
+            throw DosebarError.io("\(name): cannot open (\(String(cString: strerror(errno))))")
+        }
         defer { close(fd) }
+        try Self.requireRegular(fd, name)
         guard flock(fd, LOCK_EX) == 0 else { throw DosebarError.io("\(name): cannot lock (\(String(cString: strerror(errno))))") }
         let lines = try lines()
         guard !lines.isEmpty else { return }
@@ -60,11 +66,38 @@ public struct SyncFolder: Sendable {
     /// The other devices' files: `DEVICE.jsonl` (and Syncthing's conflict copies of them), never
     /// this device's own, nor Syncthing's temporary files (`.syncthing.*`).
     public func otherFiles(device: String) -> [(device: String, path: String)] {
+        deviceFiles().filter { $0.device != device }
+    }
+
+    /// This device's own file and Syncthing's conflict copies of it
+    /// (`DEVICE.sync-conflict-YYYYMMDD-HHMMSS-XXXXXXX.jsonl`): read only to check that every line in
+    /// them is this machine's (``SyncService/checkOwnFiles(_:)``).
+    public func ownFiles(device: String) -> [String] {
+        deviceFiles().filter { $0.device == device }.map(\.path)
+    }
+
+    /// Whether `path` is a conflict copy Syncthing made of a device's file.
+    public static func isConflictCopy(_ path: String) -> Bool {
+        path.split(separator: "/").last.map { $0.contains(".sync-conflict-") } ?? false
+    }
+
+    /// Every device file of the folder with the device it belongs to (the name up to its first
+    /// dot), sorted by name.
+    private func deviceFiles() -> [(device: String, path: String)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.sorted().compactMap { name in
-            guard name.hasSuffix(".jsonl"), !name.hasPrefix("."),
-                  let owner = name.split(separator: ".").first.map(String.init), owner != device else { return nil }
+            guard name.hasSuffix(".jsonl"), !name.hasPrefix("."), !name.hasPrefix("~"),
+                  let owner = name.split(separator: ".").first.map(String.init), !owner.isEmpty else { return nil }
             return (owner, path + "/" + name)
+        }
+    }
+
+    /// Throws unless `fd` is a regular file.
+    static func requireRegular(_ fd: Int32, _ name: String) throws {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw DosebarError.io("\(name): cannot inspect (\(String(cString: strerror(errno))))") }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            throw DosebarError.io("\(name): is not a regular file; dosebar reads and writes device files only (remove it)")
         }
     }
 
@@ -106,11 +139,17 @@ public struct SyncFolder: Sendable {
     /// replace); a file shorter than `start`, or without a line end there, is read from its start.
     public static func read(_ file: String, device: String, from start: Position = Position(),
                             warn: (String) -> Void = { _ in }) throws -> (lines: [Line], next: Position) {
-        guard let handle = FileHandle(forReadingAtPath: file) else {
-            if !FileManager.default.fileExists(atPath: file) { return ([], Position()) }
+        // Not through a link (it could point at any file of this user's), and not a FIFO, which
+        // would block the daemon: opened non-blocking, then checked to be a regular file.
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT { return ([], Position()) }
+            if errno == ELOOP { throw DosebarError.io("\(file): is a symbolic link; dosebar reads only device files (remove the link)") }
             throw DosebarError.io("\(file): cannot read it (check its permissions)")
         }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? handle.close() }
+        try requireRegular(fd, file)
         var from = start
         do {
             if from.offset > 0 {

@@ -15,6 +15,12 @@ enum SyncMeta {
     /// Prefix of where the last read of another device's file (its path follows) stopped
     /// (``SyncFolder/Position``).
     static let read = "sync.read:"
+    /// Where the last check of this device's own file stopped (``SyncFolder/Position``): every line
+    /// before it is one this machine wrote (``SyncService/checkOwnFiles(_:)``).
+    static let own = "sync.own"
+    /// Set when this machine found another's lines in its own file (a copied home): `OLD NEW
+    /// INSTANT`, the device id it had, the one it took and when. `sync status` and `doctor` say it.
+    static let cloned = "sync.cloned"
 }
 
 /// Records every change as an operation, in the write transaction that makes the change — but

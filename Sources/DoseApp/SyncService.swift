@@ -55,7 +55,7 @@ public struct SyncService {
                 }
                 return (Setup(device: device, dir: absolute), 0, true)
             }
-            let device = String(UUID().uuidString.lowercased().filter { $0 != "-" }.prefix(16))
+            let device = SyncService.newDeviceID()
             try w.setMeta(SyncMeta.device, device)
             try w.setMeta(SyncMeta.dir, absolute)
             try w.setMeta(SyncMeta.written, "0")
@@ -115,6 +115,7 @@ public struct SyncService {
     /// ``applyOthers()`` with the set-up already read.
     @discardableResult
     public func applyOthers(_ setup: Setup) throws -> Int {
+        let setup = try checkOwnFiles(setup)
         var applied = 0
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
             let key = SyncMeta.read + path
@@ -122,7 +123,14 @@ public struct SyncService {
                 (try r.meta(key).flatMap(SyncFolder.Position.init), try r.hasPendingOperations())
             }
             let start = known ?? SyncFolder.Position()
-            let (lines, next) = try SyncFolder.read(path, device: device, from: start, warn: warn)
+            let lines: [SyncFolder.Line], next: SyncFolder.Position
+            do {
+                (lines, next) = try SyncFolder.read(path, device: device, from: start, warn: warn)
+            } catch DosebarError.io(let message) {
+                // One unreadable file (a link, a FIFO, no permission) stops only itself.
+                warn(message)
+                continue
+            }
             if lines.isEmpty && !pending && next == start { continue }
             // A long history (another device's first file) writes hundreds of megabytes of pages.
             applied += try store.write(cacheMegabytes: lines.count > 10_000 ? 256 : nil) { w in

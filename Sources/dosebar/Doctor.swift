@@ -54,6 +54,10 @@ struct Doctor: ParsableCommand {
         } else {
             fix(c.text("doctor.no_daemon"))
         }
+        if let service = try? SyncService(context: context, store: try context.openStore()),
+           let clone = try? service.clone() {
+            note(c.text("doctor.sync_cloned", ["at": clone.at, "old": clone.old, "new": clone.new]))
+        }
         if let setup = try? SyncService(context: context, store: try context.openStore()).setup() {
             if SyncthingProbe.runningPID() == nil {
                 fix(c.text("doctor.no_syncthing", ["dir": setup.dir]))

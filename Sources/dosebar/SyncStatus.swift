@@ -21,9 +21,13 @@ struct SyncStatus: ParsableCommand {
     func run() throws {
         let context = try AppContext(global.options)
         let store = try context.openStore()
-        let (setup, devices) = try SyncService(context: context, store: store).status()
+        let service = SyncService(context: context, store: store)
+        let (setup, devices) = try service.status()
         let c = context.catalog
         Output.line(c.text("sync.status.header", ["device": setup.device, "dir": setup.dir]))
+        if let clone = try service.clone() {
+            Output.line(c.text("sync.status.cloned", ["at": clone.at, "old": clone.old, "new": clone.new]))
+        }
         for d in devices {
             var line = c.counted("sync.status.device", d.applied, [
                 "device": d.device, "mine": d.device == setup.device ? c.text("sync.status.mine") : "",
