@@ -36,8 +36,9 @@ public enum Output {
         return out
     }
 
-    /// Whether stdout is a terminal that wants colour (not when NO_COLOR is set).
+    /// Whether stdout is a terminal that wants colour: not when NO_COLOR is set to a non-empty
+    /// value (no-color.org: an empty NO_COLOR does not count), nor on a dumb terminal.
     public static func wantsColor(_ env: [String: String]) -> Bool {
-        isatty(1) == 1 && env["NO_COLOR"] == nil && env["TERM"] != "dumb"
+        isatty(1) == 1 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
     }
 }

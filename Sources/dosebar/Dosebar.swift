@@ -14,6 +14,8 @@ struct Dosebar: ParsableCommand {
         day (JSON and one line per bar) into a shared directory that waybar, polybar, conky, tmux, \
         i3blocks and GNOME Shell read.
 
+        With no command, dosebar shows today (the same as `dosebar today`).
+
         Examples:
           $ dosebar add Aspirin --at 08:00 --dose "100 mg" --stock 30
           $ dosebar add Magnesium --at 21:00 --days mon,wed,fri
@@ -30,7 +32,9 @@ struct Dosebar: ParsableCommand {
         version: "0.1.0",
         subcommands: [Add.self, Edit.self, Remove.self, List.self, Take.self, Skip.self, Undo.self, Refill.self,
                       Today.self, HistoryCommand.self, StatsCommand.self, ReportCommand.self, Status.self, Export.self,
-                      Import.self, Backup.self, Restore.self, Sync.self, Daemon.self, Watch.self, Doctor.self]
+                      Import.self, Backup.self, Restore.self, Sync.self, Daemon.self, Watch.self, Doctor.self],
+        // `dosebar` alone shows the day, as `git` alone would show the state of things if it could.
+        defaultSubcommand: Today.self
     )
 
     static func main() {
