@@ -131,6 +131,12 @@ enum StoreFile {
             identity = try probe(path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
             throw StoreErrors.corrupt(path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            // A process killed while it created the database left a WAL index to recover, which a
+            // read-only connection cannot do (SQLITE_READONLY_RECOVERY/CANTINIT): every later run
+            // would fail the same way. The read-write connection recovers it, and claim() still
+            // refuses a foreign database inside its transaction before anything is written.
+            return
         } catch {
             throw StoreErrors.map(error, path: path)
         }
