@@ -14,6 +14,8 @@ extension AppContext {
         dirFallback = base.dirFallback
         configPath = base.configPath
         config = base.config
+        configProblem = base.configProblem
+        dbIsDefault = base.dbIsDefault
         catalog = base.catalog
     }
 

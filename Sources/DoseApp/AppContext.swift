@@ -1,6 +1,9 @@
 import DoseCore
 import DoseStore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the command line (or any other front end) chose explicitly; nil means "from the
 /// environment, else the default".
@@ -30,11 +33,26 @@ public struct AppContext: Sendable {
     public let dirFallback: Bool
     public let configPath: String
     public let config: Config
+    /// Set when the config file has an error and the context was built with `configErrors: .useDefaults`
+    /// (`take`, `skip`, `undo`: a config typo must never lose a dose); `config` is then the defaults.
+    public let configProblem: String?
+    /// Whether the database path is the default location (not `--db` or `DOSEBAR_DB`): only its
+    /// directories are ever created, and a command that reads shows it as empty while it does not exist.
+    public let dbIsDefault: Bool
+
+    /// What a config file with an error does.
+    public enum ConfigErrors: Sendable {
+        /// Throws it (exit 78): every command but the ones that record doses.
+        case fail
+        /// Keeps it in ``configProblem`` and goes on with the defaults.
+        case useDefaults
+    }
     public let catalog: Catalog
 
     public var today: LocalDate { zone.date(of: now) }
 
-    public init(_ options: AppOptions, env: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public init(_ options: AppOptions, env: [String: String] = ProcessInfo.processInfo.environment,
+                configErrors: ConfigErrors = .fail) throws {
         self.options = options
         self.env = env
         now = try AppContext.clock(env)
@@ -44,8 +62,9 @@ public struct AppContext: Sendable {
             if let v = env[key], v.hasPrefix("/") { return v }
             return home + "/" + fallback
         }
-        dbPath = options.db ?? env["DOSEBAR_DB"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? xdg("XDG_DATA_HOME", ".local/share") + "/dosebar/dosebar.sqlite"
+        let explicitDB = options.db ?? env["DOSEBAR_DB"].flatMap { $0.isEmpty ? nil : $0 }
+        dbPath = explicitDB ?? xdg("XDG_DATA_HOME", ".local/share") + "/dosebar/dosebar.sqlite"
+        dbIsDefault = explicitDB == nil
         if let dir = options.dir ?? env["DOSEBAR_DIR"].flatMap({ $0.isEmpty ? nil : $0 }) {
             dirPath = dir; dirFallback = false
         } else if let runtime = env["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
@@ -54,7 +73,13 @@ public struct AppContext: Sendable {
             dirPath = xdg("XDG_STATE_HOME", ".local/state") + "/dosebar/shared"; dirFallback = true
         }
         configPath = options.config ?? xdg("XDG_CONFIG_HOME", ".config") + "/dosebar/config.toml"
-        config = try Config.load(path: configPath, required: options.config != nil)
+        do {
+            config = try Config.load(path: configPath, required: options.config != nil)
+            configProblem = nil
+        } catch where configErrors == .useDefaults {
+            config = Config()
+            configProblem = (error as? DosebarError)?.description ?? "\(configPath): \(error)"
+        }
         let lang = options.lang?.rawValue ?? config.language?.rawValue ?? env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
             ?? env["LC_MESSAGES"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"]
         catalog = Catalog.forLanguage(lang)
@@ -78,8 +103,42 @@ public struct AppContext: Sendable {
         return (Zone(TimeZone(identifier: "UTC")!, name: "UTC"), "TZ='\(env["TZ"]!)' is not a known time zone; using UTC (set TZ to a name like Asia/Seoul)")
     }
 
-    /// Opens (creating if needed) the database.
-    public func openStore() throws -> DoseStore { try DoseStore(path: dbPath) }
+    /// How a command uses the database when it does not exist yet (DESIGN §9).
+    public enum StoreAccess: Sendable {
+        /// Creates it (`add`, `import`, `restore`, `sync init`): at the default location with its
+        /// directories; at an explicit path only when the directory exists (else exit 74 naming it).
+        case create
+        /// Never creates it: an explicit path with no database is exit 74 (a mistyped `--db` must not
+        /// show, or export, an empty day); the default location with none yet reads as an empty
+        /// database, in memory, so `today` says "no medicines" and nothing is left on disk.
+        case read
+        /// Never creates it, and there must be one (`backup`): exit 74 when there is none.
+        case existing
+    }
+
+    /// Opens the database as `access` allows. Commands that only read or that change existing
+    /// medicines use the default, `.read`; only the ones that bring data in pass `.create`.
+    public func openStore(_ access: StoreAccess = .read) throws -> DoseStore {
+        switch access {
+        case .create:
+            return try DoseStore(path: dbPath, creation: dbIsDefault ? .withDirectories : .inExistingDirectory)
+        case .read where dbIsDefault && !databaseExists:
+            return try DoseStore.inMemory()
+        case .read:
+            return try DoseStore(path: dbPath, creation: .never)
+        case .existing:
+            if dbIsDefault && !databaseExists {
+                throw DosebarError.io("no database at \(dbPath) yet; `dosebar add` creates one")
+            }
+            return try DoseStore(path: dbPath, creation: .never)
+        }
+    }
+
+    /// Whether something is at the database path (a file SQLite may or may not accept).
+    public var databaseExists: Bool {
+        var info = stat()
+        return stat(dbPath, &info) == 0 || errno != ENOENT
+    }
 
     /// Parses `--at` of take/skip: `HH:MM` (today) or a date-time (`YYYY-MM-DDTHH:MM`, or ISO-8601 with offset).
     public func instant(fromAt text: String) throws -> Date {

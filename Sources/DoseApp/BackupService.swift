@@ -67,19 +67,8 @@ public struct BackupService {
     /// Throws unless a backup may be written at `path`: not the live database (nor its
     /// companions), and either free or an earlier dosebar backup that no one has open.
     private func checkReplaceable(_ path: String) throws {
-        let live = store.path
-        for suffix in ["", "-wal", "-shm", "-journal"] where BackupService.sameFile(path, live + suffix) {
-            throw DosebarError.usage("\(path) is the live database; give another file for the backup")
-        }
-        switch FileKind.of(path, followLinks: false) {
-        case .missing: return
-        case .file: break
-        case .directory, .other:
-            throw DosebarError.usage("\(path) exists and is not a regular file; give another file for the backup")
-        }
-        guard DoseStore.isDatabase(atPath: path) else {
-            throw DosebarError.usage("\(path) exists and is not a dosebar database; dosebar will not overwrite it, give another file")
-        }
+        try OutputTarget.check(path, database: context.dbPath, what: "the backup", kind: "a dosebar database",
+                               replaces: .database, isSameKind: DoseStore.isDatabase(atPath:))
         // A -wal or hot -journal beside it would be applied to the new file by SQLite: it is in use.
         for suffix in ["-wal", "-journal"] where FileKind.of(path + suffix) != .missing {
             throw DosebarError.usage("\(path) is in use by another program (\(path + suffix) exists); give another file for the backup")
@@ -100,11 +89,17 @@ public struct BackupService {
         case .other: throw DosebarError.io("\(source) is not a regular file; give the path of a backup file")
         case .file: break
         }
-        if BackupService.sameFile(source, context.dbPath) {
+        if OutputTarget.sameFile(source, context.dbPath) {
             throw DosebarError.usage("\(source) is the live database; give a backup file to restore")
         }
         let dbDirectory = BackupService.directory(of: context.dbPath)
-        try BackupService.makePrivateDirectory(dbDirectory)
+        // Only the default location's directories are created (DESIGN §9).
+        if context.dbIsDefault {
+            try BackupService.makePrivateDirectory(dbDirectory)
+        } else if FileKind.of(dbDirectory) != .directory {
+            throw DosebarError.io("cannot restore into \(context.dbPath): the directory \(dbDirectory) does not exist "
+                + "(check --db/DOSEBAR_DB, or create the directory first)")
+        }
         let staged = dbDirectory + "/.dosebar-restore.\(getpid()).sqlite"
         BackupService.removeDatabaseFiles(staged)
         defer { BackupService.removeDatabaseFiles(staged) }
@@ -123,7 +118,7 @@ public struct BackupService {
             keptAt = moved.path
             undo = moved.undo
             do {
-                store = try context.openStore()
+                store = try context.openStore(.create)
             } catch {
                 undo()
                 throw error
@@ -171,7 +166,7 @@ public struct BackupService {
     /// file is corrupt (any other failure is thrown).
     static func keepUnlessCorrupt(_ context: AppContext) throws -> (DoseStore, String)? {
         do {
-            let store = try context.openStore()
+            let store = try context.openStore(.create)
             return (store, try keepReplaced(store, at: context.now))
         } catch where DoseStore.isCorruptFileError(error, path: context.dbPath) {
             return nil
@@ -243,13 +238,6 @@ public struct BackupService {
             default: return .other
             }
         }
-    }
-
-    /// Whether both paths name the same existing file (same device and inode).
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        var x = stat(), y = stat()
-        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
-        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     static func directory(of path: String) -> String {

@@ -19,6 +19,13 @@ public enum Output {
         FileHandle.standardError.write(Data(("dosebar: warning: " + oneLine(text) + "\n").utf8))
     }
 
+    /// The one warning of a command that went on with the default config (`take`, `skip`, `undo`):
+    /// the file, the problem, and that the bar uses the defaults until it is fixed.
+    public static func configWarning(_ context: AppContext) {
+        guard let problem = context.configProblem else { return }
+        warning("recorded, but the config file has an error, so the bar uses the defaults until it is fixed: \(problem)")
+    }
+
     /// An error stays one line even when it quotes what the user typed: control characters and
     /// line separators in it are shown escaped (`\n`, `\u{1B}`).
     public static func oneLine(_ text: String) -> String {

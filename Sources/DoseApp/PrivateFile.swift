@@ -2,7 +2,8 @@ import DoseCore
 import Foundation
 
 /// Writes a file the user asked for (a report) privately and whole: a temporary file (0600) in
-/// the same directory, fsynced, renamed over the target. On failure nothing is left behind.
+/// the same directory, fsynced, renamed over the target (and the directory fsynced). On failure
+/// nothing is left behind. Whether the target may be replaced is ``OutputTarget``'s to say, first.
 public enum PrivateFile {
     public static func write(_ contents: String, to path: String) throws {
         let url = URL(fileURLWithPath: path)
@@ -32,7 +33,9 @@ public enum PrivateFile {
         if fsync(fd) != 0 || close(fd) != 0 {
             throw DosebarError.io("cannot write \(path): \(String(cString: strerror(errno)))")
         }
+        // rename() replaces the name itself: it never writes through a link or into a FIFO.
         guard rename(tmp, path) == 0 else { throw DosebarError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
         ok = true
+        BackupService.syncDirectory(dir)
     }
 }

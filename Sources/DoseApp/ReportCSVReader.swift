@@ -4,6 +4,7 @@ import Foundation
 
 /// Reads what `report --format csv` writes into an ``ImportPlan``: RFC 4180, CRLF or LF, UTF-8 with or
 /// without a BOM, columns found by their header name (a spreadsheet may reorder them or add others).
+/// A cell the writer neutralised (`'=…`, `'+…`, DESIGN §9) is read back as it was before.
 /// Takes (`taken`, `taken_early`, `taken_late`) and skips go to the slot scheduled at `scheduled`,
 /// `as_needed` rows log an as-needed dose at `taken_at`; `missed` and today's open statuses
 /// (`upcoming`, `due`, `late`) add nothing.
@@ -44,9 +45,10 @@ public struct ReportCSVReader {
         for r in records.dropFirst() {
             if r.fields.allSatisfy({ $0.isEmpty }) { continue }
             func fail(_ what: String) -> DosebarError { .badData("\(file): line \(r.line): \(what)") }
+            /// The cell as dosebar was given it: the `'` the writer put before a formula character comes off.
             func field(_ name: String) -> String {
                 let i = column[name]!
-                return i < r.fields.count ? r.fields[i] : ""
+                return i < r.fields.count ? ReportCSV.restored(r.fields[i]) : ""
             }
             func instant(_ name: String) throws -> Date {
                 let text = field(name)

@@ -18,7 +18,7 @@ public enum DaemonRunner {
         try SharedDirectory(path: context.dirPath).prepare()
         let lock = try InstanceLock.acquire(directory: context.dirPath)
         defer { lock.release() }
-        let store = try context.openStore()
+        let store = try context.openStore(context.dbIsDefault ? .create : .read)
         // NOTIFY_SOCKET is ours: a child must not speak for the service.
         let children = ChildProcesses(environment: context.env.filter { $0.key != "NOTIFY_SOCKET" })
         var notifier: Notifier?

@@ -153,22 +153,45 @@ public enum ReportCSV {
         }
     }
 
-    /// The whole file, lines ending in CRLF as RFC 4180 asks.
+    /// The whole file, lines ending in CRLF as RFC 4180 asks. Text cells go through
+    /// ``neutralised(_:)``; `late_minutes` is a number dosebar computes and is written as one.
     public static func render(_ r: Report) -> String {
         var out = header.joined(separator: ",") + "\r\n"
         for row in rows(r) {
-            let fields = [row.date, row.scheduled ?? "", row.medication, row.dose ?? "", row.status, row.takenAt ?? "",
-                          row.lateMinutes.map(String.init) ?? ""]
-            out += fields.map(field).joined(separator: ",") + "\r\n"
+            let text = [row.date, row.scheduled ?? "", row.medication, row.dose ?? "", row.status, row.takenAt ?? ""]
+            let cells = text.map { field(neutralised($0)) } + [row.lateMinutes.map(String.init) ?? ""]
+            out += cells.joined(separator: ",") + "\r\n"
         }
         return out
     }
 
-    /// A field quoted when it holds a comma, a quote or a line break; quotes doubled. A field that a
-    /// spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) is left as it is: the file is data,
-    /// and a leading quote would change the medicine's name.
+    /// The first characters that make a spreadsheet read a cell as a formula (OWASP's CSV injection
+    /// list): `=`, `+`, `-`, `@`, tab, CR.
+    public static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// A text cell a spreadsheet would run as a formula gets one leading `'` (shown as text; OWASP's
+    /// rule); a cell already made of quotes then such a character gets one more, so that
+    /// ``restored(_:)`` can take exactly one off and give back every text as it was.
+    /// Dates, instants and statuses start with a digit or a letter and are never changed.
+    public static func neutralised(_ s: String) -> String {
+        guard let first = s.unicodeScalars.drop(while: { $0 == "'" }).first, formulaStarts.contains(first) else { return s }
+        return "'" + s
+    }
+
+    /// What ``neutralised(_:)`` was given: one leading `'` off a cell made of quotes then a formula
+    /// character; any other cell as it is.
+    public static func restored(_ s: String) -> String {
+        guard s.unicodeScalars.first == "'", let first = s.unicodeScalars.drop(while: { $0 == "'" }).first,
+              formulaStarts.contains(first) else { return s }
+        return String(s.unicodeScalars.dropFirst())
+    }
+
+    /// A field quoted when it holds a comma, a quote or a line break, or was neutralised (starts
+    /// with `'`: OWASP's rule quotes it too); quotes doubled.
     static func field(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        guard s.hasPrefix("'") || s.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\t" }) else {
+            return s
+        }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

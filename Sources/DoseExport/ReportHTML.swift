@@ -23,6 +23,9 @@ import Foundation
 
 /// The doctor's report as a self-contained, printable HTML page.
 public enum ReportHTML {
+    /// In every report's head: how `report --output` recognises a report it may replace.
+    public static let generatorMeta = #"<meta name="generator" content="dosebar report">"#
+
     /// The page; `generatedAt` (when given) is printed under the period.
     public static func render(_ report: Report, catalog: Catalog, generatedAt: LocalInstant?) -> String {
         "<!DOCTYPE html>\n" + ReportPage(report: report, catalog: catalog).document(generatedAt: generatedAt).html
@@ -57,6 +60,7 @@ fileprivate struct ReportPage {
             el("meta", ["http-equiv": "Content-Security-Policy", "content": "default-src 'none'; style-src 'unsafe-inline'"]),
             el("meta", ["name": "viewport", "content": "width=device-width, initial-scale=1"]),
             el("meta", ["name": "color-scheme", "content": "light"]),
+            el("meta", ["name": "generator", "content": "dosebar report"]),
             el("title", [:], text: catalog.text("report.title") + " · " + period()),
             el("style", [:], [Markup(raw: ReportStyle.css)]),
         ])

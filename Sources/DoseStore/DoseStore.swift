@@ -34,6 +34,23 @@ public final class DoseStore: Sendable {
         try self.init(path: path, busyTimeout: DoseStore.busyTimeout)
     }
 
+    /// Whether opening may create the database file (DESIGN §9: only the default location's
+    /// directories are created, and a command that only reads never creates a database).
+    public enum Creation: Sendable {
+        /// Creates the file and missing parent directories (mode 0700): the default location.
+        case withDirectories
+        /// Creates the file only when its directory exists, else `io` (exit 74) naming the directory.
+        case inExistingDirectory
+        /// Never creates: a missing file is `io` (exit 74).
+        case never
+    }
+
+    /// Opens the database at `path`, creating it only as `creation` allows; otherwise as ``init(path:)``.
+    public convenience init(path: String, creation: Creation) throws {
+        let queue = try StoreFile.openQueue(path: path, busyTimeout: DoseStore.busyTimeout, creation: creation)
+        self.init(dbQueue: queue, path: path)
+    }
+
     /// Opens with another busy timeout (tests).
     convenience init(path: String, busyTimeout: TimeInterval) throws {
         let queue = try StoreFile.openQueue(path: path, busyTimeout: busyTimeout)

@@ -19,8 +19,8 @@ enum StoreFile {
         return config
     }
 
-    static func openQueue(path: String, busyTimeout: TimeInterval) throws -> DatabaseQueue {
-        let created = try createIfMissing(path)
+    static func openQueue(path: String, busyTimeout: TimeInterval, creation: DoseStore.Creation = .withDirectories) throws -> DatabaseQueue {
+        let created = try createIfMissing(path, creation)
         // Nothing below writes to the file until its identity is known.
         if !created { try checkIdentity(path, busyTimeout: busyTimeout) }
         do {
@@ -131,6 +131,12 @@ enum StoreFile {
             identity = try probe(path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
             throw StoreErrors.corrupt(path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            // A process killed while it created the database left a WAL index to recover, which a
+            // read-only connection cannot do (SQLITE_READONLY_RECOVERY/CANTINIT): every later run
+            // would fail the same way. The read-write connection recovers it, and claim() still
+            // refuses a foreign database inside its transaction before anything is written.
+            return
         } catch {
             throw StoreErrors.map(error, path: path)
         }
@@ -174,14 +180,25 @@ enum StoreFile {
 
     // MARK: - Files and directories
 
-    /// Creates an empty file with mode 0600 (and missing parent directories with mode 0700).
-    /// Returns false when the file already exists.
-    static func createIfMissing(_ path: String) throws -> Bool {
+    /// Creates an empty file with mode 0600 as `creation` allows (`.withDirectories`: missing
+    /// parent directories too, with mode 0700). Returns false when the file already exists.
+    static func createIfMissing(_ path: String, _ creation: DoseStore.Creation = .withDirectories) throws -> Bool {
         var info = stat()
         if stat(path, &info) == 0 { return false }
         guard errno == ENOENT else { throw ioError("cannot access", path) }
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try makeDirectories(directory) }
+        switch creation {
+        case .never:
+            throw DosebarError.io("no database at \(path) (check --db/DOSEBAR_DB; `dosebar add` creates one)")
+        case .inExistingDirectory:
+            let parent = directory.isEmpty ? "." : directory
+            guard stat(parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw DosebarError.io("cannot create the database \(path): the directory \(parent) does not exist "
+                    + "(check --db/DOSEBAR_DB, or create the directory first)")
+            }
+        case .withDirectories:
+            if !directory.isEmpty { try makeDirectories(directory) }
+        }
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         if fd < 0 {
             if errno == EEXIST { return false }

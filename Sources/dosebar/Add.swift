@@ -36,7 +36,7 @@ struct Add: ParsableCommand {
         var m = Medication(id: 0, name: name.trimmingCharacters(in: .whitespaces),
                            versions: [ScheduleVersion(effective: min(sched.start, context.today), schedule: sched)])
         details.apply(to: &m)
-        let store = try context.openStore()
+        let store = try context.openStore(.create)
         try MedicationService(context: context, store: store).add(m)
         let c = context.catalog
         let times = sched.times.map(\.description).joined(separator: ", ")

@@ -32,7 +32,7 @@ struct Backup: ParsableCommand {
 
     func run() throws {
         let context = try AppContext(global.options)
-        let store = try context.openStore()
+        let store = try context.openStore(.existing)
         let written = try BackupService(context: context, store: store).backup(to: file)
         let c = context.catalog
         Output.line(c.text("cli.backup_written", [

@@ -37,6 +37,7 @@ struct Doctor: ParsableCommand {
         else { ok(c.text("doctor.zone", ["zone": context.zone.identifier, "now": context.zone.local(context.now).iso8601])) }
         if FileManager.default.fileExists(atPath: context.configPath) { ok(c.text("doctor.config", ["path": context.configPath])) }
         else { note(c.text("doctor.no_config", ["path": context.configPath])) }
+        if context.dbIsDefault && !context.databaseExists { note(c.text("doctor.no_database", ["path": context.dbPath])) }
         do {
             let store = try context.openStore()
             let meds = try store.read { try $0.medications(includeArchived: false) }

@@ -29,7 +29,7 @@ struct ImportCSV: ParsableCommand {
     func run() throws {
         let context = try AppContext(global.options)
         let plan = try ReportCSVReader(context: context).plan(path: file)
-        let store = try context.openStore()
+        let store = try context.openStore(.create)
         let summary = try ImportService(context: context, store: store).apply(plan, dryRun: options.dryRun)
         if options.json { Output.line(summary.json) } else { summary.lines(context.catalog).forEach(Output.line) }
         if !summary.dryRun { Refresh.afterChange(context, store) }

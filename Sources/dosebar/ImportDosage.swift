@@ -40,7 +40,7 @@ struct ImportDosage: ParsableCommand {
         let context = try AppContext(global.options)
         let reader = DosageReader(context: context)
         let plan = try reader.plan(folder: try reader.folder(dir))
-        let store = try context.openStore()
+        let store = try context.openStore(.create)
         let summary = try ImportService(context: context, store: store).apply(plan, dryRun: options.dryRun)
         if options.json { Output.line(summary.json) } else { summary.lines(context.catalog).forEach(Output.line) }
         if !summary.dryRun { Refresh.afterChange(context, store) }

@@ -8,33 +8,47 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write a report of past days for your doctor (HTML, CSV or JSON).",
-        usage: "dosebar report [--from <date>] [--to <date>] [--format html|csv|json] [--output <file>] [<global options>]",
+        usage: "dosebar report [--from <date>] [--to <date>] [--format html|csv|json] [--output <file> [--force]] [<global options>]",
         discussion: """
         Whole days from --from to --to (default: the last 30 days, today included). HTML is one \
         self-contained page (no script, nothing fetched) that prints on A4: each medicine with its \
         schedule and figures, a calendar per month, weekly adherence, the missed and late doses. \
         CSV has one row per scheduled dose (date,scheduled,medication,dose,status,taken_at,late_minutes), \
-        then one per as-needed dose. The file is private (mode 0600) and written whole.
+        then one per as-needed dose; a cell that starts with =, +, -, @, a tab or a CR gets a leading ' \
+        so a spreadsheet shows it as text (import csv takes it off again). \
+        With --output the format follows the extension (.html/.htm, .csv, .json) unless --format is \
+        given; a file named otherwise needs --format, and a contradiction is refused. The file is private \
+        (mode 0600) and written whole. An existing file is replaced only when it is a report of that \
+        format that dosebar wrote (--force: any ordinary file); never the database, a link, a FIFO, a \
+        directory or any SQLite database.
 
         Examples:
           $ dosebar report --output ~/report.html
-          $ dosebar report --from 2026-10-01 --to 2026-10-31 --format csv > october.csv
+          $ dosebar report --from 2026-10-01 --to 2026-10-31 --output october.csv
           $ dosebar report --lang ko --output 보고서.html
         """
     )
 
-    enum Format: String, CaseIterable, ExpressibleByArgument { case html, csv, json }
-
     @Option(name: .long, help: ArgumentHelp("First day (YYYY-MM-DD, today, yesterday).", valueName: "date")) var from: String?
     @Option(name: .long, help: ArgumentHelp("Last day (default today).", valueName: "date")) var to: String?
-    @Option(name: .long, help: "html, csv or json.") var format: Format = .html
+    @Option(name: .long, help: "html, csv or json (default: from the --output extension, else html).")
+    var format: ReportOutput.Format?
     @Option(name: .long, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"),
-            completion: .file()) var output: String?
+            completion: .file(extensions: ["html", "htm", "csv", "json"])) var output: String?
+    @Flag(name: .long, help: "Let --output replace an ordinary file that is not a dosebar report.") var force = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    func validate() throws {
+        if force && output == nil { throw ValidationError("--force goes with --output") }
+    }
+
     func run() throws {
+        let format = try ReportOutput.resolve(format: format, output: output)
         let context = try AppContext(global.options)
+        if let output {
+            try ReportOutput.check(output, format: format, database: context.dbPath, force: force)
+        }
         let service = HistoryService(store: try context.openStore(), context: context)
         let report = Report(try service.ledger(try service.range(from: from, to: to, defaultDays: 30)))
         let text = switch format {
@@ -43,9 +57,13 @@ struct ReportCommand: ParsableCommand {
         case .html: ReportHTML.render(report, catalog: context.catalog, generatedAt: context.zone.local(context.now))
         }
         if let output {
-            try PrivateFile.write(text, to: output)
+            try ReportOutput.write(text, to: output, format: format, database: context.dbPath, force: force)
+            // On stdout: the report itself went to the file.
+            Output.line(context.catalog.text("cli.report_written", ["path": output, "format": format.rawValue.uppercased()]))
         } else {
             Output.write(text)
         }
     }
 }
+
+extension ReportOutput.Format: ExpressibleByArgument {}

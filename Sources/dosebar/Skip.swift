@@ -22,11 +22,13 @@ struct Skip: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
-        let context = try AppContext(global.options)
+        // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
+        let context = try AppContext(global.options, configErrors: .useDefaults)
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
         let recorded = try DoseRecorder(context: context, store: store).record(.skipped, names: names, at: instant, next: false)
         for r in recorded { Output.line(r.line(context.catalog, zone: context.zone, today: context.today)) }
         Refresh.afterChange(context, store)
+        Output.configWarning(context)
     }
 }

@@ -24,7 +24,7 @@ struct SyncInit: ParsableCommand {
 
     func run() throws {
         let context = try AppContext(global.options)
-        let store = try context.openStore()
+        let store = try context.openStore(.create)
         let done = try SyncService(context: context, store: store).initialise(dir: dir)
         let c = context.catalog
         if done.already {

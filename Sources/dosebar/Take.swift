@@ -30,11 +30,13 @@ struct Take: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
-        let context = try AppContext(global.options)
+        // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
+        let context = try AppContext(global.options, configErrors: .useDefaults)
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
         let recorded = try DoseRecorder(context: context, store: store).record(.taken, names: names, at: instant, next: next)
         for r in recorded { Output.line(r.line(context.catalog, zone: context.zone, today: context.today)) }
         Refresh.afterChange(context, store)
+        Output.configWarning(context)
     }
 }

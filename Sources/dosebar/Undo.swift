@@ -22,7 +22,8 @@ struct Undo: ParsableCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
-        let context = try AppContext(global.options)
+        // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
+        let context = try AppContext(global.options, configErrors: .useDefaults)
         let store = try context.openStore()
         let undone = try UndoService(context: context, store: store).undo(name: name)
         let c = context.catalog
@@ -34,5 +35,6 @@ struct Undo: ParsableCommand {
         Output.line(c.text(event.kind == .taken ? "cli.undid_taken" : "cli.undid_skipped",
                            ["name": undone.medicationName, "slot": slot, "others": others]))
         Refresh.afterChange(context, store)
+        Output.configWarning(context)
     }
 }

@@ -16,7 +16,7 @@ struct DoseRecorderTests {
 
     func addAspirin(_ context: AppContext, stock: Int) throws -> (DoseStore, Int64) {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let store = try context.openStore()
+        let store = try context.openStore(.create)
         var m = Medication(id: 0, name: "Aspirin", versions: [ScheduleVersion(effective: context.today, schedule: Schedule(
             recurrence: .daily, times: [LocalTime("08:00")!, LocalTime("20:00")!], window: 7200, start: context.today, until: nil))])
         m.stock = stock

@@ -135,15 +135,24 @@ enum Mounts {
         #expect(try Fault.integrity(h.db) == "ok")
     }
 
-    @Test func missingDatabaseDirectoryIsCreatedPrivately() throws {
+    /// Only the default location's directories are created (DESIGN §9): under XDG_DATA_HOME they are
+    /// made 0700; an explicit path whose directory is missing is refused (74) and nothing is created.
+    @Test func missingDatabaseDirectoryIsCreatedPrivatelyOnlyAtTheDefaultLocation() throws {
         var h = Harness(now: "2026-11-22T08:30:00+09:00")
-        let db = h.root + "/deep/er/dosebar.sqlite"
-        h.env["DOSEBAR_DB"] = db
+        let explicit = h.root + "/deep/er/dosebar.sqlite"
+        let refused = try Fault.dosebar(h, ["add", "Aspirin", "--at", "08:00"], extra: ["DOSEBAR_DB": explicit])
+        #expect(refused.status == 74 && FaultFilesystemTests.oneLine(refused) && refused.err.contains(h.root + "/deep/er"),
+                "\(refused.status): \(refused.err)")
+        #expect(!FileManager.default.fileExists(atPath: h.root + "/deep"), "an explicit path's directory was created")
+
+        h.env["DOSEBAR_DB"] = nil
+        h.env["XDG_DATA_HOME"] = h.root + "/xdg/data"
         try h.ok("add", "Aspirin", "--at", "08:00")
         var st = stat()
-        for path in [h.root + "/deep", h.root + "/deep/er"] {
+        for path in [h.root + "/xdg", h.root + "/xdg/data", h.root + "/xdg/data/dosebar"] {
             #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o700, "\(path) mode \(String(st.st_mode & 0o777, radix: 8))")
         }
+        let db = h.root + "/xdg/data/dosebar/dosebar.sqlite"
         #expect(stat(db, &st) == 0 && st.st_mode & 0o777 == 0o600, "db mode \(String(st.st_mode & 0o777, radix: 8))")
     }
 

@@ -22,7 +22,10 @@ struct Harness {
 
     init(tz: String = "Asia/Seoul", now: String = "2026-11-22T07:00:00+09:00") {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-e2e-" + UUID().uuidString).path
-        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        // The database's directory exists, as it would for a user who names one with --db/DOSEBAR_DB
+        // (only the default location's directories are created: DESIGN §9).
+        try? FileManager.default.createDirectory(atPath: root + "/data", withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
         env = ["PATH": "/usr/bin:/bin", "HOME": root, "DOSEBAR_DB": root + "/data/dosebar.sqlite",
                "DOSEBAR_DIR": root + "/shared", "TZ": tz, "DOSEBAR_NOW": now, "LANG": "C.UTF-8",
                "XDG_CONFIG_HOME": root + "/config"]

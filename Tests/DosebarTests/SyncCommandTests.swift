@@ -274,6 +274,7 @@ struct SyncCommandTests {
     func notInitialised() throws {
         let h = Harness()
         defer { try? FileManager.default.removeItem(atPath: h.root) }
+        try h.ok("add", "Aspirin", "--at", "08:00") // with no database at all, sync now is "no database at …" (74)
         let now = try h.run("sync", "now")
         #expect(now.status == 64 && now.err.contains("sync init"), "\(now.err)")
         #expect(try h.run("sync", "status").status == 64)

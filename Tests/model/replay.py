@@ -76,6 +76,8 @@ class Replay:
         self.m = Model(spec.zone)
         self.root = tempfile.mkdtemp(prefix=f"dosebar-replay-{spec.name}-")
         self.db = os.path.join(self.root, "data", "dosebar.sqlite")
+        # An explicit database path's directory must exist (only the default location's are created).
+        os.makedirs(os.path.dirname(self.db), mode=0o700, exist_ok=True)
         self.dir = os.path.join(self.root, "shared")
         self.env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.root, "LANG": "C.UTF-8",
                     "TZ": spec.zone, "XDG_CONFIG_HOME": os.path.join(self.root, "config"),
