@@ -22,7 +22,8 @@ public enum LineStream {
         let follower = try DirectoryFollower(directory: context.dirPath, fileName: output.fileName)
         if follower.read() == nil {
             do {
-                try Refresh.export(context, try context.openStore())
+                let leftAlone = try Refresh.export(context, try context.openStore()).leftAlone
+                if !leftAlone.isEmpty { Output.warning(leftAlone.joined(separator: "; ")) }
             } catch let e as DosebarError {
                 Output.warning("\(follower.path) does not exist yet and could not be written (\(e.description)); waiting for it")
             }
