@@ -33,6 +33,11 @@ import Testing
 
     func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
 
+    /// `dosebar args…`, killed after 20 s: an old dosebar blocks for ever opening a FIFO planted as a bar file.
+    func run(_ h: Harness, _ args: [String], extra: [String: String] = [:]) throws -> Fault.Exit {
+        try Fault.dosebar(h, args, extra: extra, timeout: 20)
+    }
+
     func kind(_ path: String) -> mode_t? {
         var st = stat()
         return lstat(path, &st) == 0 ? st.st_mode & S_IFMT : nil
@@ -62,15 +67,15 @@ import Testing
         let before = DirectorySnapshot(mine)
 
         for args in [["export", "--dir", mine], ["export"], ["daemon"]] {
-            let r = try h.run(args, extraEnv: ["DOSEBAR_DIR": mine])
+            let r = try run(h, args, extra: ["DOSEBAR_DIR": mine])
             #expect(r.status == 78, "\(args): \(r.status) \(r.err)")
             #expect(lines(r.err).count == 1 && r.err.contains(mine) && r.err.contains("not dosebar's"), "\(args): \(r.err)")
         }
         // A take is kept (DESIGN §9's one exception) and says the bar was not updated.
-        let take = try h.run(["take", "Aspirin", "--dir", mine])
+        let take = try run(h, ["take", "Aspirin", "--dir", mine])
         #expect(take.status == 0 && lines(take.err).count == 1 && take.err.contains("not updated"), "\(take.err)")
         #expect(try h.statuses().contains("Aspirin:taken"))
-        let doctor = try h.run(["doctor", "--dir", mine])
+        let doctor = try run(h, ["doctor", "--dir", mine])
         #expect(doctor.status == 1)
         #expect(lines(doctor.out).contains { $0.hasPrefix("FIX") && $0.contains(mine) && $0.contains("not dosebar's") }, "\(doctor.out)")
 
@@ -86,13 +91,13 @@ import Testing
         directory(shared, mode: mode)
         let before = DirectorySnapshot(shared)
         for args in [["export"], ["daemon"]] {
-            let r = try h.run(args, extraEnv: ["DOSEBAR_DIR": shared])
+            let r = try run(h, args, extra: ["DOSEBAR_DIR": shared])
             #expect(r.status == 78, "\(args): \(r.status) \(r.err)")
             #expect(lines(r.err).count == 1 && r.err.contains(shared) && r.err.contains("mode \(String(mode, radix: 8))"), "\(r.err)")
         }
         #expect(bits(shared) == mode)
         #expect(DirectorySnapshot(shared) == before, "\(DirectorySnapshot(shared).changes(since: before))")
-        let doctor = try h.run(["doctor"], extraEnv: ["DOSEBAR_DIR": shared])
+        let doctor = try run(h, ["doctor"], extra: ["DOSEBAR_DIR": shared])
         #expect(lines(doctor.out).contains { $0.hasPrefix("FIX") && $0.contains(shared) && $0.contains("written by") }, "\(doctor.out)")
     }
 
@@ -100,7 +105,7 @@ import Testing
         let h = try world()
         let shared = h.root + "/empty"
         directory(shared, mode: 0o755)
-        let r = try h.run(["export"], extraEnv: ["DOSEBAR_DIR": shared])
+        let r = try run(h, ["export"], extra: ["DOSEBAR_DIR": shared])
         #expect(r.status == 0 && r.err.isEmpty, "\(r.err)")
         #expect(bits(shared) == 0o755)
         for name in ScenarioGoldenTests.files + [".dosebar-shared"] {
@@ -114,7 +119,7 @@ import Testing
         let real = h.root + "/real", link = h.root + "/link"
         directory(real, mode: 0o700)
         #expect(symlink(real, link) == 0)
-        let r = try h.run(["export", "--dir", link])
+        let r = try run(h, ["export", "--dir", link])
         #expect(r.status == 78 && lines(r.err).count == 1 && r.err.contains("symlink"), "\(r.err)")
         #expect(DirectorySnapshot(real).entries.isEmpty)
 
@@ -123,7 +128,7 @@ import Testing
         directory(theirs, mode: 0o755)
         #expect(chown(theirs, 65534, 65534) == 0)
         let before = DirectorySnapshot(theirs)
-        let t = try h.run(["export", "--dir", theirs])
+        let t = try run(h, ["export", "--dir", theirs])
         #expect(t.status == 78 && lines(t.err).count == 1 && t.err.contains("owned by"), "\(t.err)")
         #expect(DirectorySnapshot(theirs) == before)
     }
@@ -140,16 +145,16 @@ import Testing
         let placed = ["waybar.json", "tmux.txt", "polybar.txt"].map { DirectorySnapshot(h.dir + "/" + $0) }
 
         // The take is kept and warns in one line naming each; the other files show it.
-        let take = try h.run(["take", "Aspirin"])
+        let take = try run(h, ["take", "Aspirin"])
         #expect(take.status == 0, "\(take.err)")
         #expect(lines(take.err).count == 1 && ["waybar.json", "tmux.txt", "polybar.txt", "symlink", "FIFO", "directory"].allSatisfy(take.err.contains),
                 "\(take.err)")
         #expect(try String(contentsOfFile: h.dir + "/snapshot.txt", encoding: .utf8).contains("1/1"))
         #expect(try String(contentsOfFile: h.dir + "/conky.txt", encoding: .utf8).contains("Aspirin"))
         // `export` says so and exits 78; `doctor` names it.
-        let export = try h.run(["export"])
+        let export = try run(h, ["export"])
         #expect(export.status == 78 && lines(export.err).count == 1 && export.err.contains(h.dir + "/waybar.json"), "\(export.err)")
-        let doctor = try h.run(["doctor"])
+        let doctor = try run(h, ["doctor"])
         #expect(lines(doctor.out).contains { $0.hasPrefix("FIX") && $0.contains(h.dir + "/waybar.json") && $0.contains("symlink") }, "\(doctor.out)")
         for (name, was) in zip(["waybar.json", "tmux.txt", "polybar.txt"], placed) {
             #expect(DirectorySnapshot(h.dir + "/" + name) == was, "\(name) was replaced")
@@ -158,7 +163,7 @@ import Testing
 
         // Once the user removes them, the bar files are written again.
         for name in ["waybar.json", "tmux.txt", "polybar.txt/inside", "polybar.txt"] { #expect(remove(h.dir + "/" + name) == 0) }
-        let again = try h.run(["export"])
+        let again = try run(h, ["export"])
         #expect(again.status == 0 && again.err.isEmpty, "\(again.err)")
         for name in ["waybar.json", "tmux.txt", "polybar.txt"] {
             #expect(kind(h.dir + "/" + name) == S_IFREG && bits(h.dir + "/" + name) == 0o600, "\(name)")
@@ -197,7 +202,7 @@ import Testing
                       ".dosebar-tmp.notes.\(dead).xyz"]
         for name in theirs { file(h.dir + "/" + name, "user's \(name)", mode: 0o644) }
         let before = DirectorySnapshot(h.dir)
-        let r = try h.run(["export"])
+        let r = try run(h, ["export"])
         #expect(r.status == 0 && r.err.isEmpty, "\(r.err)")
         #expect(kind(h.dir + "/" + own) == nil, "dosebar's own stale temporary stays")
         for name in theirs {
@@ -213,7 +218,7 @@ import Testing
         let stale = ".waybar.json.\(Self.deadPID).1f2e"
         file(h.dir + "/" + stale, "an older writer's")
         #expect(bits(h.dir) == 0o700)
-        let take = try h.run(["take", "Aspirin"])
+        let take = try run(h, ["take", "Aspirin"])
         #expect(take.status == 0 && take.err.isEmpty, "\(take.err)")
         #expect(kind(h.dir + "/.dosebar-shared") == S_IFREG && bits(h.dir + "/.dosebar-shared") == 0o600)
         #expect(kind(h.dir + "/" + stale) == nil)
