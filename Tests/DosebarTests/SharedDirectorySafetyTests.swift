@@ -66,7 +66,7 @@ import Testing
         #expect(mkfifo(mine + "/tmux.txt", 0o600) == 0)
         let before = DirectorySnapshot(mine)
 
-        for args in [["export", "--dir", mine], ["export"], ["daemon"]] {
+        for args in [["export", "--dir", mine], ["export"], ["daemon"], ["watch", "--format", "waybar"]] {
             let r = try run(h, args, extra: ["DOSEBAR_DIR": mine])
             #expect(r.status == 78, "\(args): \(r.status) \(r.err)")
             #expect(lines(r.err).count == 1 && r.err.contains(mine) && r.err.contains("not dosebar's"), "\(args): \(r.err)")
