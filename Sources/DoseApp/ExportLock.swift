@@ -13,14 +13,15 @@ enum ExportLock {
     /// directory passes SharedDirectory's checks).
     static func run<T>(dir: String, _ body: () throws -> T) throws -> T {
         try SharedDirectory(path: dir).prepare()
-        let fd = open(dir + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let lock = SharedDirectory(path: dir).path(of: SharedDirectory.exportLockName)
+        let fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw DosebarError.io("cannot open \(dir)/.lock: \(String(cString: strerror(errno)))")
+            throw DosebarError.io("cannot open \(lock): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw DosebarError.io("cannot lock \(dir)/.lock: \(String(cString: strerror(errno)))")
+                throw DosebarError.io("cannot lock \(lock): \(String(cString: strerror(errno)))")
             }
         }
         defer { flock(fd, LOCK_UN) }

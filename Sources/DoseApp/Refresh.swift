@@ -13,6 +13,9 @@ public enum Refresh {
         public var slots: [PlannedSlot]
         /// The names of the files whose content changed.
         public var changed: [String]
+        /// One line for each file left alone because something dosebar did not write is in its
+        /// place (the other files were written).
+        public var leftAlone: [String] = []
     }
 
     /// Computes today's timeline at `context.now` and writes the files that changed, holding the export lock.
@@ -28,8 +31,9 @@ public enum Refresh {
             let day = try service.load()
             let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now)
             let exporter = Exporter(options: context.config.renderOptions(context.catalog))
-            let changed = try exporter.export(timeline, now: context.now, to: SharedDirectory(path: context.dirPath))
-            return try body(Written(timeline: timeline, slots: day.plan.slots, changed: changed))
+            let outcome = try exporter.write(timeline, now: context.now, to: SharedDirectory(path: context.dirPath))
+            return try body(Written(timeline: timeline, slots: day.plan.slots, changed: outcome.changed,
+                                    leftAlone: outcome.leftAlone))
         }
     }
 
@@ -44,7 +48,8 @@ public enum Refresh {
             Output.warning("saved, but not yet written to the sync folder ('dosebar sync now' retries): \(error)")
         }
         do {
-            try export(context, store)
+            let leftAlone = try export(context, store).leftAlone
+            if !leftAlone.isEmpty { Output.warning("saved, but " + leftAlone.joined(separator: "; ")) }
         } catch let e as DosebarError {
             Output.warning("saved, but the shared directory was not updated: \(e.description)")
         } catch {

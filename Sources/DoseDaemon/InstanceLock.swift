@@ -1,4 +1,5 @@
 import DoseCore
+import DoseExport
 import Foundation
 import Glibc
 
@@ -10,7 +11,7 @@ public final class InstanceLock {
     private var fd: Int32
 
     /// The lock file of the shared directory `directory`.
-    static func path(in directory: String) -> String { directory + "/daemon.lock" }
+    static func path(in directory: String) -> String { SharedDirectory(path: directory).path(of: SharedDirectory.daemonLockName) }
 
     private init(path: String, fd: Int32) { self.path = path; self.fd = fd }
 

@@ -19,10 +19,14 @@ public enum LineStream {
         for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stop, s); signal(s, SIG_DFL) }
         sigprocmask(SIG_UNBLOCK, &stop, nil)
         let context = try AppContext(options)
+        // A directory dosebar would refuse to write (not its own, writable by others, a symlink) is
+        // not one whose files it vouches for: refused here too, with the same line (exit 78).
+        try SharedDirectory(path: context.dirPath).examine()
         let follower = try DirectoryFollower(directory: context.dirPath, fileName: output.fileName)
         if follower.read() == nil {
             do {
-                try Refresh.export(context, try context.openStore())
+                let leftAlone = try Refresh.export(context, try context.openStore()).leftAlone
+                if !leftAlone.isEmpty { Output.warning(leftAlone.joined(separator: "; ")) }
             } catch let e as DosebarError {
                 Output.warning("\(follower.path) does not exist yet and could not be written (\(e.description)); waiting for it")
             }

@@ -36,7 +36,11 @@ final class LiveDaemonHost: DaemonHost {
         current = context
         syncIfNeeded(context)
         return try Refresh.export(context, store) { written in
-            DaemonDay(timeline: written.timeline, slots: written.slots, changed: filesChangedSinceLastLook(context.dirPath))
+            // Named once, not at every refresh, and again after it was fixed and came back.
+            let leftAlone = written.leftAlone.joined(separator: "; ")
+            if leftAlone != lastLeftAlone, !leftAlone.isEmpty { warn(leftAlone) }
+            lastLeftAlone = leftAlone
+            return DaemonDay(timeline: written.timeline, slots: written.slots, changed: filesChangedSinceLastLook(context.dirPath))
         }
     }
 
@@ -73,6 +77,8 @@ final class LiveDaemonHost: DaemonHost {
     /// Identity of each shared file when last looked at: every write is a rename, so a new inode
     /// (or size, or mtime) means new content.
     private var lastSeen: [String: [Int]] = [:]
+    /// The files left alone at the last refresh (something not dosebar's in their place), as warned.
+    private var lastLeftAlone = ""
 
     /// The files that changed since the previous refresh, whoever wrote them: a `take` in a
     /// terminal rewrites the directory itself, usually before the daemon reads the database, and

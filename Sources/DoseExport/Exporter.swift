@@ -60,26 +60,52 @@ public struct Exporter: Sendable {
         return Exporter.writeOrder.map { ExportFile(name: $0.fileName, contents: render($0, current) + "\n") }
     }
 
+    /// What one export did.
+    public struct Outcome: Equatable, Sendable {
+        /// The names of the files rewritten, in writing order (empty when nothing changed).
+        public var changed: [String] = []
+        /// One line for each file left alone because something dosebar did not write is in its
+        /// place (a symlink, a FIFO, a directory, another user's file); the others were written.
+        public var leftAlone: [String] = []
+    }
+
     /// Prepares `directory` and writes every file of `timeline` at `now` whose content
     /// changed. Returns the names of the files rewritten (empty when nothing changed).
-    /// Throws `DosebarError.config` for an unsafe directory, `.io` when writing fails.
+    /// Throws `DosebarError.config` for an unsafe directory or when a file had to be left
+    /// alone (after writing the others), `.io` when writing fails.
     @discardableResult
     public func export(_ timeline: Timeline, now: Date, to directory: SharedDirectory) throws -> [String] {
+        let outcome = try write(timeline, now: now, to: directory)
+        if !outcome.leftAlone.isEmpty { throw DosebarError.config(outcome.leftAlone.joined(separator: "; ")) }
+        return outcome.changed
+    }
+
+    /// `export`, reporting the files left alone instead of throwing for them: a symlink a user
+    /// put in place of `waybar.json` does not keep `tmux.txt` from being current.
+    public func write(_ timeline: Timeline, now: Date, to directory: SharedDirectory) throws -> Outcome {
         let others = try snapshotFiles(for: timeline, now: now)
         try directory.prepare()
-        var changed: [String] = []
+        var outcome = Outcome()
+        func record(_ name: String, _ update: SharedDirectory.Update) {
+            switch update {
+            case .written: outcome.changed.append(name)
+            case .unchanged: break
+            case .leftAlone(let message): outcome.leftAlone.append(message)
+            }
+        }
         // The timeline can be megabytes: written from json-c's buffer, not via a String.
-        let timelineChanged = try TimelineJSON.object(timeline, words: options.catalog, icons: options.icons).withUTF8 { json in
+        let timelineUpdate = try TimelineJSON.object(timeline, words: options.catalog, icons: options.icons).withUTF8 { json in
             var bytes = [UInt8]()
             bytes.reserveCapacity(json.count + 1)
             bytes.append(contentsOf: json)
             bytes.append(UInt8(ascii: "\n"))
-            return try bytes.withUnsafeBytes { try directory.write(name: "timeline.json", bytes: $0) }
+            return try bytes.withUnsafeBytes { try directory.update(name: "timeline.json", bytes: $0) }
         }
-        if timelineChanged { changed.append("timeline.json") }
-        for file in others where try directory.write(name: file.name, contents: file.contents) {
-            changed.append(file.name)
+        record("timeline.json", timelineUpdate)
+        for file in others {
+            var contents = file.contents
+            record(file.name, try contents.withUTF8 { try directory.update(name: file.name, bytes: UnsafeRawBufferPointer($0)) })
         }
-        return changed
+        return outcome
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DoseApp
 import DoseCore
 import DoseDaemon
+import DoseExport
 import Foundation
 
 /// `dosebar doctor`: check the set-up and say what to fix.
@@ -38,15 +39,24 @@ struct Doctor: ParsableCommand {
         if FileManager.default.fileExists(atPath: context.configPath) { ok(c.text("doctor.config", ["path": context.configPath])) }
         else { note(c.text("doctor.no_config", ["path": context.configPath])) }
         if context.dbIsDefault && !context.databaseExists { note(c.text("doctor.no_database", ["path": context.dbPath])) }
+        // A directory dosebar would refuse is named with the reason, whatever the database says.
+        var directoryRefused = false
+        do { try SharedDirectory(path: context.dirPath).examine() } catch let e as DosebarError {
+            fix(e.description)
+            directoryRefused = true
+        }
         do {
             let store = try context.openStore()
             let meds = try store.read { try $0.medications(includeArchived: false) }
             ok(c.counted("doctor.database", meds.count, ["path": context.dbPath]))
             if meds.isEmpty { note(c.text("doctor.no_medicines")) }
-            do {
-                try Refresh.export(context, store)
-                ok(c.text("doctor.writable", ["path": context.dirPath]))
-            } catch let e as DosebarError { fix(e.description) }
+            if !directoryRefused {
+                do {
+                    let written = try Refresh.export(context, store)
+                    if written.leftAlone.isEmpty { ok(c.text("doctor.writable", ["path": context.dirPath])) }
+                    written.leftAlone.forEach(fix)
+                } catch let e as DosebarError { fix(e.description) }
+            }
         } catch let e as DosebarError { fix(e.description) }
         if context.dirFallback { fix(c.text("doctor.no_runtime_dir", ["path": context.dirPath])) }
         // The lock, not the pid in it: a killed daemon leaves its pid behind, and pids get reused.

@@ -37,5 +37,7 @@ struct Export: ParsableCommand {
             Output.line(c.text("cli.wrote", ["dir": context.dirPath, "entries": String(written.timeline.entries.count),
                                              "changes": changes]))
         }
+        // The other files are current; what was left alone is named, and the exit says so (78).
+        if !written.leftAlone.isEmpty { throw DosebarError.config(written.leftAlone.joined(separator: "; ")) }
     }
 }

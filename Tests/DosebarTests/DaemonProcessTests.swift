@@ -45,8 +45,8 @@ struct DaemonProcessTests {
         #expect(third.stderr.contains("stopped"))
         #expect(try String(contentsOfFile: h.dir + "/daemon.lock", encoding: .utf8).isEmpty)
         let names = try FileManager.default.contentsOfDirectory(atPath: h.dir)
-        // (.lock is the export lock every writer takes, not a leftover.)
-        #expect(!names.contains { $0.hasPrefix(".") && $0 != ".lock" }, "temporary files left: \(names)")
+        // (.lock is the export lock every writer takes, .dosebar-shared the marker: not leftovers.)
+        #expect(!names.contains { $0.hasPrefix(".") && $0 != ".lock" && $0 != ".dosebar-shared" }, "temporary files left: \(names)")
         for name in names where name.hasSuffix(".json") {
             let data = try Data(contentsOf: URL(fileURLWithPath: h.dir + "/" + name))
             #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "\(name) is not whole JSON")
@@ -140,6 +140,9 @@ struct DaemonProcessTests {
     func sameDirectory() throws {
         var h = try DaemonTest.harness()
         h.env["DOSEBAR_DIR"] = h.root + "/data"
+        // A directory holding the database is not empty, so dosebar adopts it as its shared
+        // directory only once the user marked it as such (DESIGN §9).
+        #expect(FileManager.default.createFile(atPath: h.root + "/data/.dosebar-shared", contents: Data("mine\n".utf8)))
         let d = try LiveProcess(["daemon"], env: h.env, root: h.root)
         #expect(DaemonTest.waitUntil(10) { FileManager.default.fileExists(atPath: h.root + "/data/snapshot.json") && d.stderr.contains("daemon: pid") })
         usleep(200_000)

@@ -257,7 +257,8 @@ enum Mounts {
         chown(other, 65534, 65534)
         let d = try Fault.dosebar(h, ["daemon"], extra: ["DOSEBAR_DIR": other], timeout: 10)
         #expect(d.status == 78 && FaultFilesystemTests.oneLine(d), "daemon in a foreign directory: \(d.status) \(d.err)")
-        // Inside our own directory, a file planted as a symlink to a victim is replaced, never followed.
+        // Inside our own directory, a file planted as a symlink to a victim is neither followed nor
+        // replaced: the take is kept and warns, the other files are written (SharedDirectorySafetyTests).
         #expect(try Fault.dosebar(h, ["export"]).status == 0)
         let victim = h.root + "/victim"
         FileManager.default.createFile(atPath: victim, contents: Data("precious".utf8))
@@ -265,13 +266,16 @@ enum Mounts {
             unlink(h.dir + "/" + name)
             try FileManager.default.createSymbolicLink(atPath: h.dir + "/" + name, withDestinationPath: victim)
         }
-        #expect(try Fault.dosebar(h, ["take", "Aspirin"]).status == 0)
+        let t = try Fault.dosebar(h, ["take", "Aspirin"])
+        #expect(t.status == 0 && t.err.contains("symlink"), "\(t.err)")
         #expect(FaultFilesystemTests.bytes(victim) == Data("precious".utf8), "a planted symlink was followed")
         var st = stat()
-        #expect(lstat(h.dir + "/snapshot.json", &st) == 0 && st.st_mode & S_IFMT == S_IFREG && st.st_mode & 0o777 == 0o600)
-        // A loose mode is tightened back to 0700.
+        #expect(lstat(h.dir + "/snapshot.json", &st) == 0 && st.st_mode & S_IFMT == S_IFLNK, "a planted symlink was replaced")
+        #expect(lstat(h.dir + "/snapshot.txt", &st) == 0 && st.st_mode & S_IFMT == S_IFREG && st.st_mode & 0o777 == 0o600)
+        // A mode the user set is theirs: a 0755 directory is not group- or world-writable and stays so.
+        for name in ["snapshot.json", "waybar.json"] { unlink(h.dir + "/" + name) }
         chmod(h.dir, 0o755)
         #expect(try Fault.dosebar(h, ["export"]).status == 0)
-        #expect(stat(h.dir, &st) == 0 && st.st_mode & 0o777 == 0o700, "mode \(String(st.st_mode & 0o777, radix: 8))")
+        #expect(stat(h.dir, &st) == 0 && st.st_mode & 0o777 == 0o755, "mode \(String(st.st_mode & 0o777, radix: 8))")
     }
 }

@@ -38,14 +38,15 @@ import Glibc
                      undoneTargetsUnique: dupTargets == 0, danglingUndos: dangling)
     }
 
-    /// Stray files may only be temporary files of writers that were killed (`.NAME.PID.HEX`).
+    /// Stray files may only be temporary files of writers that were killed (`.dosebar-tmp.NAME.PID.HEX`).
     static func strayProblems(_ dir: String) -> (problems: [String], temps: Int) {
         var problems: [String] = []
         var temps = 0
         for name in Fault.strayFiles(dir) where name != "daemon.lock" && name != ".lock" {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-            // "", base, ext, pid, hex
-            if parts.count == 5, parts[0].isEmpty, let pid = Int32(parts[3]), UInt32(parts[4], radix: 16) != nil {
+            // "", "dosebar-tmp", base, ext, pid, hex
+            if parts.count == 6, parts[0].isEmpty, parts[1] == "dosebar-tmp", let pid = Int32(parts[4]),
+               UInt32(parts[5], radix: 16) != nil {
                 temps += 1
                 if Fault.alive(pid) { problems.append("\(name): its writer (pid \(pid)) is still alive") }
             } else {

@@ -237,6 +237,10 @@ scenario_setup() {
         rm -rf "$SHARED"
         run_as mkdir -m 700 "$SHARED"
         run_as cp -r "$FIXTURES_DIR/before/." "$SHARED/"
+        # The hand-made files stand in for dosebar's, so the directory is marked as dosebar's
+        # (DESIGN §9): a dosebar the bars run later (a click) adopts it instead of refusing it.
+        echo "dosebar's shared directory (integration test fixtures)" | run_as tee "$SHARED/.dosebar-shared" >/dev/null
+        run_as chmod 600 "$SHARED"/* "$SHARED/.dosebar-shared"
         mutate_shared
     fi
     return 0
