@@ -171,12 +171,12 @@ struct MedicationTests {
 
     @Test func refusesInvalidMedicines() throws {
         let f = try Fixture()
-        #expect(throws: DosebarError.badData("a medicine needs a name")) {
+        #expect(throws: FieldRules.Violation(field: "name", reason: "is empty")) {
             _ = try f.store.write { try $0.insertMedication(daily("  ")) }
         }
         var m = daily("Aspirin")
         m.perDose = 0
-        #expect(throws: DosebarError.self) { _ = try f.store.write { try $0.insertMedication(m) } }
+        #expect(throws: FieldRules.Violation.self) { _ = try f.store.write { try $0.insertMedication(m) } }
     }
 
     @Test func unreadableScheduleIsBadData() throws {
