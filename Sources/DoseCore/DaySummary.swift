@@ -25,7 +25,7 @@ public struct DaySummary: Hashable, Sendable {
     }
 
     /// Every slot taken or skipped and at least one taken.
-    public var isComplete: Bool { total > 0 && missed == 0 && taken > 0 && taken + skipped == total }
+    public var isComplete: Bool { total > 0 && missed == 0 && taken > 0 && taken.saturatingAdding(skipped) == total }
     /// Neither breaks nor extends a streak: no slots, or all skipped.
     public var isNeutral: Bool { total == 0 || (skipped == total) }
     /// Breaks a streak.

@@ -20,7 +20,7 @@ import Foundation
 /// | start, until, any day         | 1970-01-01…2200-12-31, until ≥ start                          |
 /// | per dose                      | 1…1,000 units                                                 |
 /// | stock                         | 0…1,000,000 units                                             |
-/// | take / refill amount          | 1…100,000 units                                               |
+/// | take / refill amount          | 1…1,000,000 units (a refill may fill an empty stock)           |
 /// | low days                      | 0…365                                                         |
 /// | instant                       | finite, ≥ 1970-01-01T00:00Z, ≤ now + 24 h                      |
 ///
@@ -57,7 +57,7 @@ public enum FieldRules {
     public static let minIntervalRange = 0...(7 * 86400)
     public static let perDoseRange = 1...1_000
     public static let stockRange = 0...1_000_000
-    public static let unitsRange = 1...100_000
+    public static let unitsRange = 1...1_000_000
     public static let lowDaysRange = 0...365
     /// Days since 1970 of 1970-01-01 … 2200-12-31.
     public static let dayRange = 0...LocalDate.daysFromCivil(2200, 12, 31)
@@ -129,6 +129,13 @@ public enum FieldRules {
 
     /// Days of stock left at which the medicine shows as low.
     public static func lowDays(_ n: Int) throws(Violation) { try within(n, lowDaysRange, "low days") }
+
+    /// A stock read back from the database, brought into range before arithmetic: a row an older
+    /// dosebar (or another device) stored out of range must neither trap a sum nor stop a take.
+    public static func clampedStock(_ units: Int) -> Int { min(max(units, stockRange.lowerBound), stockRange.upperBound) }
+
+    /// A per-dose read back from the database, brought into range (see ``clampedStock(_:)``).
+    public static func clampedPerDose(_ units: Int) -> Int { min(max(units, perDoseRange.lowerBound), perDoseRange.upperBound) }
 
     // MARK: - Time
 

@@ -52,7 +52,7 @@ public enum SyncMerge {
     /// Whether a take or skip at `at` (Unix seconds) is an event of the same kind and slot (or
     /// medicine and day, as needed) logged at `existing`: doses are a set, one per second.
     public static func isSameDose(at: Double, as existing: Date) -> Bool {
-        Int(at.rounded(.down)) == Int(existing.timeIntervalSince1970.rounded(.down))
+        Int(saturating: at.rounded(.down)) == Int(saturating: existing.timeIntervalSince1970.rounded(.down))
     }
 
     /// A slot's doses split: of those not undone, the one taken earliest (then by the smallest
@@ -123,10 +123,10 @@ public enum SyncMerge {
         for op in ordered {
             switch op.change {
             case .set(let value): stock = value
-            case .refill(let units): stock = min((stock ?? 0) + units, maximum)
+            case .refill(let units): stock = min((stock ?? 0).saturatingAdding(units), maximum)
             case .take(let units, let event):
                 guard let event, effective.contains(event), counted.insert(event).inserted, let s = stock else { continue }
-                stock = max(0, s - units)
+                stock = max(0, s.saturatingSubtracting(units))
             }
         }
         return stock.map(DerivedStock.units) ?? .untracked
