@@ -100,6 +100,31 @@ public enum FieldRules {
         }
     }
 
+    /// `s` with every control character (see ``isControl(_:)``) shown as U+FFFD, cut to ``nameMax``
+    /// characters: for naming a stored value that broke a rule without printing it raw to a terminal.
+    public static func printable(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars.prefix(nameMax) { out.append(isControl(scalar) ? "\u{FFFD}" : scalar) }
+        return String(out)
+    }
+
+    /// The first rule a stored medicine breaks (its fields and its newest schedule version), for `doctor`.
+    public static func storedProblem(_ m: Medication) -> Violation? {
+        do {
+            try name(m.name)
+            try doseText(m.dose)
+            try group(m.group)
+            try note(m.note)
+            if let units = m.stock { try stock(units) }
+            try perDose(m.perDose)
+            try lowDays(m.lowDays)
+            if let newest = m.versions.last { try scheduleVersion(newest) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     private static func text(_ s: String, field: String, max: Int, allowing: Set<UInt32>) throws(Violation) {
         var count = 0
         for scalar in s.unicodeScalars {
