@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// DESIGN §9's one validation gate, through the binary: hostile names (ESC, BEL, bidi overrides,
+/// separators), a 10,000-character name, a note as long as one argument may be, enormous amounts
+/// and instants out of range are refused with one line and the documented code — 64 where the CLI's
+/// parsing catches them, 65 where the gate does — and the database and shared directory are
+/// exactly as before. Imports (CSV, Dosage) carrying such values are refused the same way, naming
+/// the field, with nothing written.
+@Suite struct GateInputTests {
+    typealias Case = BadInputTests.Case
+
+    /// The longest single argument Linux passes to a program is 128 KiB (MAX_ARG_STRLEN): a 5 MB note
+    /// cannot be given on a command line; this one is as long as argv allows, short of that.
+    static let longNote = String(repeating: "n", count: 120_000)
+
+    static let cases: [Case] = [
+        Case(args: ["add", "Evil\u{1B}[2J", "--at", "08:00"], code: 64, says: ["NAME", "control"]),
+        Case(args: ["add", "Bell\u{7}", "--at", "08:00"], code: 64, says: ["NAME", "control"]),
+        Case(args: ["add", "Next\u{85}Line", "--at", "08:00"], code: 64, says: ["NAME", "control"]),
+        Case(args: ["add", "abc\u{202E}gpj.exe", "--at", "08:00"], code: 65, says: ["name", "U+202E"]),
+        Case(args: ["add", "Iso\u{2066}late", "--at", "08:00"], code: 65, says: ["name", "U+2066"]),
+        Case(args: ["add", "Mark\u{200F}", "--at", "08:00"], code: 65, says: ["name", "U+200F"]),
+        Case(args: ["add", "Arabic\u{061C}mark", "--at", "08:00"], code: 65, says: ["name", "U+061C"]),
+        Case(args: ["add", "Line\u{2028}Sep", "--at", "08:00"], code: 65, says: ["name", "U+2028"]),
+        Case(args: ["add", String(repeating: "n", count: 10_000), "--at", "08:00"], code: 64, says: ["NAME", "100"]),
+        Case(args: ["add", "X", "--at", "08:00", "--note", longNote], code: 64, says: ["--note"]),
+        Case(args: ["add", "X", "--at", "08:00", "--dose", "100\u{202D}mg"], code: 65, says: ["dose", "U+202D"]),
+        Case(args: ["add", "X", "--at", "08:00", "--group", "am\u{2069}"], code: 65, says: ["group", "U+2069"]),
+        Case(args: ["add", "X", "--at", "08:00", "--per-dose", "99999999999999"], code: 64, says: ["--per-dose"]),
+        Case(args: ["add", "X", "--at", "08:00", "--per-dose", "99999999999999999999999"], code: 64, says: ["--per-dose"]),
+        Case(args: ["add", "X", "--at", "08:00", "--stock", "99999999999999"], code: 64, says: ["--stock"]),
+        Case(args: ["add", "X", "--at", "08:00", "--stock", "-9223372036854775808"], code: 64, says: ["--stock"]),
+        Case(args: ["edit", "Aspirin", "--rename", "Asp\u{202E}irin"], code: 65, says: ["name", "U+202E"]),
+        Case(args: ["edit", "Aspirin", "--stock", "9223372036854775807"], code: 64, says: ["--stock"]),
+        Case(args: ["refill", "Aspirin", "99999999999999"], code: 64, says: ["refill"]),
+        Case(args: ["refill", "Aspirin", "9223372036854775807"], code: 64, says: ["refill"]),
+        Case(args: ["refill", "Aspirin", "--set", "99999999999999"], code: 64, says: ["--set"]),
+        Case(args: ["take", "Aspirin", "--at", "1e300"], code: 64, says: ["--at", "1e300"]),
+        Case(args: ["take", "Aspirin", "--at", "1900-01-01T08:00"], code: 65, says: ["1900-01-01"]),
+        Case(args: ["take", "Aspirin", "--at", "2026-11-23T08:00"], code: 65, says: ["--at", "future"]),
+    ]
+
+    @Test(arguments: cases)
+    func refusedWithOneLineAndNothingChanged(_ c: Case) throws {
+        let h = try BadInputTests.world()
+        let before = WorldSnapshot(h)
+        let r = try h.run(c.args, now: BadInputTests.badNow)
+        #expect(r.status == c.code, "\(c.args.first ?? ""): exit \(r.status), stderr: \(r.err.prefix(300))")
+        #expect(r.out.isEmpty, "printed on stdout: \(r.out.prefix(300))")
+        let lines = r.err.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count == 1, "\(lines.count) lines on stderr: \(r.err.prefix(300))")
+        let first = lines.first.map(String.init) ?? ""
+        for word in c.says { #expect(first.contains(word), "the error line does not say \(word.debugDescription): \(first.prefix(300))") }
+        #expect(first.count < 400, "the error line repeats the hostile value: \(first.prefix(300))")
+        let after = WorldSnapshot(h)
+        #expect(after == before, "changed something:\n\(after.changes(since: before))")
+    }
+
+    // MARK: - Imports
+
+    static let header = "date,scheduled,medication,dose,status,taken_at,late_minutes\r\n"
+
+    /// A CSV whose as-needed medicine (unknown names are added) carries `name`, or whose dose is at `takenAt`.
+    static func csv(name: String = "Ibu", takenAt: String = "2026-11-21T14:00:00+09:00") -> String {
+        header + "2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,,taken,2026-11-21T08:05:00+09:00,\r\n"
+            + "2026-11-21,,\"\(name)\",,as_needed,\(takenAt),\r\n"
+    }
+
+    @Test("import csv: a name with a bidi override or a line separator is refused (65) naming the field; nothing written")
+    func csvWithHostileValues() throws {
+        let h = try BadInputTests.world()
+        let before = WorldSnapshot(h)
+        let cases: [(String, [String])] = [
+            (Self.csv(name: "Ibu\u{202E}kcilc"), ["name", "U+202E"]),
+            (Self.csv(name: "Ibu\u{2029}"), ["name", "U+2029"]),
+            (Self.csv(name: "Ibu\u{200E}"), ["name", "U+200E"]),
+        ]
+        for (text, words) in cases {
+            let file = h.root + "/hostile.csv"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let r = try h.run(["import", "csv", file], now: BadInputTests.badNow)
+            #expect(r.status == 65, "\(words): exit \(r.status): \(r.err)")
+            #expect(r.err.split(separator: "\n").count == 1 && r.out.isEmpty, "\(r.err)\(r.out)")
+            for w in words { #expect(r.err.contains(w), "\(r.err)") }
+        }
+        #expect(WorldSnapshot(h) == before, "\(WorldSnapshot(h).changes(since: before))")
+    }
+
+    /// A Dosage export of one daily treatment, `change` applied to it, and an empty history.
+    static func dosage(_ h: Harness, _ change: (inout [String: Any]) -> Void) throws -> String {
+        var t: [String: Any] = [
+            "name": "Calcium", "unit": "pill(s)", "notes": "", "frequency": "daily", "days": [0, 1, 2, 3, 4, 5, 6],
+            "cycle": [7, 7, 1], "dosage": [["time": [8, 0], "dose": 1]],
+            "inventory": ["enabled": true, "current": 30, "reminder": 5, "refill": 0],
+            "duration": ["enabled": false, "start": 0, "end": 0],
+        ]
+        change(&t)
+        let folder = h.root + "/dosage-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let treatments = try JSONSerialization.data(withJSONObject: ["version": 2, "treatments": [t]])
+        try treatments.write(to: URL(fileURLWithPath: folder + "/dosage-treatments.json"))
+        try Data("{\"history\": []}".utf8).write(to: URL(fileURLWithPath: folder + "/dosage-history.json"))
+        return folder
+    }
+
+    @Test("import dosage: bidi names, control characters or 5 MB in notes, a course from 1900 are refused (65) naming the field; nothing written")
+    func dosageWithHostileValues() throws {
+        let h = try BadInputTests.world()
+        let before = WorldSnapshot(h)
+        let cases: [(String, (inout [String: Any]) -> Void, [String])] = [
+            ("bidi name", { $0["name"] = "Cal\u{202E}cium" }, ["name", "U+202E"]),
+            ("ESC in notes", { $0["notes"] = "take \u{1B}[31m red" }, ["note", "U+001B"]),
+            ("NUL in notes", { $0["notes"] = "take\u{0}hidden" }, ["note", "U+0000"]),
+            ("5 MB notes", { $0["notes"] = String(repeating: "n", count: 5_000_000) }, ["note", "2000"]),
+            ("course from 1900", { $0["duration"] = ["enabled": true, "start": -2_208_988_800_000.0, "end": 1_795_000_000_000.0] },
+             ["effective", "1970"]),
+        ]
+        for (what, change, words) in cases {
+            let folder = try Self.dosage(h, change)
+            let r = try h.run(["import", "dosage", folder], now: BadInputTests.badNow)
+            #expect(r.status == 65, "\(what): exit \(r.status): \(r.err.prefix(300))")
+            #expect(r.err.split(separator: "\n").count == 1 && r.out.isEmpty, "\(what): \(r.err.prefix(300))\(r.out.prefix(300))")
+            for w in words { #expect(r.err.contains(w), "\(what): \(r.err.prefix(300))") }
+            #expect(r.err.count < 400, "\(what): the error repeats the hostile value")
+        }
+        #expect(WorldSnapshot(h) == before, "\(WorldSnapshot(h).changes(since: before))")
+    }
+
+    @Test("import dosage: a stock or reminder of 1e300 units does not crash; it is kept at the maximum")
+    func dosageHugeAmountsAreClamped() throws {
+        let h = try BadInputTests.world()
+        let folder = try Self.dosage(h) { $0["inventory"] = ["enabled": true, "current": 1e300, "reminder": 1e300, "refill": 1e300] }
+        let r = try h.run(["import", "dosage", folder], now: BadInputTests.badNow)
+        #expect(r.status == 0, "exit \(r.status): \(r.err.prefix(300))")
+        let list = try #require(try h.ok("list", "--json", now: BadInputTests.badNow).json as? [[String: Any]])
+        let calcium = try #require(list.first { $0["name"] as? String == "Calcium" })
+        #expect(calcium["stock"] as? Int == 1_000_000, "\(calcium)")
+    }
+}
