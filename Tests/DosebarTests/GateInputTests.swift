@@ -138,3 +138,48 @@ import Testing
         #expect(calcium["stock"] as? Int == 1_000_000, "\(calcium)")
     }
 }
+
+/// Rows an older dosebar's sync already wrote out of range (every 0 days, a cycle of 0/0, stock and
+/// per-dose 2^63 - 1, an escape sequence in a name, an event at 1e300): every command still runs,
+/// a take is still logged, and `doctor` names what to fix.
+@Suite struct StoredOutOfRangeTests {
+    static func sql(_ h: Harness, _ query: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [h.db, "PRAGMA ignore_check_constraints = ON; " + query]
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "sqlite3 failed: \(query)")
+    }
+
+    @Test func everyCommandSurvivesAndATakeIsLogged() throws {
+        let h = Harness(now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        try h.ok("add", "Cycle", "--at", "08:00", "--cycle", "21/7")
+        try h.ok("add", "Iron", "--at", "08:00", "--stock", "30")
+        try h.ok("add", "Ibu", "--as-needed")
+        try Self.sql(h, """
+            UPDATE schedule_version SET kind = 'every_days', param_a = 0 WHERE medication_id = (SELECT id FROM medication WHERE name = 'Aspirin');
+            UPDATE schedule_version SET param_a = 0, param_b = 0 WHERE medication_id = (SELECT id FROM medication WHERE name = 'Cycle');
+            UPDATE medication SET stock = 9223372036854775807, per_dose = 9223372036854775807 WHERE name = 'Iron';
+            UPDATE medication SET name = 'Ibu' || char(27) || '[2J' WHERE name = 'Ibu';
+            INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known)
+                SELECT id, 'taken', 20598, NULL, 1e300, -1e300, NULL, -9223372036854775808, 1 FROM medication WHERE name LIKE 'Ibu%';
+            """)
+        let at = "2026-11-22T08:30:00+09:00"
+        for args in [["today"], ["today", "--json"], ["status", "--format", "waybar"], ["list"], ["history", "--from", "2026-11-01"],
+                     ["stats"], ["report", "--format", "csv"], ["export"]] {
+            let r = try h.run(args, now: at)
+            #expect(r.status == 0, "\(args): exit \(r.status): \(r.err.prefix(300))")
+        }
+        let take = try h.run(["take", "Iron"], now: at)
+        #expect(take.status == 0 && take.out.contains("Iron"), "take: exit \(take.status): \(take.err.prefix(300))")
+        #expect(try h.run(["refill", "Iron", "5"], now: at).status == 0)
+        #expect(try h.run(["undo", "Iron"], now: at).status == 0)
+        let doctor = try h.run(["doctor"], now: at)
+        #expect(doctor.out.contains("Aspirin: every"), "\(doctor.out)")
+        #expect(doctor.out.contains("Cycle: cycle active days"), "\(doctor.out)")
+        #expect(doctor.out.contains("Iron: per dose"), "\(doctor.out)")
+        #expect(doctor.out.contains("Ibu\u{FFFD}[2J: name: contains a control character (U+001B)"), "\(doctor.out)")
+    }
+}
