@@ -164,11 +164,11 @@ import Testing
             UPDATE medication SET stock = 9223372036854775807, per_dose = 9223372036854775807 WHERE name = 'Iron';
             UPDATE medication SET name = 'Ibu' || char(27) || '[2J' WHERE name = 'Ibu';
             INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known)
-                SELECT id, 'taken', 20598, NULL, 1e300, -1e300, NULL, -9223372036854775808, 1 FROM medication WHERE name LIKE 'Ibu%';
+                SELECT id, 'taken', 20778, NULL, 1e300, -1e300, NULL, -9223372036854775808, 1 FROM medication WHERE name LIKE 'Ibu%';
             """)
         let at = "2026-11-22T08:30:00+09:00"
         for args in [["today"], ["today", "--json"], ["status", "--format", "waybar"], ["list"], ["history", "--from", "2026-11-01"],
-                     ["stats"], ["report", "--format", "csv"], ["export"]] {
+                     ["stats"], ["report", "--format", "csv"], ["report", "--format", "html"], ["export"]] {
             let r = try h.run(args, now: at)
             #expect(r.status == 0, "\(args): exit \(r.status): \(r.err.prefix(300))")
         }
