@@ -183,3 +183,75 @@ import Testing
         #expect(doctor.out.contains("Ibu\u{FFFD}[2J: name: contains a control character (U+001B)"), "\(doctor.out)")
     }
 }
+
+/// Sync passes the same gate: hostile lines in another device's file (every 0 days, a 0/0 cycle,
+/// per-dose 2^63 - 1, ESC and a bidi override in names, a take at 1e300 or with units -2^63) never
+/// crash `sync now` nor any command after it, and none of those values reaches the database.
+/// (What `sync now` says about them — skipped with a warning — is the sync applier's.)
+@Suite struct SyncGateTests {
+    static func device(_ h: Harness) throws -> String {
+        let first = try h.ok("sync", "status").out.split(separator: "\n").first.map(String.init) ?? ""
+        return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
+    }
+
+    static func query(_ h: Harness, _ sql: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [h.db, sql]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func hostileLinesNeverReachTheDatabase() throws {
+        let a = Harness(), b = Harness()
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
+        try a.ok("add", "Aspirin", "--at", "08:00", "--stock", "30", "--from", "2026-11-01")
+        try a.ok("sync", "init", dirA)
+        try b.ok("sync", "init", dirB)
+        let deviceA = try Self.device(a)
+        let source = try String(contentsOfFile: dirA + "/dosebar/" + deviceA + ".jsonl", encoding: .utf8)
+        var lines = source.split(separator: "\n").map(String.init)
+        let add = try #require(lines.first { $0.contains("\"kind\":\"add\"") })
+        let template = try #require(try JSONSerialization.jsonObject(with: Data(add.utf8)) as? [String: Any])
+        let medicine = try #require(template["medicine"] as? String)
+        var counter = 90_000
+        func line(_ fields: [String: Any], newMedicine: Bool = false) throws -> String {
+            var op: [String: Any] = ["device": deviceA, "id": UUID().uuidString.lowercased(),
+                                     "medicine": newMedicine ? UUID().uuidString.lowercased() : medicine,
+                                     "stamp": "1795000000000-\(counter)-\(deviceA)"]
+            counter += 1
+            op.merge(fields) { $1 }
+            return String(decoding: try JSONSerialization.data(withJSONObject: op, options: [.sortedKeys]), as: UTF8.self)
+        }
+        let schedule: [String: Any] = ["kind": "daily", "start": "2026-11-01", "times": ["08:00"], "window": 7200]
+        lines += [
+            try line(["kind": "schedule", "effective": "2026-11-20", "schedule": schedule.merging(["kind": "every_days", "a": 0]) { $1 }]),
+            try line(["kind": "schedule", "effective": "2026-11-21", "schedule": schedule.merging(["kind": "cycle", "a": 0, "b": 0]) { $1 }]),
+            try line(["kind": "add", "name": "Esc\u{1B}[2J", "per_dose": 1, "low_days": 7], newMedicine: true),
+            try line(["kind": "add", "name": "Huge", "per_dose": Int.max, "low_days": 7], newMedicine: true),
+            try line(["kind": "edit", "changed": ["name"], "name": "Asp\u{202E}irin"]),
+            try line(["kind": "take", "day": "2026-11-22", "slot": "08:00", "at": 1e300, "units": 1]),
+            try line(["kind": "take", "day": "2026-11-22", "slot": "08:00", "at": 1_795_300_000.0, "units": Int.min]),
+        ]
+        let target = dirB + "/dosebar/" + deviceA + ".jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: target, atomically: true, encoding: .utf8)
+        let now = "2026-11-22T09:00:00+09:00"
+        let sync = try b.run(["sync", "now"], now: now)
+        #expect(sync.status == 0 || sync.status == 65, "sync now: exit \(sync.status): \(sync.err.prefix(400))")
+        for args in [["today"], ["status", "--format", "waybar"], ["list"], ["history"], ["export"], ["sync", "now"]] {
+            let r = try b.run(args, now: now)
+            #expect(r.status == 0 || (args == ["sync", "now"] && r.status == 65), "\(args): exit \(r.status): \(r.err.prefix(400))")
+        }
+        let dump = b.dump()
+        let versions = try Self.query(b, "SELECT kind, param_a, param_b FROM schedule_version ORDER BY effective")
+        #expect(!versions.contains("every_days") && !versions.contains("cycle"), "an every-0 or 0/0 schedule was stored: \(versions)")
+        #expect(!dump.contains("\u{1B}") && !dump.contains("\u{202E}"), "a control character was stored")
+        #expect(!dump.contains("9223372036854775807") && !dump.contains("-9223372036854775808"), "an amount of 2^63 was stored")
+        #expect(!dump.contains("e+300"), "an instant of 1e300 was stored")
+    }
+}
