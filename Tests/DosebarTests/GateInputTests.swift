@@ -27,6 +27,8 @@ import Testing
         Case(args: ["add", "X", "--at", "08:00", "--note", longNote], code: 64, says: ["--note"]),
         Case(args: ["add", "X", "--at", "08:00", "--dose", "100\u{202D}mg"], code: 65, says: ["dose", "U+202D"]),
         Case(args: ["add", "X", "--at", "08:00", "--group", "am\u{2069}"], code: 65, says: ["group", "U+2069"]),
+        Case(args: ["add", "X", "--at", "08:00", "--until", "2300-01-01"], code: 65, says: ["until", "2200-12-31"]),
+        Case(args: ["add", "X", "--at", "08:00", "--from", "1900-01-01"], code: 65, says: ["1970-01-01"]),
         Case(args: ["add", "X", "--at", "08:00", "--per-dose", "99999999999999"], code: 64, says: ["--per-dose"]),
         Case(args: ["add", "X", "--at", "08:00", "--per-dose", "99999999999999999999999"], code: 64, says: ["--per-dose"]),
         Case(args: ["add", "X", "--at", "08:00", "--stock", "99999999999999"], code: 64, says: ["--stock"]),
@@ -55,6 +57,25 @@ import Testing
         #expect(first.count < 400, "the error line repeats the hostile value: \(first.prefix(300))")
         let after = WorldSnapshot(h)
         #expect(after == before, "changed something:\n\(after.changes(since: before))")
+    }
+
+    /// The gate refuses nothing the command line accepted before: every edge of its ranges still adds.
+    @Test func theCommandLinesEdgesStillPass() throws {
+        let h = try BadInputTests.world()
+        let at = BadInputTests.badNow
+        try h.ok("add", String(repeating: "가", count: 100), "--at", "08:00", "--note", String(repeating: "n", count: 1_000),
+                 "--dose", String(repeating: "d", count: 100), "--group", String(repeating: "g", count: 100), now: at)
+        try h.ok("add", "Cycle", "--at", "08:00", "--cycle", "366/366", "--window", "12h", now: at)
+        try h.ok("add", "Every", "--at", "08:00", "--every", "366d", "--window", "0", "--until", "2200-12-31", now: at)
+        try h.ok("add", "Weeks", "--at", "08:00", "--every", "366w", "--from", "2036-11-01", now: at)
+        try h.ok("add", "Months", "--at", (0..<48).map { String(format: "%02d:%02d", $0 / 2, $0 % 2 * 30) }.joined(separator: ","),
+                 "--every", "366m", now: at)
+        try h.ok("add", "Prn", "--as-needed", "--max-per-day", "100", "--min-interval", "7d", now: at)
+        try h.ok("add", "Bulk", "--at", "08:00", "--stock", "0", "--per-dose", "1000", "--low-days", "365", now: at)
+        try h.ok("refill", "Bulk", "1000000", now: at)
+        try h.ok("refill", "Bulk", "--set", "1000000", now: at)
+        try h.ok("take", "Bulk", now: at)
+        try h.ok("undo", "Bulk", now: at)
     }
 
     // MARK: - Imports
