@@ -121,16 +121,16 @@ public struct AppContext: Sendable {
     public func openStore(_ access: StoreAccess = .read) throws -> DoseStore {
         switch access {
         case .create:
-            return try DoseStore(path: dbPath, creation: dbIsDefault ? .withDirectories : .inExistingDirectory)
+            return try DoseStore(path: dbPath, creation: dbIsDefault ? .withDirectories : .inExistingDirectory, clock: gateClock)
         case .read where dbIsDefault && !databaseExists:
-            return try DoseStore.inMemory()
+            return try DoseStore.inMemory(clock: gateClock)
         case .read:
-            return try DoseStore(path: dbPath, creation: .never)
+            return try DoseStore(path: dbPath, creation: .never, clock: gateClock)
         case .existing:
             if dbIsDefault && !databaseExists {
                 throw DosebarError.io("no database at \(dbPath) yet; `dosebar add` creates one")
             }
-            return try DoseStore(path: dbPath, creation: .never)
+            return try DoseStore(path: dbPath, creation: .never, clock: gateClock)
         }
     }
 

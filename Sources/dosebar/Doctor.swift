@@ -78,6 +78,12 @@ struct Doctor: ParsableCommand {
                 ok(c.text("doctor.sync", ["dir": setup.dir]))
             }
         }
+        // A medicine an older or broken dosebar stored out of range (DESIGN §9): named, with the rule.
+        for m in (try? context.openStore().read({ try $0.medications(includeArchived: false) })) ?? [] {
+            if let problem = FieldRules.storedProblem(m) {
+                fix(c.text("doctor.out_of_range", ["name": FieldRules.printable(m.name), "problem": problem.description]))
+            }
+        }
         let path = (context.env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         for bar in ["waybar", "polybar", "conky", "tmux", "i3blocks", "gnome-shell"] {
             if path.contains(where: { FileManager.default.isExecutableFile(atPath: $0 + "/" + bar) }) {
