@@ -29,10 +29,8 @@ public struct SyncFolder: Sendable {
     /// A torn last line (a crash mid-append) is ended first, so it stays one bad line.
     public func append(device: String, _ lines: () throws -> [String], appended: () throws -> Void) throws {
         let name = file(of: device)
-        let fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DosebarError.io("\(name): cannot open (\(String(cString: strerror(errno))))") }
+        let fd = try Self.lockedForAppend(name)
         defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else { throw DosebarError.io("\(name): cannot lock (\(String(cString: strerror(errno))))") }
         let lines = try lines()
         guard !lines.isEmpty else { return }
         var text = lines.joined(separator: "\n") + "\n"
