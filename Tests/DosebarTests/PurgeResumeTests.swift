@@ -198,8 +198,10 @@ struct PurgeResumeTests {
         let now = "2026-11-22T09:00:00+09:00"
         #expect(try Self.list(b).contains { $0["name"] as? String == Self.name })
         let fileA = shared + "/dosebar/" + (try device(a)) + ".jsonl", fileB = shared + "/dosebar/" + (try device(b)) + ".jsonl"
-        // B takes it before it learns of the purge: its file holds the take.
+        // B takes it and changes its dose before it learns of the purge: its file holds both (the
+        // change with the name and the note).
         try b.ok("take", Self.name, now: now)
+        try b.ok("edit", Self.name, "--dose", "5 mg", now: now)
         let gid = try #require(try String(contentsOfFile: fileA, encoding: .utf8).split(separator: "\n")
             .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .first { $0["kind"] as? String == "add" && $0["name"] as? String == Self.name }?["medicine"] as? String)
@@ -212,8 +214,9 @@ struct PurgeResumeTests {
         #expect(aboutIt.count == 1 && aboutIt.first?.contains("\"kind\":\"purge\"") == true, "only the purge names it: \(aboutIt)")
         #expect(String(format: "%o", try FileManager.default.attributesOfItem(atPath: fileA)[.posixPermissions] as? Int ?? 0) == "600")
 
-        // A reads B's take of it: dropped, nothing comes back.
+        // A reads B's take and change of it: dropped (not even kept waiting), nothing comes back.
         try a.ok("sync", "now", now: now)
+        #expect(try !a.ok("sync", "status").out.contains("waiting"))
         #expect(try !Self.list(a).contains { $0["name"] as? String == Self.name })
         #expect(Self.filesHolding([Self.name, Self.note], in: a.root + "/data").isEmpty)
         #expect(try !a.ok("history", "--from", "2026-11-01", "--to", "2026-11-22", now: now).out.contains(Self.name))
