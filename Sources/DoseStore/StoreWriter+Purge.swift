@@ -47,6 +47,11 @@ extension StoreWriter {
         // The medicine's row goes first (events may be deleted only once it is gone); the foreign
         // keys are checked when the transaction commits, when nothing names it any more.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        // Deleted rows' bytes zeroed in their pages, whatever SQLite was built with (Debian's zeroes
+        // them by default; VACUUM after the purge rewrites the file in any case).
+        let secure = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
+        try db.execute(sql: "PRAGMA secure_delete = 1")
+        defer { try? db.execute(sql: "PRAGMA secure_delete = \(secure)") }
         let events = "SELECT id FROM event WHERE medication_id = ?"
         if !gids.isEmpty {
             let marks = Array(repeating: "?", count: gids.count).joined(separator: ", ")
