@@ -182,6 +182,29 @@ struct PurgeResumeTests {
         #expect(again.status == 65 && again.err.contains("no medicine named"), "\(again.err)")
     }
 
+    @Test("purge while the daemon runs: no file of the database holds the name, the -wal and -shm the daemon keeps open included")
+    func purgeWhileTheDaemonRuns() throws {
+        let h = try DaemonTest.harness()
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        try h.ok("add", Self.name, "--as-needed", "--note", Self.note, "--stock", "20")
+        try h.ok("take", Self.name)
+        let daemon = try DaemonTest.startDaemon(h)
+        #expect(FileManager.default.contents(atPath: h.dir + "/snapshot.json").map { $0.range(of: Data(Self.name.utf8)) != nil } == true)
+        let purged = try Self.run(h, ["purge", Self.name, "--yes"])
+        #expect(purged.status == 0 && purged.err.isEmpty, "\(purged.err)")
+        // The daemon rewrites the bar without it (it reads the database again after the change).
+        #expect(DaemonTest.waitUntil(10) {
+            FileManager.default.contents(atPath: h.dir + "/snapshot.json").map { $0.range(of: Data(Self.name.utf8)) == nil } == true
+        }, "the daemon's snapshot still names it")
+        #expect(daemon.process.isRunning && FileManager.default.fileExists(atPath: h.db + "-wal"))
+        let holding = Self.filesHolding([Self.name, Self.note], in: h.root + "/data")
+        #expect(holding.isEmpty, "still in \(holding) while the daemon runs")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitExit(timeout: 10) != nil)
+        #expect(Self.filesHolding([Self.name, Self.note], in: h.root + "/data").isEmpty)
+        #expect(Self.filesHolding([Self.name], in: h.dir).isEmpty)
+    }
+
     func device(_ h: Harness) throws -> String {
         let first = try h.ok("sync", "status").out.split(separator: "\n").first.map(String.init) ?? ""
         return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
