@@ -60,9 +60,10 @@ struct PurgeResumeTests {
     }
 
     /// A home with the medicine of ``name`` (a note, stock, two doses taken) and Aspirin.
+    /// The clock only moves forward (a clock set back finds summaries kept from a later "today").
     static func home(_ h: Harness) throws {
-        try h.ok("add", name, "--at", "08:00,20:00", "--stock", "30", "--note", note, "--from", "2026-11-01")
-        try h.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01")
+        try h.ok("add", name, "--at", "08:00,20:00", "--stock", "30", "--note", note, "--from", "2026-11-01", now: "2026-11-17T09:00:00+09:00")
+        try h.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01", now: "2026-11-17T09:00:00+09:00")
         try h.ok("take", name, "--at", "08:10", now: "2026-11-18T09:00:00+09:00")
         try h.ok("take", name, "--at", "20:05", now: "2026-11-18T21:00:00+09:00")
         try h.ok("take", "Aspirin", "--at", "08:05", now: "2026-11-18T09:00:00+09:00")
@@ -255,6 +256,26 @@ struct PurgeResumeTests {
                 == SyncCommandTests.canonical(try b.run(["today", "--json"], now: now)))
         #expect(SyncCommandTests.canonical(try a.run(["list", "--all", "--json"], now: now))
                 == SyncCommandTests.canonical(try b.run(["list", "--all", "--json"], now: now)))
+    }
+
+    @Test("with sync, resume is an archive without a day: the other device has it active again, with the same history")
+    func resumeSyncs() throws {
+        let a = Harness(), b = Harness()
+        let shared = a.root + "/Sync"
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        try Self.home(a)
+        try a.ok("sync", "init", shared)
+        try b.ok("sync", "init", shared)
+        try a.ok("remove", Self.name, now: "2026-11-19T09:00:00+09:00")
+        try b.ok("sync", "now", now: "2026-11-19T09:00:00+09:00")
+        #expect(try Self.list(b).first { $0["name"] as? String == Self.name }?["archived"] as? Bool == true)
+        let now = "2026-11-22T09:00:00+09:00"
+        try a.ok("resume", Self.name, now: now)
+        try b.ok("sync", "now", now: now)
+        #expect(try Self.list(b).first { $0["name"] as? String == Self.name }?["archived"] as? Bool == false)
+        for args in [["list", "--all", "--json"], ["today", "--json"], ["history", "--json", "--from", "2026-11-17", "--to", "2026-11-22"]] {
+            #expect(SyncCommandTests.canonical(try a.run(args, now: now)) == SyncCommandTests.canonical(try b.run(args, now: now)), "\(args)")
+        }
     }
 
     @Test("a file its device rewrote (a purge) is read again from its start: a line moved before the last read position still applies")
