@@ -258,6 +258,31 @@ struct PurgeResumeTests {
                 == SyncCommandTests.canonical(try b.run(["list", "--all", "--json"], now: now)))
     }
 
+    @Test("a medicine both devices added under one name is gone from both, though A purged it before it saw B's add")
+    func purgeOfAMedicineAddedTwice() throws {
+        let a = Harness(), b = Harness()
+        let shared = a.root + "/Sync"
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let now = "2026-11-22T09:00:00+09:00"
+        try a.ok("add", Self.name, "--at", "08:00", "--from", "2026-11-01", now: now)
+        try b.ok("add", Self.name.lowercased(), "--at", "08:00", "--note", Self.note, "--from", "2026-11-01", now: now)
+        try b.ok("take", Self.name, now: now)
+        try a.ok("sync", "init", shared, now: now)
+        try b.ok("sync", "init", shared, now: now)   // B's medicine is A's too: B knows it by both global ids
+        try a.ok("purge", Self.name, "--yes", now: now)
+        // A reads B's add (another global id, not purged here): the medicine is back on A for now.
+        try a.ok("sync", "now", now: now)
+        #expect(try Self.list(a).contains { ($0["name"] as? String)?.lowercased() == Self.name.lowercased() })
+        // B applies the purge, deletes it with both ids and says so for the id A did not know.
+        try b.ok("sync", "now", now: now)
+        try a.ok("sync", "now", now: now)
+        for h in [a, b] {
+            #expect(try !Self.list(h).contains { ($0["name"] as? String)?.lowercased() == Self.name.lowercased() })
+            #expect(Self.filesHolding([Self.name, Self.name.lowercased(), Self.note], in: h.root + "/data").isEmpty)
+        }
+        #expect(Self.filesHolding([Self.name, Self.name.lowercased(), Self.note], in: shared).isEmpty)
+    }
+
     @Test("with sync, resume is an archive without a day: the other device has it active again, with the same history")
     func resumeSyncs() throws {
         let a = Harness(), b = Harness()
