@@ -142,7 +142,7 @@ public struct SyncService {
             var nextMark = SyncReadMark.at(path, offset: next.offset)
             // Replaced while it was read (the mark may be of another version): all again next time.
             if SyncReadMark.identity(path) != identity { next = SyncFolder.Position(); nextMark = nil }
-            if lines.isEmpty && !pending && next == start && known == start { continue }
+            if lines.isEmpty && !pending && next == start && (known ?? SyncFolder.Position()) == start { continue }
             // A long history (another device's first file) writes hundreds of megabytes of pages.
             applied += try store.write(cacheMegabytes: lines.count > 10_000 ? 256 : nil) { w in
                 var applier = SyncApplier(w: w, today: context.today)
