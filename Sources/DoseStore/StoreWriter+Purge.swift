@@ -38,12 +38,18 @@ extension StoreReader {
 extension StoreWriter {
     /// Deletes a medicine and everything that names it: its schedule versions, events (undos and
     /// duplicates included), sync operations, registers and global ids, the notifications sent for
-    /// it, and every cached day summary and outcome (they are recomputed). Returns the global ids it
-    /// had (empty when sync never named it); they are not remembered as purged here
-    /// (``rememberPurged(_:)``).
+    /// it, and the cached day summaries and outcomes from its first day on (they are recomputed).
+    /// Returns the global ids it had (empty when sync never named it); they are not remembered as
+    /// purged here (``rememberPurged(_:)``).
     public func purgeMedication(id: Int64) throws -> [String] {
         guard try MedicationRecord.exists(db, key: id) else { throw DosebarError.badData("no medicine with id \(id)") }
         let gids = try reader.gids(medicationID: id)
+        // Summaries and outcomes of days before its first scheduled day or dose never mention it.
+        let earliest = try Int.fetchOne(db, sql: """
+            SELECT min(d) FROM (SELECT min(start_day) AS d FROM schedule_version WHERE medication_id = ?
+                                UNION ALL SELECT min(effective) FROM schedule_version WHERE medication_id = ?
+                                UNION ALL SELECT min(day) FROM event WHERE medication_id = ?)
+            """, arguments: [id, id, id])
         // The medicine's row goes first (events may be deleted only once it is gone); the foreign
         // keys are checked when the transaction commits, when nothing names it any more.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
@@ -67,8 +73,7 @@ extension StoreWriter {
         // The daemon's keys: `due:<medication id>:<slot>`, `late:…` (DoseAlert.key).
         try db.execute(sql: "DELETE FROM notified WHERE substr(key, 1, length(?)) = ? OR substr(key, 1, length(?)) = ?",
                        arguments: ["due:\(id):", "due:\(id):", "late:\(id):", "late:\(id):"])
-        try db.execute(sql: "DELETE FROM day_summary")
-        try db.execute(sql: "DELETE FROM day_outcome")
+        if let first = earliest { try invalidateSummaries(from: LocalDate(dayNumber: first)) }
         // What notifications the daemon left on screen or snoozed names doses by medicine id and
         // name: dropped when one of them is this medicine's (the daemon withdraws those anyway).
         for (key, value) in try Row.fetchAll(db, sql: "SELECT key, value FROM meta").map({ ($0[0] as String, $0[1] as String) })

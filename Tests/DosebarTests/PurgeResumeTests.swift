@@ -64,6 +64,7 @@ struct PurgeResumeTests {
     static func home(_ h: Harness) throws {
         try h.ok("add", name, "--at", "08:00,20:00", "--stock", "30", "--note", note, "--from", "2026-11-01", now: "2026-11-17T09:00:00+09:00")
         try h.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01", now: "2026-11-17T09:00:00+09:00")
+        try h.ok("take", "Aspirin", "--at", "08:05", now: "2026-11-17T09:00:00+09:00")
         try h.ok("take", name, "--at", "08:10", now: "2026-11-18T09:00:00+09:00")
         try h.ok("take", name, "--at", "20:05", now: "2026-11-18T21:00:00+09:00")
         try h.ok("take", "Aspirin", "--at", "08:05", now: "2026-11-18T09:00:00+09:00")
@@ -144,7 +145,12 @@ struct PurgeResumeTests {
         defer { try? FileManager.default.removeItem(atPath: h.root) }
         try Self.home(h)
         try h.ok("remove", Self.name, now: "2026-11-19T09:00:00+09:00")
-        try h.ok("export")
+        for day in 19...21 { try h.ok("take", "Aspirin", "--at", "08:05", now: "2026-11-\(day)T09:00:00+09:00") }
+        // Kept summaries of every past day: the 17th with its missed doses of it.
+        try h.ok("export", now: "2026-11-22T09:00:00+09:00")
+        let kept = try #require(try h.run(["history", "--json", "--from", "2026-11-17", "--to", "2026-11-21"], now: "2026-11-22T09:00:00+09:00").json
+            as? [[String: Any]])
+        #expect(kept.map { $0["state"] as? String } == ["partial", "done", "done", "done", "done"], "\(kept)")
         #expect(!Self.filesHolding([Self.name, Self.note], in: h.root + "/data").isEmpty, "the search finds them before")
         // Another process with the database open (idle), as the daemon between its reads.
         var reader: Process?, readerInput: Pipe?
@@ -176,9 +182,12 @@ struct PurgeResumeTests {
             let r = try h.ok(args, now: now)
             #expect(!r.out.contains(Self.name) && !r.out.contains(Self.note), "\(args): \(r.out)")
         }
-        // Only Aspirin's dose is left on the 18th.
-        let day = try #require(try h.run(["history", "--json", "--from", "2026-11-18", "--to", "2026-11-18"], now: now).json as? [[String: Any]])
-        #expect(day.first?["total"] as? Int == 1 && day.first?["taken"] as? Int == 1, "\(day)")
+        // Only Aspirin's doses are left: every day from the 17th on is done, the streak counts them.
+        let days = try #require(try h.run(["history", "--json", "--from", "2026-11-17", "--to", "2026-11-21"], now: now).json as? [[String: Any]])
+        #expect(days.map { $0["state"] as? String } == Array(repeating: "done", count: 5), "\(days)")
+        #expect(days.map { $0["total"] as? Int } == [1, 1, 1, 1, 1], "\(days)")
+        let tooltip = try #require(try h.today(at: now)["tooltip"] as? String)
+        #expect(tooltip.contains("Streak: 5"), "\(tooltip)")
         let again = try h.run(["purge", Self.name, "--yes"], now: now)
         #expect(again.status == 65 && again.err.contains("no medicine named"), "\(again.err)")
     }
