@@ -85,8 +85,10 @@ public struct MedicationService {
             let all = try w.reader.medications(includeArchived: true)
             let active = all.filter { $0.archivedOn == nil }
             let m: Medication
+            // Of medicines removed under one name, the one removed last.
+            let archived = all.filter { $0.archivedOn != nil }.sorted { ($0.archivedOn!, $0.id) > ($1.archivedOn!, $1.id) }
             do {
-                m = try DoseResolver.match(name, in: all.filter { $0.archivedOn != nil }, catalog: catalog, archived: true)
+                m = try DoseResolver.match(name, in: archived, catalog: catalog, archived: true)
             } catch {
                 if let a = try? DoseResolver.match(name, in: active, catalog: catalog) {
                     throw DosebarError.badData(catalog.text("error.not_removed", ["name": a.name]))

@@ -114,6 +114,14 @@ struct PurgeResumeTests {
         #expect(conflict.status == 65 && conflict.err.contains("active medicine \(Self.name.uppercased())")
                 && conflict.err.split(separator: "\n").count == 1, "\(conflict.err)")
         #expect(h.dump() == before)
+        // Removed twice under one name: the one removed last comes back.
+        try h.ok("add", "Zinc", "--at", "12:00", "--stock", "5", now: "2026-11-20T09:00:00+09:00")
+        try h.ok("remove", "Zinc", now: "2026-11-20T09:00:00+09:00")
+        try h.ok("add", "Zinc", "--at", "12:00", "--stock", "9", now: "2026-11-21T09:00:00+09:00")
+        try h.ok("remove", "Zinc", now: "2026-11-21T09:00:00+09:00")
+        try h.ok("resume", "zinc", now: "2026-11-22T09:00:00+09:00")
+        #expect(try Self.list(h).filter { $0["name"] as? String == "Zinc" }.map { $0["stock"] as? Int } == [5, 9]
+                && Self.list(h).first { $0["name"] as? String == "Zinc" && $0["archived"] as? Bool == false }?["stock"] as? Int == 9)
         let ko = try h.run("resume", "Aspirin", "--lang", "ko")
         #expect(ko.status == 65 && ko.err.contains("제거된 약이 아닙니다"), "\(ko.err)")
     }
