@@ -223,6 +223,30 @@ struct PurgeResumeTests {
         #expect(Self.filesHolding([Self.name], in: h.dir).isEmpty)
     }
 
+    @Test("a purge on B reaches A's running daemon: A's bar, database files and own sync file lose it while the daemon runs")
+    func purgeReachesARunningDaemon() throws {
+        let a = try DaemonTest.harness(), b = Harness.realClock()
+        let shared = a.root + "/Sync"
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        try a.ok("add", Self.name, "--as-needed", "--note", Self.note, "--stock", "20")
+        try a.ok("take", Self.name)
+        try a.ok("sync", "init", shared)
+        try b.ok("sync", "init", shared)
+        let daemon = try DaemonTest.startDaemon(a)
+        let snapshot = a.dir + "/snapshot.json"
+        #expect(FileManager.default.contents(atPath: snapshot).map { $0.range(of: Data(Self.name.utf8)) != nil } == true)
+        try b.ok("purge", Self.name, "--yes")
+        #expect(DaemonTest.waitUntil(10) {
+            FileManager.default.contents(atPath: snapshot).map { $0.range(of: Data(Self.name.utf8)) == nil } == true
+        }, "A's daemon did not apply the purge: \(daemon.stderr)")
+        #expect(DaemonTest.waitUntil(5) { Self.filesHolding([Self.name, Self.note], in: a.root + "/data").isEmpty },
+                "still in \(Self.filesHolding([Self.name, Self.note], in: a.root + "/data"))")
+        #expect(daemon.process.isRunning)
+        #expect(Self.filesHolding([Self.name, Self.note], in: shared).isEmpty, "A's own file rewritten too")
+        daemon.signal(SIGTERM)
+        _ = daemon.waitExit(timeout: 10)
+    }
+
     func device(_ h: Harness) throws -> String {
         let first = try h.ok("sync", "status").out.split(separator: "\n").first.map(String.init) ?? ""
         return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
