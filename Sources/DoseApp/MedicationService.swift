@@ -66,4 +66,66 @@ public struct MedicationService {
             return m.name
         }
     }
+
+    /// What ``resume(_:)`` did.
+    public struct Resumed: Sendable {
+        public var medication: Medication
+        /// The day it had been archived on.
+        public var archivedOn: LocalDate
+    }
+
+    /// Brings the archived medicine `name` names back from today, with its history and stock, on
+    /// the schedule it had. The days it was archived stay without doses: its schedule versions from
+    /// the day after the one it was removed on end before them, and a version from today schedules
+    /// it again (today's slots before now are due or late as for a medicine added today). The day
+    /// it was removed is judged by its schedule again, as if it had not been removed.
+    public func resume(_ name: String) throws -> Resumed {
+        let catalog = context.catalog
+        return try store.write { w in
+            let all = try w.reader.medications(includeArchived: true)
+            let active = all.filter { $0.archivedOn == nil }
+            let m: Medication
+            // Of medicines removed under one name, the one removed last.
+            let archived = all.filter { $0.archivedOn != nil }.sorted { ($0.archivedOn!, $0.id) > ($1.archivedOn!, $1.id) }
+            do {
+                m = try DoseResolver.match(name, in: archived, catalog: catalog, archived: true)
+            } catch {
+                if let a = try? DoseResolver.match(name, in: active, catalog: catalog) {
+                    throw DosebarError.badData(catalog.text("error.not_removed", ["name": a.name]))
+                }
+                throw error
+            }
+            if let other = active.first(where: { Medication.nameKey($0.name) == Medication.nameKey(m.name) }) {
+                throw DosebarError.badData(catalog.text("error.resume_conflict", ["name": m.name, "other": other.name]))
+            }
+            guard let archivedOn = m.archivedOn else { throw DosebarError.internal("resume: \(m.name) is not archived") }
+            let today = context.today
+            var open = m
+            open.archivedOn = nil
+            var versions: [ScheduleVersion] = []
+            let gapStart = archivedOn.adding(days: 1)
+            if gapStart < today {
+                // Every version in force in the gap ends the day before it (the first from its first day).
+                let last = archivedOn
+                let inGap: [(LocalDate, Schedule?)] = [(gapStart, open.schedule(on: gapStart))]
+                    + m.versions.filter { $0.effective > gapStart && $0.effective < today }.map { ($0.effective, $0.schedule) }
+                for (effective, schedule) in inGap {
+                    guard var s = schedule else { continue }
+                    if s.until.map({ $0 > last }) ?? true { s.until = last }
+                    versions.append(ScheduleVersion(effective: effective, schedule: s))
+                }
+                // From today: the schedule it had, as it was (its start, so a cycle keeps its days).
+                if let s = open.schedule(on: today) { versions.append(ScheduleVersion(effective: today, schedule: s)) }
+            }
+            try w.updateMedication(open)
+            for v in versions { try w.putVersion(medicationID: open.id, v) }
+            guard let resumed = try w.reader.medication(id: open.id) else { throw DosebarError.internal("resume: \(m.name) is gone") }
+            if let journal = try SyncJournal.open(w, context) {
+                try journal.resumed(resumed, versions: versions)
+                try journal.finish()
+            }
+            try w.historyChanged(on: min(archivedOn, today), today: today)
+            return Resumed(medication: resumed, archivedOn: archivedOn)
+        }
+    }
 }

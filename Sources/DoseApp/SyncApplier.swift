@@ -29,6 +29,9 @@ struct SyncApplier {
     private var medicationIDs: [String: Int64] = [:]
     private var lastEventDay: [Int64: LocalDate?] = [:]
     private var dosedSlots = Set<DoseSlot>()
+    /// Global ids a purge applied here deleted besides the one it named (names the same medicine got
+    /// on other devices): this device announces them with purges of its own (``SyncService``).
+    private(set) var purgedAlso: [String] = []
 
     /// A slot of a medicine's day, or (time nil) its as-needed doses of that day.
     private struct DoseSlot: Hashable {
@@ -63,6 +66,9 @@ struct SyncApplier {
             // is stored once, as is one that waits. Its line is kept only while it waits: once
             // applied, nothing reads another device's line again.
             guard try !w.reader.hasOperation(id: op.id) else { continue }
+            // A purged medicine's operation (from a device that had not applied the purge yet) is
+            // dropped, not stored: nothing of it comes back.
+            if op.knownKind != .purge, let gid = op.medicine, try w.reader.isPurged(gid: gid) { continue }
             if let seen = SyncClock(op.stamp) { clock.receive(seen) }
             let done = try applyIfCan(op)
             try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
@@ -116,12 +122,13 @@ struct SyncApplier {
     private mutating func applyOne(_ op: SyncOperation) throws -> Applied? {
         guard let kind = op.knownKind, let gid = op.medicine else { return nil }
         if kind == .add { return try add(op, gid) ? Applied() : nil }
+        if kind == .purge { try purge(gid); return Applied() }
         guard let id = try medicationID(gid: gid) else { return nil }
         // A dose needs the medicine's id only: the history of another device is mostly doses.
         if kind == .take || kind == .skip { return try dose(op, kind, medicationID: id) }
         guard var m = try w.reader.medication(id: id) else { return nil }
         switch kind {
-        case .add, .take, .skip:
+        case .add, .take, .skip, .purge:
             return nil
         case .edit:
             try details(op, &m)
@@ -157,6 +164,25 @@ struct SyncApplier {
             touch(event.medicationID, event.slot?.date ?? today)
         }
         return Applied()
+    }
+
+    /// Deletes the medicine a purge names, if it is here, with every global id it has; remembers
+    /// them all as purged (also one never seen here, so its operations arriving later are dropped).
+    private mutating func purge(_ gid: String) throws {
+        guard try !w.reader.isPurged(gid: gid) else { return }
+        var gids = [gid]
+        if let id = try w.reader.medicationID(gid: gid) {
+            let others = try w.purgeMedication(id: id).filter { $0 != gid }
+            try SyncJournal.writtenBelowNext(w)
+            gids += others
+            purgedAlso += others
+            touched.remove(id)
+            lastEventDay[id] = nil
+            dosedSlots = dosedSlots.filter { $0.medicationID != id }
+            medicationIDs = medicationIDs.filter { $0.value != id }
+        }
+        try w.rememberPurged(gids)
+        try w.setMeta(SyncMeta.rewrite, "1")
     }
 
     private mutating func medicationID(gid: String) throws -> Int64? {

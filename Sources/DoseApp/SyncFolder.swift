@@ -31,14 +31,8 @@ public struct SyncFolder: Sendable {
         let name = file(of: device)
         // Never through a link (Syncthing carries symlinks: one in the place of this file would make
         // dosebar append to wherever it points), and never a FIFO (an open for writing would block).
-        let fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw DosebarError.io("\(name): is a symbolic link; dosebar appends only to a file of its own (remove the link)") }
-            throw DosebarError.io("\(name): cannot open (\(String(cString: strerror(errno))))")
-        }
+        let fd = try Self.lockedForAppend(name)
         defer { close(fd) }
-        try Self.requireRegular(fd, name)
-        guard flock(fd, LOCK_EX) == 0 else { throw DosebarError.io("\(name): cannot lock (\(String(cString: strerror(errno))))") }
         let lines = try lines()
         guard !lines.isEmpty else { return }
         var text = lines.joined(separator: "\n") + "\n"

@@ -21,6 +21,11 @@ enum SyncMeta {
     /// Set when this machine found another's lines in its own file (a copied home): `OLD NEW
     /// INSTANT`, the device id it had, the one it took and when. `sync status` and `doctor` say it.
     static let cloned = "sync.cloned"
+    /// Of a file read up to a position: the bytes just before it, hashed (``SyncReadMark``).
+    static let readMark = "sync.mark:"
+    /// Set when a medicine was purged (here or by another device's operation): this device's own
+    /// file is to be rewritten without its lines and the database compacted (``SyncService``).
+    static let rewrite = "sync.rewrite"
 }
 
 /// Records every change as an operation, in the write transaction that makes the change — but
@@ -118,6 +123,33 @@ public final class SyncJournal {
         op.archivedOn = m.archivedOn?.description
         let stored = try append(op)
         try w.setRegister(medicationID: m.id, field: "archive", stamp: stored.stamp)
+    }
+
+    /// `resume`: active again (`archive` without a day), with the schedule versions that keep the
+    /// days it was archived free of doses and schedule it again from today.
+    public func resumed(_ m: Medication, versions: [ScheduleVersion]) throws {
+        try archived(m)
+        let gid = try gid(of: m)
+        for v in versions { try scheduled(m.id, gid, v) }
+    }
+
+    /// `purge`: one operation per global id the medicine had (it names nothing else), remembered
+    /// as purged. Every device applying it deletes the medicine and rewrites its own file without it.
+    public func purged(gids: [String]) throws {
+        try Self.writtenBelowNext(w)
+        for gid in gids { try append(SyncOperation(kind: .purge, medicine: gid)) }
+        try w.rememberPurged(gids)
+        try w.setMeta(SyncMeta.rewrite, "1")
+    }
+
+    /// After a purge deleted operations: `sync.written` (the `seq` of the last own operation in the
+    /// file) no higher than the highest left. A new operation's `seq` is the highest plus one, so
+    /// with the deleted last ones it would come again at or below the mark and never be written.
+    static func writtenBelowNext(_ w: StoreWriter) throws {
+        let top = try w.reader.lastOperationSeq()
+        if let written = try w.reader.meta(SyncMeta.written).flatMap(Int64.init), written > top {
+            try w.setMeta(SyncMeta.written, String(top))
+        }
     }
 
     /// `refill --set` (or a stock given to add/edit): an absolute value.

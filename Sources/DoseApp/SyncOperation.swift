@@ -17,11 +17,12 @@ import Foundation
 /// | `refill`   | units (added)                                                      |
 /// | `take`, `skip` | day, slot (`HH:MM`, absent for an as-needed dose), at, units, time_known |
 /// | `undo`     | target (the id of the `take`/`skip` it reverts), at                 |
+/// | `purge`    | (medicine only): delete it and all its history, skip its later operations |
 ///
 /// A line of an unknown kind (a newer dosebar) is kept and waits, never applied.
 public struct SyncOperation: Codable, Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case add, edit, archive, schedule, stock, refill, take, skip, undo
+        case add, edit, archive, schedule, stock, refill, take, skip, undo, purge
     }
 
     public var id: String

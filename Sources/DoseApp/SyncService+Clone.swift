@@ -55,7 +55,15 @@ extension SyncService {
                 warn(message)
                 continue
             }
-            let unknown = try store.read { r in try lines.firstIndex { try !r.hasOperation(id: $0.op.id) } }
+            // A purged medicine's lines are gone from the database (and from the file, but not from
+            // conflict copies made before the purge): they are this machine's, not another's.
+            let unknown = try store.read { r in
+                let purged = try r.purgedGids()
+                return try lines.firstIndex { line in
+                    if line.op.knownKind == .purge || (line.op.medicine.map(purged.contains) ?? false) { return false }
+                    return try !r.hasOperation(id: line.op.id)
+                }
+            }
             if let unknown {
                 foreign = (path, next.line - lines.count + unknown + 1)
                 break

@@ -86,10 +86,24 @@ public struct SyncService {
 
     /// ``flush()`` with the set-up already read.
     public func flush(_ setup: Setup) throws {
-        let pending = try store.read { r in
-            try r.operationCount(device: setup.device, after: Int64(try r.meta(SyncMeta.written) ?? "0") ?? 0) > 0
+        let (pending, rewrite) = try store.read { r in
+            (try r.operationCount(device: setup.device, after: Int64(try r.meta(SyncMeta.written) ?? "0") ?? 0) > 0,
+             try r.meta(SyncMeta.rewrite) != nil)
         }
-        guard pending else { return }
+        if pending { try append(setup) }
+        if rewrite { try rewriteOwnFile(setup) }
+    }
+
+    /// After a purge (here or applied from another device): this device's own file without the
+    /// purged medicines' lines (their purges kept). Other devices' files are theirs to rewrite.
+    private func rewriteOwnFile(_ setup: Setup) throws {
+        let purged = try store.read { try $0.purgedGids() }
+        try setup.folder.rewrite(device: setup.device, dropping: purged)
+        try store.write { try $0.setMeta(SyncMeta.rewrite, nil) }
+    }
+
+    /// Appends this device's operations not yet in its file.
+    private func append(_ setup: Setup) throws {
         let folder = setup.folder
         try folder.create()
         var last: Int64?
@@ -118,12 +132,14 @@ public struct SyncService {
         let setup = try checkOwnFiles(setup)
         var applied = 0
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
-            let key = SyncMeta.read + path
-            let (known, pending) = try store.read { r in
-                (try r.meta(key).flatMap(SyncFolder.Position.init), try r.hasPendingOperations())
+            let key = SyncMeta.read + path, markKey = SyncMeta.readMark + path
+            let (known, mark, pending) = try store.read { r in
+                (try r.meta(key).flatMap(SyncFolder.Position.init), try r.meta(markKey), try r.hasPendingOperations())
             }
-            let start = known ?? SyncFolder.Position()
-            let lines: [SyncFolder.Line], next: SyncFolder.Position
+            // A file rewritten by its device (a purge) since the last read is read from its start.
+            let identity = SyncReadMark.identity(path)
+            let start = SyncReadMark.start(path, known: known, mark: mark)
+            var lines: [SyncFolder.Line], next: SyncFolder.Position
             do {
                 (lines, next) = try SyncFolder.read(path, device: device, from: start, warn: warn)
             } catch DosebarError.io(let message) {
@@ -131,14 +147,27 @@ public struct SyncService {
                 warn(message)
                 continue
             }
-            if lines.isEmpty && !pending && next == start { continue }
+            var nextMark = SyncReadMark.at(path, offset: next.offset)
+            // Replaced while it was read (the mark may be of another version): all again next time.
+            if SyncReadMark.identity(path) != identity { next = SyncFolder.Position(); nextMark = nil }
+            if lines.isEmpty && !pending && next == start && (known ?? SyncFolder.Position()) == start { continue }
             // A long history (another device's first file) writes hundreds of megabytes of pages.
             applied += try store.write(cacheMegabytes: lines.count > 10_000 ? 256 : nil) { w in
                 var applier = SyncApplier(w: w, today: context.today)
                 let n = try applier.apply(lines)
                 try w.setMeta(key, next.text)
+                try w.setMeta(markKey, nextMark)
+                if !applier.purgedAlso.isEmpty, let journal = try SyncJournal.open(w, context) {
+                    try journal.purged(gids: applier.purgedAlso)
+                    try journal.finish()
+                }
                 return n
             }
+        }
+        // A purge applied: this device's file loses the medicine's lines, the database its bytes.
+        if try store.read({ try $0.meta(SyncMeta.rewrite) }) != nil {
+            try flush(setup)
+            try store.compact()
         }
         return applied
     }

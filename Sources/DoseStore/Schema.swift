@@ -25,6 +25,9 @@ enum Schema {
         migrator.registerMigration("v5-operation-event") { db in
             try db.execute(sql: v5OperationEvent)
         }
+        migrator.registerMigration("v6-purge") { db in
+            try db.execute(sql: v6Purge)
+        }
         return migrator
     }
 
@@ -202,5 +205,23 @@ enum Schema {
         CREATE INDEX operation_event ON operation(event_id) WHERE event_id IS NOT NULL;
         DROP INDEX operation_device;
         CREATE INDEX operation_own ON operation(seq) WHERE body != '';
+        """
+
+    /// `purge` (DESIGN §2): a medicine and everything about it deleted for good.
+    ///
+    /// - Events stay append-only while their medicine exists; once its row is gone (deleted first,
+    ///   foreign keys deferred to the end of the transaction) they may be deleted with it.
+    /// - `sync_purged`: the global ids of medicines purged here or on another device. An operation
+    ///   naming one (from a device that had not seen the purge yet) is skipped, never stored, so
+    ///   nothing brings the medicine back.
+    static let v6Purge = """
+        DROP TRIGGER event_no_delete;
+        CREATE TRIGGER event_no_delete BEFORE DELETE ON event
+            WHEN EXISTS (SELECT 1 FROM medication WHERE id = OLD.medication_id)
+            BEGIN SELECT RAISE(ABORT, 'dosebar events are append-only'); END;
+
+        CREATE TABLE sync_purged (
+            gid TEXT PRIMARY KEY
+        ) WITHOUT ROWID;
         """
 }

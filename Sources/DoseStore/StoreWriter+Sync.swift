@@ -65,11 +65,6 @@ extension StoreReader {
             .map(StoredOperation.init(row:))
     }
 
-    /// The `seq` of the operation stored last (0: none).
-    public func lastOperationSeq() throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT max(seq) FROM operation") ?? 0
-    }
-
     /// How many of this device's operations come after `seq`.
     public func operationCount(device: String, after seq: Int64) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM operation WHERE seq > ? AND body != '' AND device = ?",

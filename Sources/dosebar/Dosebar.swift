@@ -30,7 +30,7 @@ struct Dosebar: ParsableCommand {
         78 configuration, 70 internal error.
         """,
         version: "0.1.0",
-        subcommands: [Add.self, Edit.self, Remove.self, List.self, Take.self, Skip.self, Undo.self, Refill.self,
+        subcommands: [Add.self, Edit.self, Remove.self, Resume.self, Purge.self, List.self, Take.self, Skip.self, Undo.self, Refill.self,
                       Today.self, HistoryCommand.self, StatsCommand.self, ReportCommand.self, Status.self, Export.self,
                       Import.self, Backup.self, Restore.self, Sync.self, Daemon.self, Watch.self, Doctor.self],
         // `dosebar` alone shows the day, as `git` alone would show the state of things if it could.

@@ -9,22 +9,38 @@ extension CompletionKind {
     static var medicineNames: CompletionKind {
         .custom { words, _, prefix in MedicineCompletion.names(words: words, prefix: prefix) }
     }
+
+    /// The removed (archived) medicines' names, for `resume`.
+    static var archivedMedicineNames: CompletionKind {
+        .custom { words, _, prefix in MedicineCompletion.names(words: words, prefix: prefix, which: .archived) }
+    }
+
+    /// Every medicine's name, active or removed, for `purge`.
+    static var allMedicineNames: CompletionKind {
+        .custom { words, _, prefix in MedicineCompletion.names(words: words, prefix: prefix, which: .all) }
+    }
 }
 
-/// Completion of medicine names for `take`, `skip`, `edit`, `remove`, `refill` and `undo`.
+/// Completion of medicine names for `take`, `skip`, `edit`, `remove`, `refill` and `undo` (active
+/// ones), `resume` (removed ones) and `purge` (all).
 enum MedicineCompletion {
+    /// Which medicines' names to offer.
+    enum Which { case active, archived, all }
+
     /// The names starting with `prefix` (any letter case); nothing when there is no database yet.
-    static func names(words: [String], prefix: String) -> [String] {
+    static func names(words: [String], prefix: String, which: Which = .active) -> [String] {
         var options = AppOptions()
         for (i, word) in words.enumerated() {
             if word == "--db", i + 1 < words.count { options.db = unquoted(words[i + 1]) }
             if word.hasPrefix("--db=") { options.db = unquoted(String(word.dropFirst(5))) }
         }
         guard let context = try? AppContext(options), FileManager.default.fileExists(atPath: context.dbPath),
-              let medications = try? context.openStore().read({ try $0.medications(includeArchived: false) })
+              let all = try? context.openStore().read({ try $0.medications(includeArchived: which != .active) })
         else { return [] }
+        let medications = which == .archived ? all.filter { $0.archivedOn != nil } : all
         let needle = unquoted(prefix).lowercased()
-        return medications.map(\.name).filter { $0.lowercased().hasPrefix(needle) }
+        var seen = Set<String>()
+        return medications.map(\.name).filter { $0.lowercased().hasPrefix(needle) && seen.insert($0).inserted }
     }
 
     /// A shell word without the quotes around it.

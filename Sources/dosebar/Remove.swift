@@ -10,10 +10,12 @@ struct Remove: ParsableCommand {
         abstract: "Archive a medicine: gone from today on, its history kept.",
         usage: "dosebar remove <name> [<global options>]",
         discussion: """
-        Past doses stay in history, streaks and adherence. 'dosebar list --all' still shows it.
+        Past doses stay in history, streaks and adherence. 'dosebar list --all' still shows it; \
+        'dosebar resume' brings it back, 'dosebar purge' deletes it and its history for good.
 
-        Example:
+        Examples:
           $ dosebar remove Ibuprofen
+          $ dosebar resume Ibuprofen
         """
     )
 

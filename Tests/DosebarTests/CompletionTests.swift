@@ -3,7 +3,7 @@ import Testing
 
 /// Shell completion: the scripts ArgumentParser generates, and medicine names read from the database.
 @Suite struct CompletionTests {
-    @Test("bash offers subcommands, format values and the medicines' names")
+    @Test("bash offers subcommands, format values and the medicines' names (removed ones to resume, all to purge)")
     func bash() throws {
         let h = Harness()
         try h.ok("add", "Aspirin", "--at", "08:00")
@@ -25,6 +25,8 @@ import Testing
             comp edit V
             comp status --format ''
             comp take --lang ''
+            comp resume ''
+            comp purge ''
             """
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -38,7 +40,8 @@ import Testing
         try p.run()
         let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         p.waitUntilExit()
-        #expect(lines == ["take|", "Vitamin D|Magnesium|", "Vitamin D|", "text|json|waybar|polybar|tmux|conky|i3blocks|", "en|ko|"])
+        #expect(lines == ["take|", "Vitamin D|Magnesium|", "Vitamin D|", "text|json|waybar|polybar|tmux|conky|i3blocks|", "en|ko|",
+                          "Aspirin|", "Aspirin|Vitamin D|Magnesium|"], "resume: the removed ones; purge: all")
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])

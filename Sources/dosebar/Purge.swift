@@ -1,0 +1,60 @@
+import ArgumentParser
+import DoseApp
+import DoseCore
+import DoseStore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `dosebar purge`: delete a medicine and all its history for good.
+struct Purge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Delete a medicine and all its history for good.",
+        usage: "dosebar purge <name> [--yes] [<global options>]",
+        discussion: """
+        Deletes the medicine (active or removed), every dose, note and schedule of it, then \
+        compacts the database so no file of it still holds them. With sync on, every device \
+        deletes it too. Backups you made still hold it. On a terminal it asks you to type the \
+        name; elsewhere (a script) it needs --yes. To stop taking a medicine but keep its \
+        history, use 'dosebar remove'.
+
+        Examples:
+          $ dosebar purge Ibuprofen
+          $ dosebar purge Ibuprofen --yes
+        """
+    )
+
+    @Argument(help: "The medicine (name or unique prefix), active or removed.", completion: .allMedicineNames) var name: String
+
+    @Flag(name: .long, help: "Delete without asking (needed when not on a terminal).") var yes = false
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+
+    func run() throws {
+        let context = try AppContext(global.options)
+        let store = try context.openStore()
+        let service = MedicationService(context: context, store: store)
+        let target = try service.purgeTarget(name)
+        let catalog = context.catalog
+        let args = ["name": target.medication.name]
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw DosebarError.usage(catalog.counted("purge.needs_yes", target.doses, args))
+            }
+            FileHandle.standardError.write(Data((catalog.counted("purge.ask", target.doses, args) + " ").utf8))
+            let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard Medication.nameKey(answer) == Medication.nameKey(target.medication.name) else {
+                Output.line(catalog.text("purge.kept", args))
+                return
+            }
+        }
+        try service.purge(target)
+        Output.line(catalog.counted("cli.purged", target.doses, args))
+        Refresh.afterChange(context, store)
+        if try !service.compact() {
+            Output.warning(catalog.text("purge.log_held", ["path": store.path + "-wal"]))
+        }
+    }
+}
