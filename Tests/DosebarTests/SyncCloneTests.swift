@@ -151,6 +151,26 @@ struct SyncCloneTests {
         _ = deviceC
     }
 
+    @Test("a purged medicine's lines, left in a conflict copy made before the purge, are not taken for another machine's")
+    func purgeIsNotAClone() throws {
+        let a = Harness()
+        defer { remove(a) }
+        let shared = a.root + "/Sync"
+        try a.ok("add", "Zebrafoxium", "--at", "08:00", "--from", "2026-11-01")
+        try a.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01")
+        try a.ok("sync", "init", shared)
+        try a.ok("take", "Zebrafoxium", "--at", "08:05", now: at)
+        let deviceA = try device(a)
+        let file = shared + "/dosebar/" + deviceA + ".jsonl"
+        let copy = shared + "/dosebar/" + deviceA + ".sync-conflict-20261122-123000-ABCDEFG.jsonl"
+        try String(contentsOfFile: file, encoding: .utf8).write(toFile: copy, atomically: true, encoding: .utf8)
+        try a.ok("purge", "Zebrafoxium", "--yes", now: at)
+        let now = try a.ok("sync", "now", now: at)
+        #expect(!now.err.contains("copied"), "\(now.err)")
+        #expect(try device(a) == deviceA)
+        #expect(try a.statuses(at: at) == ["Aspirin:late"])
+    }
+
     @Test("a restore on a syncing machine keeps what it wrote after the backup, and is not taken for a copied home")
     func restoreIsNotAClone() throws {
         let a = Harness(), c = Harness()
