@@ -105,12 +105,20 @@ public struct SyncService {
     }
 
     /// Reads every other device's file from where the last read stopped and applies what is new,
-    /// one transaction per file. Returns how many operations were applied.
+    /// committing every ``batch`` lines with the file's position (a killed or failing run keeps
+    /// what it applied), then what waited and can apply now. Lines skipped for the first time are
+    /// warned about: each, or the first few and how many more. Returns how many operations were applied.
     @discardableResult
     public func applyOthers() throws -> Int {
         guard let setup = try setup() else { return 0 }
         return try applyOthers(setup)
     }
+
+    /// Lines applied in one transaction.
+    static let batch = 5_000
+
+    /// Skipped lines of one file named one by one in a warning; the rest are counted.
+    static let named = 5
 
     /// ``applyOthers()`` with the set-up already read.
     @discardableResult
@@ -118,21 +126,54 @@ public struct SyncService {
         var applied = 0
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
             let key = SyncMeta.read + path
-            let (known, pending) = try store.read { r in
-                (try r.meta(key).flatMap(SyncFolder.Position.init), try r.hasPendingOperations())
+            let start = try store.read { try $0.meta(key).flatMap(SyncFolder.Position.init) } ?? SyncFolder.Position()
+            let read = try SyncFolder.read(path, device: device, from: start)
+            if read.lines.isEmpty && read.problems.isEmpty && read.next == start { continue }
+            var skipped: [SkippedLine] = []
+            var rest = read.lines[...], problems = read.problems[...]
+            repeat {
+                let batch = rest.prefix(Self.batch)
+                rest = rest.dropFirst(batch.count)
+                let end = rest.isEmpty ? read.next : batch[batch.endIndex - 1].next
+                let theirs = problems.prefix { $0.number <= end.line }
+                problems = problems.dropFirst(theirs.count)
+                // A long history (another device's first file) writes hundreds of megabytes of pages.
+                let (n, newly) = try store.write(cacheMegabytes: read.lines.count > 10_000 ? 256 : nil) { w in
+                    var applier = SyncApplier(w: w, today: context.today, now: context.now)
+                    let n = try applier.apply(Array(batch), file: path, problems: Array(theirs))
+                    try applier.finish()
+                    try w.setMeta(key, end.text)
+                    return (n, applier.newlySkipped)
+                }
+                applied += n
+                skipped += newly
+            } while !rest.isEmpty
+            report(skipped, in: path)
+        }
+        if try store.read({ try $0.hasPendingOperations() }) {
+            let (n, newly) = try store.write { w in
+                var applier = SyncApplier(w: w, today: context.today, now: context.now)
+                let n = try applier.retryWaiting()
+                try applier.finish()
+                return (n, applier.newlySkipped)
             }
-            let start = known ?? SyncFolder.Position()
-            let (lines, next) = try SyncFolder.read(path, device: device, from: start, warn: warn)
-            if lines.isEmpty && !pending && next == start { continue }
-            // A long history (another device's first file) writes hundreds of megabytes of pages.
-            applied += try store.write(cacheMegabytes: lines.count > 10_000 ? 256 : nil) { w in
-                var applier = SyncApplier(w: w, today: context.today)
-                let n = try applier.apply(lines)
-                try w.setMeta(key, next.text)
-                return n
-            }
+            applied += n
+            for (file, lines) in Dictionary(grouping: newly, by: \.file).sorted(by: { $0.key < $1.key }) { report(lines, in: file) }
         }
         return applied
+    }
+
+    /// A line claiming another device, or reusing an id, is refused; any other is skipped.
+    static func verb(_ reason: String) -> String {
+        reason.contains(" in the file of device ") || reason.contains("already received") ? "refused" : "skipped"
+    }
+
+    /// One warning per line skipped for the first time, the first few of a file named and the rest counted.
+    private func report(_ skipped: [SkippedLine], in file: String) {
+        for s in skipped.prefix(Self.named) { warn("\(s.file):\(s.line): \(s.reason); " + Self.verb(s.reason)) }
+        if skipped.count > Self.named {
+            warn("\(file): and \(skipped.count - Self.named) more lines skipped ('dosebar sync status' lists them)")
+        }
     }
 
     /// `sync now`: appends what is pending, then applies the other devices' files once.
@@ -142,16 +183,64 @@ public struct SyncService {
         return try applyOthers(setup)
     }
 
-    /// `sync status`: every device this one knows, with this device first.
-    public func status() throws -> (setup: Setup, devices: [DeviceProgress]) {
+    /// An operation of another device that waits or is held, for `sync status`.
+    public struct Waiting: Sendable, Equatable {
+        /// `FILE:LINE` where it was read.
+        public var origin: String
+        public var id: String
+        public var kind: String
+        /// Stamped more than a day ahead of this machine's clock.
+        public var held: Bool
+        public var reason: String
+    }
+
+    /// `sync status`: every device this one knows, with this device first; the lines skipped and
+    /// the operations that wait or are held, with why.
+    public func status() throws -> (setup: Setup, devices: [DeviceProgress], skipped: [SkippedLine], waiting: [Waiting]) {
         guard let setup = try setup() else { throw notInitialised }
-        let devices = try store.read { try $0.deviceProgress() }
+        let (devices, skipped, waiting) = try store.read { r in
+            (try r.deviceProgress(), try r.skippedLines(), try r.pendingOperations().map { try describe($0, r) })
+        }
         let mine = devices.filter { $0.device == setup.device }
         let others = devices.filter { $0.device != setup.device }
         let known = Set(devices.map(\.device))
         let unseen = setup.folder.otherFiles(device: setup.device).map(\.device).filter { !known.contains($0) }
         return (setup, (mine.isEmpty ? [DeviceProgress(device: setup.device, applied: 0, pending: 0, last: nil)] : mine)
-                + others + Set(unseen).sorted().map { DeviceProgress(device: $0, applied: 0, pending: 0, last: nil) })
+                + others + Set(unseen).sorted().map { DeviceProgress(device: $0, applied: 0, pending: 0, last: nil) },
+                skipped, waiting)
+    }
+
+    /// Why a stored operation waits.
+    private func describe(_ stored: StoredOperation, _ r: StoreReader) throws -> Waiting {
+        let origin = stored.origin ?? stored.device
+        var w = Waiting(origin: origin, id: stored.id, kind: stored.kind, held: false, reason: "")
+        guard let op = SyncOperation.parse(Substring(stored.body)) else {
+            w.reason = "its line cannot be read"
+            return w
+        }
+        let millis = SyncOperation.stampMillis(op.stamp, device: op.device) ?? 0
+        let now = context.now.timeIntervalSince1970 * 1000
+        if Double(millis) > now + Double(SyncApplier.holdMillis) {
+            w.held = true
+            let at = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+            w.reason = "stamped \(at), more than 24 h ahead of this machine's clock: held until then"
+            return w
+        }
+        if let reason = op.refusal() { w.reason = reason; return w }
+        let medicine = op.medicine ?? ""
+        let here = try r.medicationID(gid: medicine) != nil
+        switch op.knownKind {
+        case .add where !here:
+            w.reason = (op.distinctFrom ?? []).isEmpty ? "waits for a schedule of medicine \(medicine)"
+                : "waits for a schedule of medicine \(medicine), or for the medicines it is distinct from"
+        case .undo:
+            let target = op.target ?? ""
+            w.reason = try r.eventID(operation: target) == nil ? "waits for the operation it undoes (\(target))"
+                : "waits until the dose it undoes can be undone"
+        default:
+            w.reason = here ? "cannot apply here yet (a name in use?)" : "waits for medicine \(medicine)"
+        }
+        return w
     }
 
     private var notInitialised: DosebarError {

@@ -25,6 +25,9 @@ enum Schema {
         migrator.registerMigration("v5-operation-event") { db in
             try db.execute(sql: v5OperationEvent)
         }
+        migrator.registerMigration("v6-sync-skipped") { db in
+            try db.execute(sql: v6SyncSkipped)
+        }
         return migrator
     }
 
@@ -202,5 +205,26 @@ enum Schema {
         CREATE INDEX operation_event ON operation(event_id) WHERE event_id IS NOT NULL;
         DROP INDEX operation_device;
         CREATE INDEX operation_own ON operation(seq) WHERE body != '';
+        """
+
+    /// Lines of other devices' files that sync cannot take (DESIGN §10), kept so each is warned
+    /// about once and `sync status` lists them:
+    /// - `operation.hash`: ``LineHash`` of the operation's line (NULL for rows stored before this
+    ///   migration): the same id arriving with other content is refused, the first kept.
+    /// - `operation.origin`: `FILE:LINE` of another device's operation while it waits or is held.
+    /// - `sync_skipped`: a line skipped (fails the validation gate, a malformed stamp or id, an
+    ///   unknown kind, a reused id), by file and the hash of its content, with its line number,
+    ///   the operation id when it has one, and why.
+    static let v6SyncSkipped = """
+        ALTER TABLE operation ADD COLUMN hash INTEGER;
+        ALTER TABLE operation ADD COLUMN origin TEXT;
+        CREATE TABLE sync_skipped (
+            file   TEXT    NOT NULL,
+            hash   INTEGER NOT NULL,
+            line   INTEGER NOT NULL,
+            op     TEXT,
+            reason TEXT    NOT NULL,
+            PRIMARY KEY (file, hash)
+        ) WITHOUT ROWID;
         """
 }

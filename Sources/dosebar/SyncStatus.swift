@@ -6,10 +6,12 @@ import DoseCore
 struct SyncStatus: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "List the devices, how many of their operations were applied and the stamp of the last one.",
+        abstract: "List the devices, how many of their operations were applied, and the lines skipped, held or waiting.",
         usage: "dosebar sync status [<global options>]",
         discussion: """
-        A stamp is MILLISECONDS-COUNTER-DEVICE (a hybrid logical clock).
+        A stamp is MILLISECONDS-COUNTER-DEVICE (a hybrid logical clock). Then the lines of other \
+        devices' files that were skipped (file, line, why), the operations held (stamped more than \
+        24 h ahead of this clock) and those waiting for what they name.
 
         Example:
           $ dosebar sync status
@@ -21,7 +23,7 @@ struct SyncStatus: ParsableCommand {
     func run() throws {
         let context = try AppContext(global.options)
         let store = try context.openStore()
-        let (setup, devices) = try SyncService(context: context, store: store).status()
+        let (setup, devices, skipped, waiting) = try SyncService(context: context, store: store).status()
         let c = context.catalog
         Output.line(c.text("sync.status.header", ["device": setup.device, "dir": setup.dir]))
         for d in devices {
@@ -31,6 +33,14 @@ struct SyncStatus: ParsableCommand {
             ])
             if d.pending > 0 { line += c.text("sync.status.pending", ["pending": String(d.pending)]) }
             Output.line(line)
+        }
+        // What another device wrote is shown with its control characters made visible.
+        for s in skipped {
+            Output.line(c.text("sync.status.skipped", ["file": LineHash.printable(s.file, limit: 4096), "line": String(s.line), "reason": s.reason]))
+        }
+        for w in waiting {
+            Output.line(c.text(w.held ? "sync.status.held" : "sync.status.waiting",
+                               ["origin": LineHash.printable(w.origin, limit: 4096), "kind": LineHash.printable(w.kind), "reason": w.reason]))
         }
     }
 }

@@ -1,0 +1,166 @@
+import DoseCore
+import Foundation
+
+/// The gate another device's line passes before anything of it is written (DESIGN §9, §10): the
+/// form of its id, device and stamp, its kind and the fields that kind needs, and every field it
+/// carries through ``FieldRules``, the rules the CLI and import apply. A line that fails is
+/// skipped, never half-applied.
+///
+/// The answer depends on the line alone (an instant is judged against the line's own stamp, not
+/// this machine's clock), so every device skips the same lines and converges on the others.
+extension SyncOperation {
+    /// Why this operation can never be applied, or nil when it passes the gate.
+    public func refusal() -> String? {
+        do {
+            try check()
+            return nil
+        } catch let v as FieldRules.Violation {
+            return "\(v.field): \(v.reason)"
+        } catch let e as Refusal {
+            return e.reason
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// A line's fault, in words for the warning and `sync status`.
+    struct Refusal: Error {
+        var reason: String
+    }
+
+    /// The instant of a well-formed stamp (its milliseconds), nil for a malformed one.
+    public static func stampMillis(_ stamp: String, device: String) -> Int64? {
+        let b = Array(stamp.utf8)
+        guard b.count == 20 + device.utf8.count, b[13] == 0x2D, b[19] == 0x2D,
+              b[0..<13].allSatisfy(isDigit), b[14..<19].allSatisfy(isDigit),
+              b[20...].elementsEqual(device.utf8) else { return nil }
+        return b[0..<13].reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
+    }
+
+    /// A lowercase UUID, as ``SyncJournal`` writes operation and medicine ids.
+    static func isUUID(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        guard b.count == 36 else { return false }
+        for (i, c) in b.enumerated() {
+            if [8, 13, 18, 23].contains(i) { guard c == 0x2D else { return false }; continue }
+            guard isDigit(c) || (0x61...0x66).contains(c) else { return false }
+        }
+        return true
+    }
+
+    /// A device id: 1 to 64 lowercase letters and digits (``SyncService`` makes 16 hex digits).
+    static func isDevice(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        return (1...64).contains(b.count) && b.allSatisfy { isDigit($0) || (0x61...0x7A).contains($0) }
+    }
+
+    private static func isDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) }
+
+    /// `YYYY-MM-DD` from 1970 to 9999, digits only.
+    static func day(_ text: String?, _ field: String) throws -> LocalDate {
+        guard let text else { throw Refusal(reason: "\(field) is missing") }
+        let b = Array(text.utf8)
+        guard b.count == 10, b[4] == 0x2D, b[7] == 0x2D, b.enumerated().allSatisfy({ [4, 7].contains($0.offset) || isDigit($0.element) }),
+              let day = LocalDate(text), day.description == text, day.dayNumber >= 0
+        else { throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a date (YYYY-MM-DD, from 1970)") }
+        return day
+    }
+
+    /// `HH:MM`, digits only, 00:00 to 23:59.
+    static func time(_ text: String, _ field: String) throws -> LocalTime {
+        guard text.utf8.count == 5, let t = LocalTime(text), t.description == text else {
+            throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a time (HH:MM, 00:00 to 23:59)")
+        }
+        return t
+    }
+
+    private func require<T>(_ value: T?, _ field: String) throws -> T {
+        guard let value else { throw Refusal(reason: "\(field) is missing (a '\(kind)' needs it)") }
+        return value
+    }
+
+    private func check() throws {
+        guard Self.isUUID(id) else { throw Refusal(reason: "id '\(LineHash.printable(id))' is not an operation id (a lowercase UUID)") }
+        guard Self.isDevice(device) else { throw Refusal(reason: "device '\(LineHash.printable(device))' is not a device id") }
+        guard let millis = Self.stampMillis(stamp, device: device) else {
+            throw Refusal(reason: "stamp '\(LineHash.printable(stamp))' is malformed (13 digits, '-', 5 digits, '-', the device)")
+        }
+        guard let kind = knownKind else { throw Refusal(reason: "unknown kind '\(LineHash.printable(self.kind))'") }
+        let medicine = try require(medicine, "medicine")
+        guard Self.isUUID(medicine) else { throw Refusal(reason: "medicine '\(LineHash.printable(medicine))' is not a medicine id") }
+        // An instant is judged against the line's own stamp: a device stamps a change after it happened.
+        let stamped = Date(timeIntervalSince1970: Double(millis) / 1000)
+        switch kind {
+        case .add:
+            try FieldRules.name(try require(name, "name"))
+            try details(Self.details)
+            for gid in distinctFrom ?? [] where !Self.isUUID(gid) {
+                throw Refusal(reason: "distinct_from '\(LineHash.printable(gid))' is not a medicine id")
+            }
+            guard (distinctFrom ?? []).count <= 10_000 else { throw Refusal(reason: "distinct_from names too many medicines") }
+        case .edit:
+            let fields = changed ?? Self.details
+            for field in fields where !Self.details.contains(field) {
+                throw Refusal(reason: "changed names an unknown detail '\(LineHash.printable(field))'")
+            }
+            if fields.contains("name") { try FieldRules.name(try require(name, "name")) }
+            try details(fields)
+        case .archive:
+            if archivedOn != nil { _ = try Self.day(archivedOn, "archived_on") }
+        case .schedule:
+            _ = try Self.day(effective, "effective")
+            let s = try require(schedule, "schedule")
+            guard let parsed = s.schedule else {
+                guard ["daily", "weekdays", "every_days", "every_weeks", "every_months", "cycle", "as_needed"].contains(s.kind) else {
+                    throw Refusal(reason: "unknown schedule kind '\(LineHash.printable(s.kind))'")
+                }
+                _ = try Self.day(s.start, "schedule.start")
+                if let until = s.until { _ = try Self.day(until, "schedule.until") }
+                for t in s.times { _ = try Self.time(t, "schedule.times") }
+                throw Refusal(reason: "schedule '\(s.kind)' lacks a value it needs")
+            }
+            _ = try Self.day(s.start, "schedule.start")
+            if let until = s.until { _ = try Self.day(until, "schedule.until") }
+            for t in s.times { _ = try Self.time(t, "schedule.times") }
+            for d in s.weekdays ?? [] where !(1...7).contains(d) { throw Refusal(reason: "schedule.weekdays has \(d) (1 = Monday … 7 = Sunday)") }
+            try FieldRules.schedule(parsed)
+        case .stock:
+            if let stock { try FieldRules.stock(stock) }
+        case .refill:
+            try FieldRules.units(try require(units, "units"))
+        case .take, .skip:
+            let day = try Self.day(day, "day")
+            if let slot { _ = try Self.time(slot, "slot") }
+            let at = try require(at, "at")
+            guard at.isFinite, at >= 0, at < 1e11 else { throw Refusal(reason: "at \(at) is not an instant after 1970") }
+            try FieldRules.instant(Date(timeIntervalSince1970: at), now: stamped)
+            // A slot's day is near when it was taken (a late take, a back-dated one): never after the stamp's day.
+            guard day.dayNumber <= Int(millis / 86_400_000) + 2 else {
+                throw Refusal(reason: "day \(day) is after the day the operation was made")
+            }
+            if kind == .take, let units { try FieldRules.units(units) }
+        case .undo:
+            let target = try require(target, "target")
+            guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }
+            if let at {
+                guard at.isFinite, at >= 0, at < 1e11 else { throw Refusal(reason: "at \(at) is not an instant after 1970") }
+                try FieldRules.instant(Date(timeIntervalSince1970: at), now: stamped)
+            }
+        }
+    }
+
+    /// The details of an `add` or `edit` among `fields`, through the gate.
+    private func details(_ fields: [String]) throws {
+        for field in fields {
+            switch field {
+            case "name": if let name { try FieldRules.name(name) }
+            case "dose": if let dose { try FieldRules.doseText(dose) }
+            case "group": if let group { try FieldRules.group(group) }
+            case "note": if let note { try FieldRules.note(note) }
+            case "per_dose": if let perDose { try FieldRules.perDose(perDose) }
+            case "low_days": if let lowDays { try FieldRules.lowDays(lowDays) }
+            default: continue
+            }
+        }
+    }
+}
