@@ -173,12 +173,12 @@ public struct DosageReader {
         if !inventory.isAbsent, try inventory.object()["enabled"].bool() {
             let current = try inventory["current"].number()
             guard current >= 0 else { throw inventory["current"].fail("a stock of 0 or more") }
-            stock = min(Int(current.rounded(.down)), RefillService.maximum)
+            stock = min(Int(saturating: current.rounded(.down)), RefillService.maximum)
             let perDay = doses.reduce(0) { $0 + $1.dose }
             if inventory.has("reminder") {
                 let reminder = try inventory["reminder"].number()
                 if !recurrence.isAsNeeded && perDay > 0 {
-                    lowDays = min(Int((reminder / perDay).rounded(.up)), 366)
+                    lowDays = min(Int(saturating: (reminder / perDay).rounded(.up)), FieldRules.lowDaysRange.upperBound)
                 } else if reminder > 0 {
                     notes.append(catalog.text("import.ne.reminder", ["name": name, "units": Self.format(reminder), "unit": unit]))
                 }

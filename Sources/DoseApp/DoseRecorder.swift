@@ -77,8 +77,10 @@ public struct DoseRecorder {
         case .extra(let m): (m, nil)
         }
         var delta = 0
-        if kind == .taken, let stock = try w.reader.medication(id: m.id)?.stock {
-            delta = min(stock, m.perDose)
+        if kind == .taken, let stored = try w.reader.medication(id: m.id)?.stock {
+            // Clamped: a stock or per-dose an older dosebar stored out of range must not stop the take.
+            let stock = FieldRules.clampedStock(stored)
+            delta = min(stock, FieldRules.clampedPerDose(m.perDose))
             try w.setStock(medicationID: m.id, stock - delta)
         }
         let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: logged,

@@ -111,7 +111,7 @@ public struct ImportService {
             case .nominal(_, let time):
                 slot = dayPlan.slots.first { $0.key.medicationID == m.id && $0.key.time == time }
             case .instant(_, let instant):
-                slot = dayPlan.slots.first { $0.key.medicationID == m.id && Int($0.instant.timeIntervalSince1970) == Int(instant.timeIntervalSince1970) }
+                slot = dayPlan.slots.first { $0.key.medicationID == m.id && Int(unixSecondsOf: $0.instant) == Int(unixSecondsOf: instant) }
             case .asNeeded:
                 break
             }
@@ -154,6 +154,6 @@ public struct ImportService {
 
     /// An as-needed dose's identity: the medicine and the whole second it was taken at.
     private static func instantKey(_ id: Int64, _ at: Date) -> String {
-        "\(id)@\(Int(at.timeIntervalSince1970.rounded(.down)))"
+        "\(id)@\(Int(unixSecondsOf: at))"
     }
 }

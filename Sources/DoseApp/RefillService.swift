@@ -8,7 +8,7 @@ public struct RefillService {
     public let store: DoseStore
 
     /// The most units dosebar keeps count of.
-    public static let maximum = 1_000_000
+    public static let maximum = FieldRules.stockRange.upperBound
 
     public init(context: AppContext, store: DoseStore) {
         self.context = context; self.store = store
@@ -18,8 +18,9 @@ public struct RefillService {
     public func refill(_ name: String, adding units: Int?, setTo set: Int?) throws -> (name: String, stock: Int) {
         try store.write { w in
             let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
-            let current = try w.reader.medication(id: m.id)?.stock
-            let new = set ?? min((current ?? 0) + (units ?? 0), RefillService.maximum)
+            if let units { try FieldRules.units(units) }
+            let current = try w.reader.medication(id: m.id)?.stock.map(FieldRules.clampedStock)
+            let new = set ?? min((current ?? 0).saturatingAdding(units ?? 0), RefillService.maximum)
             try w.setStock(medicationID: m.id, new)
             if let journal = try SyncJournal.open(w, context) {
                 if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? 0) }

@@ -36,7 +36,8 @@ public struct UndoService {
             for e in [event] + batch {
                 _ = try w.insertUndo(of: e, at: context.now)
                 if e.stockDelta > 0, let stock = try w.reader.medication(id: e.medicationID)?.stock {
-                    try w.setStock(medicationID: e.medicationID, stock + e.stockDelta)
+                    let restored = FieldRules.clampedStock(stock).saturatingAdding(e.stockDelta)
+                    try w.setStock(medicationID: e.medicationID, FieldRules.clampedStock(restored))
                 }
                 try journal?.undone(e)
             }

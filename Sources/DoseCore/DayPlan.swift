@@ -29,7 +29,7 @@ public struct PlannedSlot: Sendable {
     }
 
     /// Whole minutes late at `t` (only meaningful when late).
-    public func lateMinutes(at t: Date) -> Int { Int((t.timeIntervalSince(instant) / 60).rounded(.down)) }
+    public func lateMinutes(at t: Date) -> Int { Int(saturating: (t.timeIntervalSince(instant) / 60).rounded(.down)) }
 
     /// Instants at which this slot's status (or lateness grade) may change, ignoring events.
     public var transitions: [Date] {

@@ -17,15 +17,21 @@ public struct DaySummary: Hashable, Sendable {
     /// Slots taken late or missed that day, as `medicationID@HH:MM` (for the pattern rule).
     public var troubled: [String]
 
+    /// Counts are clamped to 0…``countBound``: a summary is read back from the database's cache, and
+    /// a row out of range there must not overflow the sums of adherence and streaks.
     public init(date: LocalDate, total: Int, taken: Int, onTime: Int, skipped: Int, missed: Int,
                 streak: Int = 0, best: Int = 0, troubled: [String] = []) {
-        self.date = date; self.total = total; self.taken = taken; self.onTime = onTime
-        self.skipped = skipped; self.missed = missed; self.streak = streak; self.best = best
+        func c(_ n: Int) -> Int { min(max(n, 0), DaySummary.countBound) }
+        self.date = date; self.total = c(total); self.taken = c(taken); self.onTime = c(onTime)
+        self.skipped = c(skipped); self.missed = c(missed); self.streak = c(streak); self.best = c(best)
         self.troubled = troubled
     }
 
+    /// The largest count a summary holds (far beyond any real day or streak).
+    public static let countBound = 1_000_000_000
+
     /// Every slot taken or skipped and at least one taken.
-    public var isComplete: Bool { total > 0 && missed == 0 && taken > 0 && taken + skipped == total }
+    public var isComplete: Bool { total > 0 && missed == 0 && taken > 0 && taken.saturatingAdding(skipped) == total }
     /// Neither breaks nor extends a streak: no slots, or all skipped.
     public var isNeutral: Bool { total == 0 || (skipped == total) }
     /// Breaks a streak.

@@ -96,15 +96,15 @@ public struct Figures: Sendable, Hashable {
     /// Percent of taken slots taken within their window; nil when none was taken.
     public var onTimePercent: Int? { Figures.percent(onTime, taken) }
     /// Mean minutes late of the doses taken late (rounded); nil when none was.
-    public var meanLateMinutes: Int? { late == 0 ? nil : Int((Double(lateMinutesTotal) / Double(late)).rounded()) }
+    public var meanLateMinutes: Int? { late == 0 ? nil : Int(saturating: (Double(lateMinutesTotal) / Double(late)).rounded()) }
 
     /// `a` out of `b` in percent, rounded to the nearest integer (the snapshot's rule).
-    public static func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int((Double(a) * 100 / Double(b)).rounded()) }
+    public static func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int(saturating: (Double(a) * 100 / Double(b)).rounded()) }
 
     /// Adds another set of slots' figures.
     public mutating func add(_ other: Figures) {
         taken += other.taken; onTime += other.onTime; late += other.late; early += other.early
-        skipped += other.skipped; missed += other.missed; lateMinutesTotal += other.lateMinutesTotal
+        skipped += other.skipped; missed += other.missed; lateMinutesTotal = lateMinutesTotal.saturatingAdding(other.lateMinutesTotal)
     }
 
     /// Counts one slot (only known outcomes count).
@@ -112,7 +112,7 @@ public struct Figures: Sendable, Hashable {
         switch slot.status {
         case .taken: taken += 1; onTime += 1
         case .takenEarly: taken += 1; early += 1
-        case .takenLate: taken += 1; late += 1; lateMinutesTotal += slot.lateMinutes ?? 0
+        case .takenLate: taken += 1; late += 1; lateMinutesTotal = lateMinutesTotal.saturatingAdding(slot.lateMinutes ?? 0)
         case .skipped: skipped += 1
         case .missed: missed += 1
         case .upcoming, .due, .late: break
@@ -254,7 +254,7 @@ public struct HistoryLedger: Sendable {
             if archivedOn[slot.key.medicationID] == d && slot.event.map({ $0.at > now }) ?? true { continue }
             let status = slot.status(at: now)
             var late: Int?
-            if status == .takenLate, let e = slot.event { late = Int((e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
+            if status == .takenLate, let e = slot.event { late = Int(saturating: (e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
             if status == .missed { late = slot.lateMinutes(at: slot.dayEnd) }
             outcome.slots.append(DayOutcome.Slot(
                 medicationID: slot.key.medicationID, time: slot.key.time, scheduled: plan.local(slot.instant), status: status,

@@ -4,7 +4,7 @@ import Foundation
 public enum ISO8601 {
     /// `YYYY-MM-DDTHH:MM:SS±HH:MM` (or `Z` when `offset` is 0 and `zulu` is set).
     public static func format(_ date: Date, offset: Int, zulu: Bool = false) -> String {
-        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let local = Int(unixSecondsOf: date) + offset
         let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
         let secs = local - days * 86400
         let d = LocalDate(dayNumber: days)

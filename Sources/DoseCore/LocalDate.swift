@@ -3,10 +3,16 @@
 /// Stored as days since 1970-01-01 so arithmetic and comparison are integer
 /// operations; the proleptic Gregorian calendar is computed here without Foundation.
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// Days since 1970-01-01.
+    /// Days since 1970-01-01, within ±``dayNumberBound``.
     public let dayNumber: Int
 
-    public init(dayNumber: Int) { self.dayNumber = dayNumber }
+    /// The farthest a date may lie from 1970 (about 270 million years): a day number read from a
+    /// file is clamped to it, so date arithmetic (differences, seconds of a day, months) cannot overflow.
+    public static let dayNumberBound = 100_000_000_000
+
+    public init(dayNumber: Int) {
+        self.dayNumber = Swift.min(Swift.max(dayNumber, -LocalDate.dayNumberBound), LocalDate.dayNumberBound)
+    }
 
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= LocalDate.daysIn(year: year, month: month),
@@ -34,12 +40,13 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return Weekday(rawValue: iso)!
     }
 
-    public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
+    public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber.saturatingAdding(days)) }
 
     /// Adds calendar months, clamping the day to the end of the target month.
     public func adding(months: Int) -> LocalDate {
         let c = components
-        let total = c.year * 12 + (c.month - 1) + months
+        let limit = LocalDate.dayNumberBound / 365 * 12
+        let total = Swift.min(Swift.max((c.year * 12 + (c.month - 1)).saturatingAdding(months), -limit), limit)
         let y = total / 12, m = total % 12 + 1
         let d = min(c.day, LocalDate.daysIn(year: y, month: m))
         return LocalDate(dayNumber: LocalDate.daysFromCivil(y, m, d))

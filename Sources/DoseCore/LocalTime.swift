@@ -8,7 +8,8 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
         minuteOfDay = hour * 60 + minute
     }
 
-    public init(minuteOfDay: Int) { self.minuteOfDay = minuteOfDay }
+    /// A minute outside 0 ..< 1440 (a row from a broken file) is clamped into the day.
+    public init(minuteOfDay: Int) { self.minuteOfDay = Swift.min(Swift.max(minuteOfDay, 0), 1439) }
 
     /// Parses `HH:MM` or `H:MM` (24-hour).
     public init?(_ text: String) {

@@ -39,24 +39,27 @@ public struct Schedule: Hashable, Sendable {
     }
 
     /// Where a day falls in a cycle, if this is a cycle schedule and the course has begun.
+    /// A cycle an older dosebar stored out of range (no active day, negative rest) has no position.
     public func cyclePosition(on date: LocalDate) -> CyclePosition? {
-        guard case let .cycle(active, rest) = recurrence, date >= start else { return nil }
+        guard case let .cycle(active, rest) = recurrence, active > 0, rest >= 0, date >= start else { return nil }
         if let until, date > until { return nil }
-        let index = (date - start) % (active + rest)
+        let index = (date - start) % active.saturatingAdding(rest)
         if index < active { return CyclePosition(phase: .active, day: index + 1, length: active) }
         return CyclePosition(phase: .rest, day: index - active + 1, length: rest)
     }
 
     /// Whether the schedule has doses on `date` (ignores the as-needed kind, which never does).
+    /// An every-N with N below 1 (a row an older dosebar let through) has none: it must not trap.
     public func occurs(on date: LocalDate) -> Bool {
         guard date >= start else { return false }
         if let until, date > until { return false }
         switch recurrence {
         case .daily: return true
         case .weekdays(let days): return days.contains(date.weekday)
-        case .everyDays(let n): return (date - start) % n == 0
-        case .everyWeeks(let n): return (date - start) % (7 * n) == 0
+        case .everyDays(let n): return n > 0 && (date - start) % n == 0
+        case .everyWeeks(let n): return n > 0 && (date - start) % n.saturatingMultiplied(by: 7) == 0
         case .everyMonths(let n):
+            guard n > 0 else { return false }
             let s = start.components, d = date.components
             let months = (d.year - s.year) * 12 + (d.month - s.month)
             guard months >= 0, months % n == 0 else { return false }

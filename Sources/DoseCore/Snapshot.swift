@@ -16,7 +16,7 @@ public struct LocalInstant: Hashable, Sendable, Comparable {
 
     /// Local wall-clock `HH:MM`.
     public var clock: String {
-        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let local = Int(unixSecondsOf: date) + offset
         let m = ((local % 86400) + 86400) % 86400 / 60
         return LocalTime(minuteOfDay: m).description
     }

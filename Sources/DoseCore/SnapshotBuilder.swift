@@ -20,7 +20,7 @@ public struct SnapshotBuilder: Sendable {
         stockLines = self.medications.compactMap { m -> Snapshot.Stock? in
             guard let remaining = m.stock else { return nil }
             let perDay = SnapshotBuilder.unitsPerDay(m, on: plan.date)
-            let daysLeft = perDay > 0 ? Int((Double(remaining) / perDay).rounded(.down)) : nil
+            let daysLeft = perDay > 0 ? Int(saturating: (Double(remaining) / perDay).rounded(.down)) : nil
             let low = daysLeft.map { $0 <= m.lowDays } ?? (remaining < m.perDose)
             return Snapshot.Stock(medication: m.name, remaining: remaining, daysLeft: daysLeft, low: low)
         }
@@ -71,17 +71,19 @@ public struct SnapshotBuilder: Sendable {
     private let pastWeek: [Snapshot.WeekDay]
     private let restingToday: Bool
 
-    /// Average scheduled units per day of a medicine's schedule in force on `date`.
+    /// Average scheduled units per day of a medicine's schedule in force on `date`; 0 for a schedule
+    /// an older dosebar stored out of range (every 0 days, a cycle of 0/0, a per-dose below 1).
     public static func unitsPerDay(_ m: Medication, on date: LocalDate) -> Double {
-        guard let s = m.schedule(on: date) ?? m.currentSchedule else { return 0 }
-        let perDay = Double(s.times.count * m.perDose)
+        guard let s = m.schedule(on: date) ?? m.currentSchedule, m.perDose > 0 else { return 0 }
+        // In Double: a per-dose of 2^63 - 1 times three doses a day must not overflow.
+        let perDay = Double(s.times.count) * Double(m.perDose)
         switch s.recurrence {
         case .daily: return perDay
         case .weekdays(let d): return perDay * Double(d.count) / 7
-        case .everyDays(let n): return perDay / Double(n)
-        case .everyWeeks(let n): return perDay / Double(7 * n)
-        case .everyMonths(let n): return perDay / (30.44 * Double(n))
-        case .cycle(let a, let r): return perDay * Double(a) / Double(a + r)
+        case .everyDays(let n): return n > 0 ? perDay / Double(n) : 0
+        case .everyWeeks(let n): return n > 0 ? perDay / (7 * Double(n)) : 0
+        case .everyMonths(let n): return n > 0 ? perDay / (30.44 * Double(n)) : 0
+        case .cycle(let a, let r): return a > 0 && r >= 0 ? perDay * Double(a) / (Double(a) + Double(r)) : 0
         case .asNeeded: return 0
         }
     }
@@ -204,7 +206,7 @@ public struct SnapshotBuilder: Sendable {
 
     /// Percent taken over 7 and 30 days and percent on time over 30, today's known outcomes included.
     private func adherence(_ tally: Tally) -> Snapshot.Adherence {
-        func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int((Double(a) * 100 / Double(b)).rounded()) }
+        func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int(saturating: (Double(a) * 100 / Double(b)).rounded()) }
         var taken7 = tally.takenToday, known7 = tally.knownToday, taken30 = tally.takenToday, known30 = tally.knownToday
         var onTime30 = tally.onTimeToday
         let week = history.today.adding(days: -6)

@@ -12,23 +12,31 @@ public struct SyncClock: Sendable, Equatable {
 
     public init(millis: Int64, counter: Int) { self.millis = millis; self.counter = counter }
 
-    /// The state kept in `meta` (`MMM…-CCCCC`), or a stamp.
+    /// The state kept in `meta` (`MMM…-CCCCC`), or a stamp; nil when it does not parse or lies
+    /// outside what the fixed widths can hold (milliseconds 0…``maxMillis``, counter 0…``maxCounter``).
     public init?(_ text: String) {
         let parts = text.split(separator: "-", maxSplits: 2)
-        guard parts.count >= 2, let m = Int64(parts[0]), let c = Int(parts[1]) else { return nil }
+        guard parts.count >= 2, let m = Int64(parts[0]), let c = Int(parts[1]),
+              (0...Self.maxMillis).contains(m), (0...Self.maxCounter).contains(c) else { return nil }
         millis = m; counter = c
     }
+
+    /// The largest millisecond count that fits the stamp's 13 digits (the year 2286): the clock never
+    /// goes beyond it, so it cannot overflow whatever stamp it saw.
+    public static let maxMillis: Int64 = 9_999_999_999_999
 
     /// The next local stamp at wall-clock `now`.
     /// Past 99,999 stamps in one millisecond (`sync init` stamps a whole history at one `now`) the
     /// clock runs a millisecond ahead instead: a sixth counter digit would sort before the fifth.
+    /// At ``maxMillis`` with the counter full the stamp stays where it is (it cannot overflow).
     public mutating func tick(now: Date) {
-        let wall = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let ms = (now.timeIntervalSince1970 * 1000).rounded(.down)
+        let wall = ms.isNaN ? 0 : Int64(min(max(ms, 0), Double(Self.maxMillis)))
         if wall > millis {
             millis = wall; counter = 0
         } else if counter < Self.maxCounter {
             counter += 1
-        } else {
+        } else if millis < Self.maxMillis {
             millis += 1; counter = 0
         }
     }
@@ -37,7 +45,10 @@ public struct SyncClock: Sendable, Equatable {
     public static let maxCounter = 99_999
 
     /// Seen a stamp from another device: later local stamps come after it.
+    /// A stamp outside the fixed widths (negative, beyond ``maxMillis``, a counter past ``maxCounter``)
+    /// is not adopted.
     public mutating func receive(_ other: SyncClock) {
+        guard (0...Self.maxMillis).contains(other.millis), (0...Self.maxCounter).contains(other.counter) else { return }
         if (other.millis, other.counter) > (millis, counter) { self = other }
     }
 

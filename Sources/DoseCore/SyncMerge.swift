@@ -52,7 +52,7 @@ public enum SyncMerge {
     /// Whether a take or skip at `at` (Unix seconds) is an event of the same kind and slot (or
     /// medicine and day, as needed) logged at `existing`: doses are a set, one per second.
     public static func isSameDose(at: Double, as existing: Date) -> Bool {
-        Int(at.rounded(.down)) == Int(existing.timeIntervalSince1970.rounded(.down))
+        Int(saturating: at.rounded(.down)) == Int(saturating: existing.timeIntervalSince1970.rounded(.down))
     }
 
     /// A slot's doses split: of those not undone, the one taken earliest (then by the smallest
@@ -112,7 +112,7 @@ public enum SyncMerge {
 
     /// Stock derived from the operations, in stamp order whatever order they come in: the last
     /// `set` is absolute at its stamp, later refills and effective takes apply on top, never below 0
-    /// nor above `maximum`. A refill before any `set` starts from 0; a take before any counts
+    /// nor above `maximum` (a value out of that range is clamped into it). A refill before any `set` starts from 0; a take before any counts
     /// nothing. A take counts once per event (two devices' takes of one dose are one event) and
     /// not at all unless its event is in `effective` (not undone, not a duplicate).
     public static func stock(_ operations: [StockOperation], effective: Set<Int64>, maximum: Int) -> DerivedStock {
@@ -122,11 +122,13 @@ public enum SyncMerge {
         var counted = Set<Int64>()
         for op in ordered {
             switch op.change {
-            case .set(let value): stock = value
-            case .refill(let units): stock = min((stock ?? 0) + units, maximum)
+            // Every step stays in 0…maximum, whatever an operation stored out of range says (a set of
+            // 2^63 - 1, a take of -2^63): the sums saturate and the result is clamped.
+            case .set(let value): stock = value.map { min(max($0, 0), maximum) }
+            case .refill(let units): stock = min(max((stock ?? 0).saturatingAdding(units), 0), maximum)
             case .take(let units, let event):
                 guard let event, effective.contains(event), counted.insert(event).inserted, let s = stock else { continue }
-                stock = max(0, s - units)
+                stock = min(max(0, s.saturatingSubtracting(units)), maximum)
             }
         }
         return stock.map(DerivedStock.units) ?? .untracked

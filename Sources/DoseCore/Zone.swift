@@ -23,13 +23,13 @@ public struct Zone: Sendable {
 
     /// The local date at `instant`.
     public func date(of instant: Date) -> LocalDate {
-        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset(at: instant)
+        let local = Int(unixSecondsOf: instant) + offset(at: instant)
         return LocalDate(dayNumber: local >= 0 ? local / 86400 : (local - 86399) / 86400)
     }
 
     /// The local wall-clock time (minute precision) at `instant`.
     public func time(of instant: Date) -> LocalTime {
-        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset(at: instant)
+        let local = Int(unixSecondsOf: instant) + offset(at: instant)
         return LocalTime(minuteOfDay: ((local % 86400) + 86400) % 86400 / 60)
     }
 
@@ -74,7 +74,7 @@ public struct Zone: Sendable {
         // Walk whole hours in UTC from local midnight; keep those that land on a local hour boundary.
         var t = start
         while t < end {
-            let local = Int(t.timeIntervalSince1970) + offset(at: t)
+            let local = Int(unixSecondsOf: t) + offset(at: t)
             if ((local % 3600) + 3600) % 3600 == 0 { result.append(t) }
             t = t.addingTimeInterval(900)
         }

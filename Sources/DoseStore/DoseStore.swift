@@ -19,10 +19,14 @@ public final class DoseStore: Sendable {
 
     /// Internal so tests can inspect the raw database.
     let dbQueue: DatabaseQueue
+    /// What "now" is for the validation gate (``FieldRules/instant(_:now:field:)``): no instant
+    /// written may be more than 24 h after it.
+    let clock: @Sendable () -> Date
 
-    private init(dbQueue: DatabaseQueue, path: String) {
+    private init(dbQueue: DatabaseQueue, path: String, clock: @escaping @Sendable () -> Date) {
         self.dbQueue = dbQueue
         self.path = path
+        self.clock = clock
     }
 
     /// Opens the database at `path`, creating it (and missing parent directories, mode 0700)
@@ -30,23 +34,25 @@ public final class DoseStore: Sendable {
     ///
     /// Refuses, without modifying it, a file that is not a dosebar database, a corrupt or
     /// non-SQLite file, and a database written by a newer dosebar: all `DosebarError.badData`.
-    public convenience init(path: String) throws {
-        try self.init(path: path, busyTimeout: DoseStore.busyTimeout)
+    ///
+    /// `clock` is "now" for the validation gate (the system clock unless a command runs at another instant).
+    public convenience init(path: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        try self.init(path: path, busyTimeout: DoseStore.busyTimeout, clock: clock)
     }
 
     /// Opens with another busy timeout (tests).
-    convenience init(path: String, busyTimeout: TimeInterval) throws {
+    convenience init(path: String, busyTimeout: TimeInterval, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         let queue = try StoreFile.openQueue(path: path, busyTimeout: busyTimeout)
-        self.init(dbQueue: queue, path: path)
+        self.init(dbQueue: queue, path: path, clock: clock)
     }
 
     /// A fresh private in-memory database, for tests.
-    public static func inMemory() throws -> DoseStore {
+    public static func inMemory(clock: @escaping @Sendable () -> Date = { Date() }) throws -> DoseStore {
         let path = ":memory:"
         do {
             let queue = try DatabaseQueue(configuration: StoreFile.configuration())
             try Schema.migrator.migrate(queue)
-            return DoseStore(dbQueue: queue, path: path)
+            return DoseStore(dbQueue: queue, path: path, clock: clock)
         } catch {
             throw StoreErrors.map(error, path: path)
         }
@@ -87,7 +93,7 @@ public final class DoseStore: Sendable {
     /// put back, and its memory freed): a transaction that writes far more pages than the default
     /// cache holds (2 MB) would otherwise spill them to the log and read them back, again and again.
     public func write<T>(cacheMegabytes: Int?, _ body: (StoreWriter) throws -> T) throws -> T {
-        let path = path
+        let path = path, now = clock()
         do {
             return try dbQueue.writeWithoutTransaction { db in
                 let before = cacheMegabytes == nil ? nil : try Int.fetchOne(db, sql: "PRAGMA cache_size")
@@ -95,7 +101,7 @@ public final class DoseStore: Sendable {
                 defer { if let before { try? db.execute(sql: "PRAGMA cache_size = \(before)") } }
                 var result: T?
                 try db.inTransaction(.immediate) {
-                    result = try body(StoreWriter(db: db, path: path))
+                    result = try body(StoreWriter(db: db, path: path, now: now))
                     return .commit
                 }
                 guard let result else { throw DosebarError.internal("write transaction produced no result") }

@@ -121,7 +121,7 @@ extension DoseStore {
         do {
             let queue = try DatabaseQueue(path: staged, configuration: StoreFile.configuration())
             defer { try? queue.close() }
-            return try queue.write { db in try body(StoreWriter(db: db, path: staged)) }
+            return try queue.write { db in try body(StoreWriter(db: db, path: staged, now: Date())) }
         } catch let error as DosebarError {
             throw error
         } catch {

@@ -9,10 +9,13 @@ import GRDB
 public struct StoreWriter {
     let db: Database
     let path: String
+    /// The store's clock when the transaction began: the gate refuses instants more than 24 h after it.
+    let now: Date
 
-    init(db: Database, path: String) {
+    init(db: Database, path: String, now: Date) {
         self.db = db
         self.path = path
+        self.now = now
     }
 
     /// Every read of ``StoreReader``, inside this write transaction (`w.reader.medications(…)`),
@@ -23,10 +26,11 @@ public struct StoreWriter {
 
     /// Adds a medicine with its schedule versions and returns its new id (`m.id` is ignored).
     ///
-    /// Throws `badData` when an active medicine already has this name, in any letter case.
+    /// Throws `FieldRules.Violation` when a field breaks a rule (name, texts, amounts, schedules),
+    /// `badData` when an active medicine already has this name, in any letter case.
     public func insertMedication(_ m: Medication) throws -> Int64 {
+        try FieldRules.medication(m)
         var record = MedicationRecord(m)
-        try validate(record)
         do {
             try record.insert(db)
         } catch where StoreErrors.isDuplicateName(error) {
@@ -41,10 +45,13 @@ public struct StoreWriter {
 
     /// Replaces the medicine's name, dose, group, note, stock, per-dose, low-days and archive
     /// date (not its schedule versions: see ``putVersion(medicationID:_:)``).
+    ///
+    /// Every field that changes must pass ``FieldRules``; one left as it was is not checked again,
+    /// so a medicine an older dosebar stored out of range can still be renamed, edited or archived.
     public func updateMedication(_ m: Medication) throws {
         var record = MedicationRecord(m)
         record.id = m.id
-        try validate(record)
+        try validateChanges(record)
         do {
             try record.update(db)
         } catch RecordError.recordNotFound {
@@ -56,13 +63,14 @@ public struct StoreWriter {
 
     /// Adds a schedule version; one with the same effective date replaces the old one.
     public func putVersion(medicationID: Int64, _ v: ScheduleVersion) throws {
+        try FieldRules.scheduleVersion(v)
         guard try MedicationRecord.exists(db, key: medicationID) else { throw unknownMedication(medicationID) }
         try ScheduleVersionRecord(medicationID: medicationID, v).insert(db, onConflict: .replace)
     }
 
     /// Sets the units on hand (nil: stock not tracked).
     public func setStock(medicationID: Int64, _ stock: Int?) throws {
-        if let stock, stock < 0 { throw DosebarError.badData("stock cannot be negative (\(stock))") }
+        if let stock { try FieldRules.stock(stock) }
         try db.execute(sql: "UPDATE medication SET stock = ? WHERE id = ?", arguments: [stock, medicationID])
         if db.changesCount == 0 { throw unknownMedication(medicationID) }
     }
@@ -81,6 +89,10 @@ public struct StoreWriter {
             throw DosebarError.internal("event slot \(slot) of medicine #\(slot.medicationID) "
                 + "does not match medicine #\(e.medicationID) on \(day)")
         }
+        try FieldRules.date(day, field: "day")
+        try FieldRules.instant(e.at.timeIntervalSince1970, now: now, field: "at")
+        try FieldRules.instant(e.loggedAt.timeIntervalSince1970, now: now, field: "logged at")
+        if e.stockDelta != 0 { try FieldRules.units(e.stockDelta) }
         var record = EventRecord(e, day: day)
         record.target = nil
         return try insert(&record)
@@ -180,13 +192,19 @@ public struct StoreWriter {
 
     // MARK: - Helpers
 
-    private func validate(_ record: MedicationRecord) throws {
-        if record.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw DosebarError.badData("a medicine needs a name")
+    /// The gate for an update: the fields that differ from the stored row pass ``FieldRules``.
+    private func validateChanges(_ record: MedicationRecord) throws {
+        let old = try record.id.flatMap { try MedicationRecord.fetchOne(db, key: $0) }
+        if record.name != old?.name { try FieldRules.name(record.name) }
+        if record.dose != old?.dose { try FieldRules.doseText(record.dose) }
+        if record.group != old?.group { try FieldRules.group(record.group) }
+        if record.note != old?.note { try FieldRules.note(record.note) }
+        if record.stock != old?.stock, let stock = record.stock { try FieldRules.stock(stock) }
+        if record.perDose != old?.perDose { try FieldRules.perDose(record.perDose) }
+        if record.lowDays != old?.lowDays { try FieldRules.lowDays(record.lowDays) }
+        if record.archivedOn != old?.archivedOn, let day = record.archivedOn {
+            try FieldRules.date(LocalDate(dayNumber: day), field: "archived on")
         }
-        if let stock = record.stock, stock < 0 { throw DosebarError.badData("stock cannot be negative (\(stock))") }
-        if record.perDose < 1 { throw DosebarError.badData("--per-dose must be at least 1 (got \(record.perDose))") }
-        if record.lowDays < 0 { throw DosebarError.badData("--low-days cannot be negative (got \(record.lowDays))") }
     }
 
     private func duplicateName(_ name: String) -> DosebarError {

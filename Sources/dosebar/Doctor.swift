@@ -42,6 +42,11 @@ struct Doctor: ParsableCommand {
             let meds = try store.read { try $0.medications(includeArchived: false) }
             ok(c.counted("doctor.database", meds.count, ["path": context.dbPath]))
             if meds.isEmpty { note(c.text("doctor.no_medicines")) }
+            for m in meds {
+                if let problem = FieldRules.storedProblem(m) {
+                    fix(c.text("doctor.out_of_range", ["name": FieldRules.printable(m.name), "problem": problem.description]))
+                }
+            }
             do {
                 try Refresh.export(context, store)
                 ok(c.text("doctor.writable", ["path": context.dirPath]))

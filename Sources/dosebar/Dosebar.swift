@@ -40,6 +40,11 @@ struct Dosebar: ParsableCommand {
         } catch let error as DosebarError {
             Output.error(error.description)
             Foundation.exit(error.exitCode)
+        } catch let violation as FieldRules.Violation {
+            // The validation gate refused a value (bad data, exit 65).
+            let error = violation.asDosebarError
+            Output.error(error.description)
+            Foundation.exit(error.exitCode)
         } catch {
             // ArgumentParser's own errors keep their exit codes (64 for usage); help and --version
             // print as it prints them, and an error is one line on stderr like every other (DESIGN §9).

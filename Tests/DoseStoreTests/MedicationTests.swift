@@ -11,7 +11,6 @@ struct MedicationTests {
         .weekdays([.monday, .wednesday, .friday]),
         .weekdays([.sunday]),
         .weekdays(Set(Weekday.allCases)),
-        .weekdays([]),
         .everyDays(3),
         .everyWeeks(2),
         .everyMonths(1),
@@ -122,7 +121,7 @@ struct MedicationTests {
         #expect(try f.store.read { try $0.medication(id: id) }?.stock == 28)
         try f.store.write { try $0.setStock(medicationID: id, nil) }
         #expect(try f.store.read { try $0.medication(id: id) }?.stock == nil)
-        #expect(throws: DosebarError.self) { try f.store.write { try $0.setStock(medicationID: id, -1) } }
+        #expect(throws: FieldRules.Violation.self) { try f.store.write { try $0.setStock(medicationID: id, -1) } }
         #expect(throws: DosebarError.badData("no medicine with id 5")) { try f.store.write { try $0.setStock(medicationID: 5, 1) } }
     }
 
@@ -171,12 +170,12 @@ struct MedicationTests {
 
     @Test func refusesInvalidMedicines() throws {
         let f = try Fixture()
-        #expect(throws: DosebarError.badData("a medicine needs a name")) {
+        #expect(throws: FieldRules.Violation(field: "name", reason: "is empty")) {
             _ = try f.store.write { try $0.insertMedication(daily("  ")) }
         }
         var m = daily("Aspirin")
         m.perDose = 0
-        #expect(throws: DosebarError.self) { _ = try f.store.write { try $0.insertMedication(m) } }
+        #expect(throws: FieldRules.Violation.self) { _ = try f.store.write { try $0.insertMedication(m) } }
     }
 
     @Test func unreadableScheduleIsBadData() throws {
