@@ -61,8 +61,9 @@ extension SyncOperation {
         guard let text else { throw Refusal(reason: "\(field) is missing") }
         let b = Array(text.utf8)
         guard b.count == 10, b[4] == 0x2D, b[7] == 0x2D, b.enumerated().allSatisfy({ [4, 7].contains($0.offset) || isDigit($0.element) }),
-              let day = LocalDate(text), day.description == text, day.dayNumber >= 0
-        else { throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a date (YYYY-MM-DD, from 1970)") }
+              let day = LocalDate(text), day.description == text
+        else { throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a date (YYYY-MM-DD)") }
+        try FieldRules.date(day, field: field)
         return day
     }
 
@@ -123,7 +124,7 @@ extension SyncOperation {
             if let until = s.until { _ = try Self.day(until, "schedule.until") }
             for t in s.times { _ = try Self.time(t, "schedule.times") }
             for d in s.weekdays ?? [] where !(1...7).contains(d) { throw Refusal(reason: "schedule.weekdays has \(d) (1 = Monday … 7 = Sunday)") }
-            try FieldRules.schedule(parsed)
+            do { try FieldRules.schedule(parsed) } catch { throw Refusal(reason: "schedule \(error.field): \(error.reason)") }
         case .stock:
             if let stock { try FieldRules.stock(stock) }
         case .refill:
@@ -132,20 +133,26 @@ extension SyncOperation {
             let day = try Self.day(day, "day")
             if let slot { _ = try Self.time(slot, "slot") }
             let at = try require(at, "at")
-            guard at.isFinite, at >= 0, at < 1e11 else { throw Refusal(reason: "at \(at) is not an instant after 1970") }
-            try FieldRules.instant(Date(timeIntervalSince1970: at), now: stamped)
-            // A slot's day is near when it was taken (a late take, a back-dated one): never after the stamp's day.
-            guard day.dayNumber <= Int(millis / 86_400_000) + 2 else {
-                throw Refusal(reason: "day \(day) is after the day the operation was made")
+            try Self.instant(at, stamped: stamped)
+            // A slot's day is near when it was taken (a late take, a back-dated one): never days after it.
+            guard day.dayNumber <= Int(max(0, min(at, 1e11)) / 86_400) + 2 else {
+                throw Refusal(reason: "day \(day) is days after the dose was taken")
             }
-            if kind == .take, let units { try FieldRules.units(units) }
+            // 0: an imported dose, which moves no stock.
+            if kind == .take, let units, units != 0 { try FieldRules.units(units) }
         case .undo:
             let target = try require(target, "target")
             guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }
-            if let at {
-                guard at.isFinite, at >= 0, at < 1e11 else { throw Refusal(reason: "at \(at) is not an instant after 1970") }
-                try FieldRules.instant(Date(timeIntervalSince1970: at), now: stamped)
-            }
+            if let at { try Self.instant(at, stamped: stamped) }
+        }
+    }
+
+    /// An instant of a dose or undo: through the gate, and no later than the operation's stamp
+    /// (a device stamps a change after it happened; an hour of slack for an older file).
+    static func instant(_ at: Double, stamped: Date) throws {
+        try FieldRules.instant(at, now: stamped)
+        guard at <= stamped.timeIntervalSince1970 + 3_600 else {
+            throw Refusal(reason: "at \(at) is after the operation's stamp (\(Int64(stamped.timeIntervalSince1970)))")
         }
     }
 
@@ -154,9 +161,9 @@ extension SyncOperation {
         for field in fields {
             switch field {
             case "name": if let name { try FieldRules.name(name) }
-            case "dose": if let dose { try FieldRules.doseText(dose) }
-            case "group": if let group { try FieldRules.group(group) }
-            case "note": if let note { try FieldRules.note(note) }
+            case "dose": try FieldRules.doseText(dose)
+            case "group": try FieldRules.group(group)
+            case "note": try FieldRules.note(note)
             case "per_dose": if let perDose { try FieldRules.perDose(perDose) }
             case "low_days": if let lowDays { try FieldRules.lowDays(lowDays) }
             default: continue

@@ -103,8 +103,8 @@ struct SyncHostileTests {
         Case(label: "cycle 0/0", lines: { [schedule($0, 1, ["kind": "cycle", "a": 0, "b": 0])] }, reason: "schedule"),
         Case(label: "25:00", lines: { [schedule($0, 1, ["times": ["25:00"]])] }, reason: "25:00"),
         Case(label: "unknown schedule kind", lines: { [schedule($0, 1, ["kind": "fortnightly"])] }, reason: "fortnightly"),
-        Case(label: "per_dose 2^63-1", lines: { [op($0, "edit", 1, ["changed": ["per_dose"], "per_dose": Int.max])] }, reason: "per_dose"),
-        Case(label: "per_dose 0", lines: { [op($0, "edit", 1, ["changed": ["per_dose"], "per_dose": 0])] }, reason: "per_dose"),
+        Case(label: "per_dose 2^63-1", lines: { [op($0, "edit", 1, ["changed": ["per_dose"], "per_dose": Int.max])] }, reason: "per dose"),
+        Case(label: "per_dose 0", lines: { [op($0, "edit", 1, ["changed": ["per_dose"], "per_dose": 0])] }, reason: "per dose"),
         Case(label: "stamp 2^63-1", lines: { p in
             var o = op(p, "refill", 1, ["units": 5]); o["stamp"] = "9223372036854775807-00000-" + p.deviceA; return [o]
         }, reason: "stamp"),
