@@ -125,6 +125,10 @@ struct SyncApplier {
                 clock.receive(stamp)
                 do {
                     done = try applyIfCan(op)
+                } catch let v as FieldRules.Violation {
+                    // The store's gate refused a write the line's gate let through: nothing was written.
+                    try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: v.description))
+                    continue
                 } catch let e as DosebarError {
                     guard case .internal(let why) = e else { throw e }
                     try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: why))
@@ -166,6 +170,8 @@ struct SyncApplier {
                 let done: Applied?
                 do {
                     done = try applyIfCan(op)
+                } catch is FieldRules.Violation {
+                    continue
                 } catch let e as DosebarError {
                     guard case .internal = e else { throw e }
                     continue
