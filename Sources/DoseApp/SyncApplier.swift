@@ -103,7 +103,12 @@ struct SyncApplier {
                 valid.append(line)
             }
         }
-        for line in valid where line.op.knownKind == .schedule { if let gid = line.op.medicine { scheduled.insert(gid) } }
+        // A schedule held (stamped more than a day ahead) does not count: its medicine would arrive without one.
+        for line in valid where line.op.knownKind == .schedule {
+            if let gid = line.op.medicine, let millis = SyncOperation.stampMillis(line.op.stamp, device: line.op.device), !isHeld(millis) {
+                scheduled.insert(gid)
+            }
+        }
         let inOrder = { (a: SyncFolder.Line, b: SyncFolder.Line) in SyncMerge.precedes((a.op.stamp, a.op.id), (b.op.stamp, b.op.id)) }
         // A device's file is in its stamp order: no sorted copy of hundreds of thousands of lines.
         let sorted = zip(valid, valid.dropFirst()).allSatisfy { !inOrder($1, $0) } ? valid : valid.sorted(by: inOrder)
@@ -324,7 +329,9 @@ struct SyncApplier {
             return true
         case .new:
             // A new medicine arrives with a schedule, never without one: its add waits for it.
-            guard try scheduled.contains(gid) || w.reader.hasPendingSchedule(gid: gid) else { return false }
+            guard try scheduled.contains(gid) || w.reader.hasPendingSchedule(gid: gid, notAfter: nowMillis + Self.holdMillis) else {
+                return false
+            }
         }
         var m = Medication(id: 0, name: name, versions: [])
         fill(op, &m)

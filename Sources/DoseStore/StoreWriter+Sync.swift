@@ -110,10 +110,14 @@ extension StoreReader {
         try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE applied = 0 ORDER BY stamp, id").map(StoredOperation.init(row:))
     }
 
-    /// Whether an operation that waits is a schedule of the medicine with global id `gid`.
-    public func hasPendingSchedule(gid: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE applied = 0 AND kind = 'schedule' AND medicine = ?)",
-                          arguments: [gid]) ?? false
+    /// Whether an operation that waits is a schedule of the medicine with global id `gid`, stamped
+    /// at or before `millis` (the 13 digits of a stamp: one held beyond it does not count).
+    public func hasPendingSchedule(gid: String, notAfter millis: Int64) throws -> Bool {
+        let digits = String(millis)
+        let bound = String(repeating: "0", count: max(0, 13 - digits.count)) + digits
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM operation WHERE applied = 0 AND kind = 'schedule' AND medicine = ? AND substr(stamp, 1, 13) <= ?)
+            """, arguments: [gid, bound]) ?? false
     }
 
     /// Whether an operation waits for something it names.

@@ -20,6 +20,9 @@ struct SyncStatus: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    /// Skipped lines of one file listed one by one; the rest are counted.
+    static let listed = 20
+
     func run() throws {
         let context = try AppContext(global.options)
         let store = try context.openStore()
@@ -35,8 +38,15 @@ struct SyncStatus: ParsableCommand {
             Output.line(line)
         }
         // What another device wrote is shown with its control characters made visible.
-        for s in skipped {
-            Output.line(c.text("sync.status.skipped", ["file": LineHash.printable(s.file, limit: 4096), "line": String(s.line), "reason": s.reason]))
+        // A file of junk lists its first lines and how many more, not 200,000 lines.
+        for (file, lines) in Dictionary(grouping: skipped, by: \.file).sorted(by: { $0.key < $1.key }) {
+            let name = LineHash.printable(file, limit: 4096)
+            for s in lines.prefix(Self.listed) {
+                Output.line(c.text("sync.status.skipped", ["file": name, "line": String(s.line), "reason": s.reason]))
+            }
+            if lines.count > Self.listed {
+                Output.line(c.text("sync.status.skipped.more", ["file": name, "count": String(lines.count - Self.listed)]))
+            }
         }
         for w in waiting {
             Output.line(c.text(w.held ? "sync.status.held" : "sync.status.waiting",

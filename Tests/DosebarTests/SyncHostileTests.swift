@@ -270,6 +270,10 @@ struct SyncHostileTests {
         #expect(warnings.first?.contains(":\(first): not a dosebar operation") == true)
         #expect(warnings.last?.contains("and 199995 more lines skipped") == true, "\(warnings.last ?? "")")
         #expect(try p.b.statuses(at: Self.now).contains("Aspirin:taken"))
+        // `sync status` lists the first 20 and counts the rest.
+        let status = try p.b.ok("sync", "status", now: Self.now).out.split(separator: "\n")
+        #expect(status.filter { $0.hasPrefix("skipped " + p.target + ":") }.count == 20, "\(status.prefix(30))")
+        #expect(status.contains("skipped 199980 more lines of " + p.target), "\(status.suffix(3))")
         // A new take appended: only it is read, nothing warned again.
         var next = p.validTake(counter: 91)
         next["slot"] = nil; next["medicine"] = p.ibuprofen
