@@ -246,7 +246,7 @@ private final class ParsedShares: @unchecked Sendable {
 /// FNV-1a (64 bits) of a line's bytes: what tells two versions of one operation apart, and a
 /// skipped line already warned about. Not a defence against a forger (who can write any line).
 public enum LineHash {
-    public static func of<Bytes: Collection>(_ bytes: Bytes) -> Int64 where Bytes.Element == UInt8 {
+    public static func of(_ bytes: UnsafeRawBufferPointer) -> Int64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         return Int64(bitPattern: h)
@@ -257,7 +257,10 @@ public enum LineHash {
         data.withUnsafeBytes { of($0) }
     }
 
-    public static func of(_ text: String) -> Int64 { of(Array(text.utf8)) }
+    public static func of(_ text: String) -> Int64 {
+        var text = text
+        return text.withUTF8 { of(UnsafeRawBufferPointer($0)) }
+    }
 
     /// Text from a file made safe to print on a terminal: control and bidirectional-override
     /// characters as `?`, at most `limit` characters.

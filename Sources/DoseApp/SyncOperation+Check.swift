@@ -28,40 +28,61 @@ extension SyncOperation {
         var reason: String
     }
 
-    /// The instant of a well-formed stamp (its milliseconds), nil for a malformed one.
+    /// The instant of a well-formed stamp (its milliseconds), nil for a malformed one. (Plain loops:
+    /// every line of a long history passes here.)
     public static func stampMillis(_ stamp: String, device: String) -> Int64? {
-        let b = Array(stamp.utf8)
-        guard b.count == 20 + device.utf8.count, b[13] == 0x2D, b[19] == 0x2D,
-              b[0..<13].allSatisfy(isDigit), b[14..<19].allSatisfy(isDigit),
-              b[20...].elementsEqual(device.utf8) else { return nil }
-        return b[0..<13].reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
+        let deviceCount = device.utf8.count
+        guard stamp.utf8.count == 20 + deviceCount, stamp.hasSuffix("-" + device) else { return nil }
+        var millis: Int64 = 0
+        var i = 0
+        for c in stamp.utf8 {
+            if i == 20 { break }
+            if i == 13 || i == 19 {
+                guard c == 0x2D else { return nil }
+            } else {
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                if i < 13 { millis = millis * 10 + Int64(c &- 0x30) }
+            }
+            i += 1
+        }
+        return millis
     }
 
     /// A lowercase UUID, as ``SyncJournal`` writes operation and medicine ids.
     static func isUUID(_ text: String) -> Bool {
-        let b = Array(text.utf8)
-        guard b.count == 36 else { return false }
-        for (i, c) in b.enumerated() {
-            if [8, 13, 18, 23].contains(i) { guard c == 0x2D else { return false }; continue }
-            guard isDigit(c) || (0x61...0x66).contains(c) else { return false }
+        guard text.utf8.count == 36 else { return false }
+        var i = 0
+        for c in text.utf8 {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard c == 0x2D else { return false }
+            } else {
+                guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+            }
+            i += 1
         }
         return true
     }
 
     /// A device id: 1 to 64 lowercase letters and digits (``SyncService`` makes 16 hex digits).
     static func isDevice(_ text: String) -> Bool {
-        let b = Array(text.utf8)
-        return (1...64).contains(b.count) && b.allSatisfy { isDigit($0) || (0x61...0x7A).contains($0) }
+        let n = text.utf8.count
+        guard n >= 1 && n <= 64 else { return false }
+        for c in text.utf8 where !((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7A)) { return false }
+        return true
     }
 
-    private static func isDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) }
-
-    /// `YYYY-MM-DD` from 1970 to 9999, digits only.
+    /// `YYYY-MM-DD`, digits only, within ``FieldRules/date(_:field:)``.
     static func day(_ text: String?, _ field: String) throws -> LocalDate {
         guard let text else { throw Refusal(reason: "\(field) is missing") }
-        let b = Array(text.utf8)
-        guard b.count == 10, b[4] == 0x2D, b[7] == 0x2D, b.enumerated().allSatisfy({ [4, 7].contains($0.offset) || isDigit($0.element) }),
-              let day = LocalDate(text), day.description == text
+        var ok = text.utf8.count == 10
+        if ok {
+            var i = 0
+            for c in text.utf8 {
+                ok = ok && (i == 4 || i == 7 ? c == 0x2D : (c >= 0x30 && c <= 0x39))
+                i += 1
+            }
+        }
+        guard ok, let day = LocalDate(text), day.description == text
         else { throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a date (YYYY-MM-DD)") }
         try FieldRules.date(day, field: field)
         return day
