@@ -21,4 +21,12 @@ extension AppContext {
     public func reloaded() throws -> AppContext {
         try AppContext(options, env: env)
     }
+
+    /// "Now" for the store's validation gate (no instant written more than 24 h after it): `DOSEBAR_NOW`
+    /// when set (it never advances, like the daemon's clock then), else the system clock read at each
+    /// write, since a daemon's context lives for days.
+    public var gateClock: @Sendable () -> Date {
+        let fixed: Date? = env["DOSEBAR_NOW"].flatMap { $0.isEmpty ? nil : $0 } == nil ? nil : now
+        return { fixed ?? Date() }
+    }
 }

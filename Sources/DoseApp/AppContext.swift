@@ -78,14 +78,8 @@ public struct AppContext: Sendable {
         return (Zone(TimeZone(identifier: "UTC")!, name: "UTC"), "TZ='\(env["TZ"]!)' is not a known time zone; using UTC (set TZ to a name like Asia/Seoul)")
     }
 
-    /// Opens (creating if needed) the database.
-    ///
-    /// The validation gate's "now" is `DOSEBAR_NOW` when set (it never advances, like the daemon's
-    /// clock then), else the system clock read at each write: a daemon's context lives for days.
-    public func openStore() throws -> DoseStore {
-        let fixed: Date? = env["DOSEBAR_NOW"].flatMap { $0.isEmpty ? nil : $0 } == nil ? nil : now
-        return try DoseStore(path: dbPath, clock: { fixed ?? Date() })
-    }
+    /// Opens (creating if needed) the database, with ``gateClock`` as its validation gate's "now".
+    public func openStore() throws -> DoseStore { try DoseStore(path: dbPath, clock: gateClock) }
 
     /// Parses `--at` of take/skip: `HH:MM` (today) or a date-time (`YYYY-MM-DDTHH:MM`, or ISO-8601 with offset).
     public func instant(fromAt text: String) throws -> Date {

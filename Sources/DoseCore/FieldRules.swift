@@ -30,7 +30,15 @@ import Foundation
 /// embeddings, overrides and isolates (U+061C, U+200E/200F, U+202A–202E, U+2066–2069), which
 /// would let a name print as something it is not.
 ///
+/// Bounds follow what the CLI and the importers already accept where they had one (cycles of 366
+/// days, a window of 0, refills of 1,000,000 units), so no value a person could enter before is
+/// refused now; the CLI stays stricter on names (100) and notes (1,000, one line).
+///
 /// Amounts are whole units today; when fractions come, their bounds change here and nowhere else.
+///
+/// A value an older dosebar already stored is not refused when read: the code that computes with
+/// it clamps instead (`Saturating.swift`, ``clampedStock(_:)``), and `doctor` names it
+/// (``storedProblem(_:)``).
 public enum FieldRules {
     /// A value a rule refused: which field and why, in one line for a person.
     public struct Violation: Error, Sendable, Equatable, CustomStringConvertible {

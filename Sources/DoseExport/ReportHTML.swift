@@ -454,7 +454,7 @@ fileprivate func el(_ name: String, _ attributes: KeyValuePairs<String, String> 
 fileprivate extension LocalInstant {
     /// The local date at this instant.
     var localDate: LocalDate {
-        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let local = Int(unixSecondsOf: date) + offset
         return LocalDate(dayNumber: local >= 0 ? local / 86400 : (local - 86399) / 86400)
     }
 }

@@ -23,7 +23,7 @@ public final class DoseStore: Sendable {
     /// written may be more than 24 h after it.
     let clock: @Sendable () -> Date
 
-    private init(dbQueue: DatabaseQueue, path: String, clock: @escaping @Sendable () -> Date) {
+    private init(dbQueue: DatabaseQueue, path: String, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.dbQueue = dbQueue
         self.path = path
         self.clock = clock

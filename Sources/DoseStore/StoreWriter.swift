@@ -107,6 +107,7 @@ public struct StoreWriter {
         else {
             throw DosebarError.badData("event #\(target.id) is not a dose that can be undone")
         }
+        try FieldRules.instant(at.timeIntervalSince1970, now: now, field: "at")
         if try reader.isUndone(eventID: target.id) {
             throw DosebarError.badData("that dose was already undone; nothing to undo")
         }
@@ -117,7 +118,8 @@ public struct StoreWriter {
         record.at = at.timeIntervalSince1970
         record.loggedAt = at.timeIntervalSince1970
         record.target = target.id
-        record.stockDelta = -stored.stockDelta
+        // Saturating: a stored delta of -2^63 (an older sync's) has no negation in Int.
+        record.stockDelta = 0.saturatingSubtracting(stored.stockDelta)
         return try insert(&record)
     }
 

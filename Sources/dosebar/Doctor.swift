@@ -42,11 +42,6 @@ struct Doctor: ParsableCommand {
             let meds = try store.read { try $0.medications(includeArchived: false) }
             ok(c.counted("doctor.database", meds.count, ["path": context.dbPath]))
             if meds.isEmpty { note(c.text("doctor.no_medicines")) }
-            for m in meds {
-                if let problem = FieldRules.storedProblem(m) {
-                    fix(c.text("doctor.out_of_range", ["name": FieldRules.printable(m.name), "problem": problem.description]))
-                }
-            }
             do {
                 try Refresh.export(context, store)
                 ok(c.text("doctor.writable", ["path": context.dirPath]))
@@ -66,6 +61,12 @@ struct Doctor: ParsableCommand {
                 fix(c.text("doctor.syncthing_silent", ["dir": setup.dir, "address": address]))
             } else {
                 ok(c.text("doctor.sync", ["dir": setup.dir]))
+            }
+        }
+        // A medicine an older or broken dosebar stored out of range (DESIGN §9): named, with the rule.
+        for m in (try? context.openStore().read({ try $0.medications(includeArchived: false) })) ?? [] {
+            if let problem = FieldRules.storedProblem(m) {
+                fix(c.text("doctor.out_of_range", ["name": FieldRules.printable(m.name), "problem": problem.description]))
             }
         }
         let path = (context.env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)

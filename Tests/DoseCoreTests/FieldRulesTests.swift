@@ -112,6 +112,9 @@ import Testing
                   Double(Int64.max), Double(Int64.min), -2_208_988_800 /* 1900 */] {
             Self.refuses("at") { try FieldRules.instant(x, now: now) }
         }
+        // NaN and infinities are named as such (a NaN compares false with both bounds).
+        #expect(throws: V(field: "at", reason: "is not a number")) { try FieldRules.instant(.nan, now: now) }
+        #expect(throws: V(field: "at", reason: "is not a number")) { try FieldRules.instant(-.infinity, now: now) }
         try FieldRules.instant(0, now: now)
         try FieldRules.instant(t, now: now)
         try FieldRules.instant(t + 86_400, now: now)

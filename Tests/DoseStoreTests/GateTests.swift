@@ -116,6 +116,18 @@ struct GateTests {
         #expect(FieldRules.storedProblem(m)?.field == "name")
         let plan = DayPlan(date: day("2026-03-10"), medications: [m], events: [], zone: Zone(TimeZone(identifier: "UTC")!))
         #expect(plan.slots.isEmpty)
+        // An event an older sync stored with units -2^63 can be undone (its negation saturates).
+        let eventID = try store.dbQueue.write { db -> Int64 in
+            try db.execute(sql: """
+                INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known)
+                VALUES (?, 'taken', ?, 480, ?, ?, NULL, ?, 1)
+                """, arguments: [id, day("2026-03-10").dayNumber, instant().timeIntervalSince1970, instant().timeIntervalSince1970, Int64.min])
+            return db.lastInsertedRowID
+        }
+        let poisoned = try #require(try store.read { try $0.event(id: eventID) })
+        let undo = try store.write { try $0.insertUndo(of: poisoned, at: instant(60)) }
+        #expect(try store.read { try $0.event(id: undo) }?.stockDelta == Int.max)
+        #expect(Self.violation { _ = try store.write { try $0.insertUndo(of: poisoned, at: Date(timeIntervalSince1970: .nan)) } }?.field == "at")
         // Archiving (an update that leaves the bad fields as they are) still works; a new bad value does not.
         var archived = m
         archived.archivedOn = day("2026-03-10")
