@@ -70,11 +70,6 @@ public struct DeviceProgress: Sendable, Equatable {
 }
 
 extension StoreReader {
-    /// Whether the operation with this id is stored (applied or waiting).
-    public func hasOperation(id: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)"), arguments: [id]) ?? false
-    }
-
     /// The operation with this id, when stored: its ``LineHash`` (nil inside when stored before
     /// hashes were kept).
     public func operationHash(id: String) throws -> Int64?? {
