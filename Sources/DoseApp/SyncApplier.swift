@@ -15,23 +15,43 @@ import Foundation
 /// - an undo names the operation it reverts (``SyncMerge/undo(of:undone:)``);
 /// - stock is derived from the operations (``SyncStock``).
 ///
-/// An operation naming something not here yet (a medicine, the dose an undo reverts) waits and is
-/// tried again on every later read.
+/// Every line passes the gate first (``SyncOperation/refusal()``): one that fails, or reuses an
+/// operation id with other content, is skipped (kept in `sync_skipped`, so it is warned about
+/// once) and never stops the lines after it. An operation stamped more than a day ahead of this
+/// machine's clock is held: stored, not applied, its stamp not taken into the clock, until the
+/// clock comes within a day of it. An operation naming something not here yet (a medicine, the
+/// dose an undo reverts) waits and is tried again by ``retryWaiting()``; a new medicine's `add`
+/// waits for a schedule of it, so a medicine never arrives without one.
+///
+/// One applier applies one batch (``SyncService`` commits every few thousand lines): what it
+/// caches of the slots it gave doses keeps the cost of each dose independent of how many doses
+/// the slot has, and the slots are resolved once, at the end of the batch.
 struct SyncApplier {
     let w: StoreWriter
     let today: LocalDate
+    /// This machine's clock: what is stamped more than ``holdMillis`` after it is held.
+    let now: Date
     private(set) var touched = Set<Int64>()
     private(set) var earliest: LocalDate?
+    /// The lines this batch skipped that were not skipped before: each is warned about once.
+    private(set) var newlySkipped: [SkippedLine] = []
     /// What a batch looks up for almost every dose, read once per batch: the local medicine of a
     /// global id (it never changes once linked), the last day with an event of each medicine before
-    /// this batch, and the slots this batch gave a dose. A slot after that day that this batch gave
-    /// none has none, and needs no look-up (another device's first file is mostly such doses).
+    /// this batch, and the doses of each slot it touched (a slot after that day that this batch gave
+    /// none has none, and needs no look-up: another device's first file is mostly such doses).
     private var medicationIDs: [String: Int64] = [:]
     private var lastEventDay: [Int64: LocalDate?] = [:]
-    private var dosedSlots = Set<DoseSlot>()
+    private var slotDoses: [DoseSlot: [DoseKey: Int64]] = [:]
+    /// Slots whose doses to resolve once the batch is stored.
+    private var toResolve = Set<SlotKey>()
+    /// Medicines this batch has a schedule for (a new medicine's `add` waits for one).
+    private var scheduled = Set<String>()
     /// Global ids a purge applied here deleted besides the one it named (names the same medicine got
     /// on other devices): this device announces them with purges of its own (``SyncService``).
     private(set) var purgedAlso: [String] = []
+
+    /// An operation stamped more than this after this machine's clock (a day) is held.
+    static let holdMillis: Int64 = 86_400_000
 
     /// A slot of a medicine's day, or (time nil) its as-needed doses of that day.
     private struct DoseSlot: Hashable {
@@ -40,57 +60,159 @@ struct SyncApplier {
         var time: LocalTime?
     }
 
-    /// What applying one operation did: the event a take or skip wrote or was found to be, and the
-    /// slot whose doses to resolve once the operation is stored (it orders them by their operations).
+    /// A dose of a slot as the set of doses sees it: its kind and second (``SyncMerge/isSameDose(at:as:)``).
+    private struct DoseKey: Hashable {
+        var taken: Bool
+        var second: Int64
+    }
+
+    /// What applying one operation did: the event a take or skip wrote or was found to be.
     private struct Applied {
         var eventID: Int64?
-        var resolve: SlotKey?
     }
 
-    init(w: StoreWriter, today: LocalDate) {
-        self.w = w; self.today = today
+    init(w: StoreWriter, today: LocalDate, now: Date) {
+        self.w = w; self.today = today; self.now = now
     }
 
-    /// Applies each operation not stored yet that can be, in stamp order, and stores it (with its
-    /// line while it waits); then every waiting one (of this read or an earlier one) that can be,
-    /// until nothing more can. Returns how many were applied.
-    mutating func apply(_ incoming: [SyncFolder.Line]) throws -> Int {
+    private var nowMillis: Int64 {
+        let ms = now.timeIntervalSince1970 * 1000
+        return ms.isFinite ? Int64(max(0, min(ms, 9e15))) : 0
+    }
+
+    /// Whether an operation stamped at `millis` is held (more than a day ahead of this clock).
+    func isHeld(_ millis: Int64) -> Bool { millis > nowMillis + Self.holdMillis }
+
+    /// Keeps a line as skipped; remembered to be warned about when it was not skipped before.
+    mutating func skip(_ line: SkippedLine) throws {
+        if try w.insertSkipped(line) { newlySkipped.append(line) }
+    }
+
+    /// Applies the lines of `file` (and keeps its `problems`, the lines that are not its device's
+    /// operations, as skipped): each line that passes the gate, is not stored yet and can apply,
+    /// in stamp order, and stores it (with its line while it waits or is held). Returns how many
+    /// were applied. Call ``finish()`` after.
+    mutating func apply(_ incoming: [SyncFolder.Line], file: String, problems: [SyncFolder.Problem] = []) throws -> Int {
+        for p in problems { try skip(SkippedLine(file: file, line: p.number, hash: p.hash, op: p.id, reason: p.reason)) }
         var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
         var applied = 0
+        // The gate first: a line with a malformed stamp takes no part in the order.
+        var valid: [SyncFolder.Line] = []
+        valid.reserveCapacity(incoming.count)
+        for line in incoming {
+            if let reason = line.op.refusal() {
+                try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: line.op.id, reason: reason))
+            } else {
+                valid.append(line)
+            }
+        }
+        // A schedule held (stamped more than a day ahead) does not count: its medicine would arrive without one.
+        for line in valid where line.op.knownKind == .schedule {
+            if let gid = line.op.medicine, let millis = SyncOperation.stampMillis(line.op.stamp, device: line.op.device), !isHeld(millis) {
+                scheduled.insert(gid)
+            }
+        }
         let inOrder = { (a: SyncFolder.Line, b: SyncFolder.Line) in SyncMerge.precedes((a.op.stamp, a.op.id), (b.op.stamp, b.op.id)) }
         // A device's file is in its stamp order: no sorted copy of hundreds of thousands of lines.
-        let sorted = zip(incoming, incoming.dropFirst()).allSatisfy { !inOrder($1, $0) } ? incoming : incoming.sorted(by: inOrder)
+        let sorted = zip(valid, valid.dropFirst()).allSatisfy { !inOrder($1, $0) } ? valid : valid.sorted(by: inOrder)
         for line in sorted {
             let op = line.op
             // By id: a line read twice (appended twice after a crash, read again from a new folder)
-            // is stored once, as is one that waits. Its line is kept only while it waits: once
-            // applied, nothing reads another device's line again.
-            guard try !w.reader.hasOperation(id: op.id) else { continue }
+            // is stored once, as is one that waits. The same id with other content is refused: the
+            // first version stays, on every device that reads the lines in the same order.
+            if let stored = try w.reader.operationHash(id: op.id) {
+                if let stored, stored != line.hash {
+                    try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id,
+                                         reason: "operation \(op.id) was already received with other content; the first version is kept"))
+                }
+                continue
+            }
             // A purged medicine's operation (from a device that had not applied the purge yet) is
             // dropped, not stored: nothing of it comes back.
             if op.knownKind != .purge, let gid = op.medicine, try w.reader.isPurged(gid: gid) { continue }
-            if let seen = SyncClock(op.stamp) { clock.receive(seen) }
-            let done = try applyIfCan(op)
+            guard let stamp = SyncClock(op.stamp), let millis = SyncOperation.stampMillis(op.stamp, device: op.device) else { continue }
+            var done: Applied?
+            if !isHeld(millis) {
+                clock.receive(stamp)
+                do {
+                    done = try applyIfCan(op)
+                } catch let v as FieldRules.Violation {
+                    // The store's gate refused a write the line's gate let through: nothing was written.
+                    try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: v.description))
+                    continue
+                } catch let e as DosebarError {
+                    guard case .internal(let why) = e else { throw e }
+                    try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: why))
+                    continue
+                }
+            }
+            // Its line is kept only while it waits: once applied, nothing reads another device's line again.
             try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
                                                   amount: op.amount, body: done == nil ? line.text : "", applied: done != nil,
-                                                  eventID: done?.eventID))
-            if let done { try resolve(done); applied += 1 }
+                                                  eventID: done?.eventID, hash: line.hash,
+                                                  origin: done == nil ? "\(file):\(line.number)" : nil))
+            if done != nil { applied += 1 }
         }
         try w.setMeta(SyncMeta.clock, clock.state)
+        return applied
+    }
+
+    /// Applies every waiting operation (of this read or an earlier one) that can be now, and every
+    /// held one the clock came within a day of, until nothing more can. Returns how many were
+    /// applied. Call ``finish()`` after.
+    mutating func retryWaiting() throws -> Int {
+        var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
+        var applied = 0
         var progress = true
         while progress {
             progress = false
             for stored in try w.reader.pendingOperations() {
-                guard let op = SyncOperation.parse(Substring(stored.body)), let done = try applyIfCan(op) else { continue }
+                guard let op = SyncOperation.parse(Substring(stored.body)) else { continue }
+                // One stored to wait before the gate (an older dosebar) that it refuses now: skipped.
+                if let reason = op.refusal() {
+                    let (file, line) = Self.origin(stored.origin)
+                    try skip(SkippedLine(file: file ?? stored.device, line: line, hash: stored.hash ?? LineHash.of(stored.body),
+                                         op: op.id, reason: reason))
+                    try w.deleteWaiting(operation: op.id)
+                    continue
+                }
+                guard let stamp = SyncClock(op.stamp), let millis = SyncOperation.stampMillis(op.stamp, device: op.device),
+                      !isHeld(millis) else { continue }
+                let done: Applied?
+                do {
+                    done = try applyIfCan(op)
+                } catch is FieldRules.Violation {
+                    continue
+                } catch let e as DosebarError {
+                    guard case .internal = e else { throw e }
+                    continue
+                }
+                guard let done else { continue }
+                clock.receive(stamp)
                 try w.markApplied(operation: op.id, eventID: done.eventID)
-                try resolve(done)
                 applied += 1
                 progress = true
             }
         }
+        if applied > 0 { try w.setMeta(SyncMeta.clock, clock.state) }
+        return applied
+    }
+
+    /// `FILE:LINE` split.
+    private static func origin(_ text: String?) -> (String?, Int) {
+        guard let text, let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]) else { return (nil, 0) }
+        return (String(text[..<colon]), line)
+    }
+
+    /// Resolves the slots this batch gave doses (their operations stored), derives the stock of
+    /// the medicines it touched and drops the history it changed.
+    mutating func finish() throws {
+        for slot in toResolve.sorted(by: { ($0.medicationID, $0.date, $0.time) < ($1.medicationID, $1.date, $1.time) }) {
+            try w.resolveSlot(medicationID: slot.medicationID, day: slot.date, slotTime: slot.time)
+        }
+        toResolve.removeAll()
         for id in touched.sorted() { try SyncStock.derive(medicationID: id, in: w) }
         if let earliest { try w.historyChanged(on: earliest, today: today) }
-        return applied
     }
 
     /// Applies one operation; nil (and nothing written) when it must wait.
@@ -105,12 +227,6 @@ struct SyncApplier {
         guard try w.attempt({ done = try attempt.applyOne(op); return done != nil }) else { return nil }
         self = attempt
         return done
-    }
-
-    /// Resolves the slot a dose was applied to, once its operation is stored.
-    private func resolve(_ done: Applied) throws {
-        guard let slot = done.resolve else { return }
-        try w.resolveSlot(medicationID: slot.medicationID, day: slot.date, slotTime: slot.time)
     }
 
     private mutating func touch(_ id: Int64, _ day: LocalDate? = nil) {
@@ -160,7 +276,7 @@ struct SyncApplier {
             case .revert: _ = try w.insertUndo(of: event, at: Date(timeIntervalSince1970: op.at ?? event.at.timeIntervalSince1970))
             case .nothing: break
             }
-            if let slot = event.slot { try w.resolveSlot(medicationID: event.medicationID, day: slot.date, slotTime: slot.time) }
+            if let slot = event.slot { toResolve.insert(slot) }
             touch(event.medicationID, event.slot?.date ?? today)
         }
         return Applied()
@@ -178,7 +294,8 @@ struct SyncApplier {
             purgedAlso += others
             touched.remove(id)
             lastEventDay[id] = nil
-            dosedSlots = dosedSlots.filter { $0.medicationID != id }
+            slotDoses = slotDoses.filter { $0.key.medicationID != id }
+            toResolve = toResolve.filter { $0.medicationID != id }
             medicationIDs = medicationIDs.filter { $0.value != id }
         }
         try w.rememberPurged(gids)
@@ -192,9 +309,10 @@ struct SyncApplier {
         return id
     }
 
-    /// The taken or skipped events of a slot (``StoreReader/slotEvents(medicationID:day:slotTime:)``),
-    /// looked up only when it may have some.
-    private mutating func events(of slot: DoseSlot) throws -> [DoseEvent] {
+    /// The doses of a slot (``StoreReader/slotEvents(medicationID:day:slotTime:)``) by kind and
+    /// second, looked up once per batch and only when it may have some.
+    private mutating func doses(of slot: DoseSlot) throws -> [DoseKey: Int64] {
+        if let known = slotDoses[slot] { return known }
         let last: LocalDate?
         if let known = lastEventDay[slot.medicationID] {
             last = known
@@ -202,9 +320,22 @@ struct SyncApplier {
             last = try w.reader.lastEventDay(medicationID: slot.medicationID)
             lastEventDay[slot.medicationID] = .some(last)
         }
-        let afterLast = last.map { $0 < slot.day } ?? true
-        if afterLast && !dosedSlots.contains(slot) { return [] }
-        return try w.reader.slotEvents(medicationID: slot.medicationID, day: slot.day, slotTime: slot.time)
+        var found: [DoseKey: Int64] = [:]
+        if let last, slot.day <= last {
+            for e in try w.reader.slotEvents(medicationID: slot.medicationID, day: slot.day, slotTime: slot.time)
+            where e.kind != .undone {
+                let key = DoseKey(taken: e.kind == .taken, second: Self.second(e.at.timeIntervalSince1970))
+                if found[key] == nil { found[key] = e.id }
+            }
+        }
+        slotDoses[slot] = found
+        return found
+    }
+
+    /// The whole second of an instant (``SyncMerge/isSameDose(at:as:)``), clamped: never a trap.
+    private static func second(_ at: Double) -> Int64 {
+        guard at.isFinite else { return 0 }
+        return Int64(max(-9e15, min(at, 9e15)).rounded(.down))
     }
 
     private mutating func add(_ op: SyncOperation, _ gid: String) throws -> Bool {
@@ -224,7 +355,10 @@ struct SyncApplier {
             try details(op, &m)
             return true
         case .new:
-            break
+            // A new medicine arrives with a schedule, never without one: its add waits for it.
+            guard try scheduled.contains(gid) || w.reader.hasPendingSchedule(gid: gid, notAfter: nowMillis + Self.holdMillis) else {
+                return false
+            }
         }
         var m = Medication(id: 0, name: name, versions: [])
         fill(op, &m)
@@ -269,22 +403,23 @@ struct SyncApplier {
         if let slot = op.slot { guard let t = LocalTime(slot) else { return nil }; time = t }
         let eventKind: DoseEvent.Kind = kind == .take ? .taken : .skipped
         let slot = DoseSlot(medicationID: id, day: day, time: time)
-        let slotEvents = try events(of: slot)
-        let same = slotEvents.first { $0.kind == eventKind && SyncMerge.isSameDose(at: at, as: $0.at) }
+        var known = try doses(of: slot)
+        let key = DoseKey(taken: kind == .take, second: Self.second(at))
         let eventID: Int64
-        if let same {
-            eventID = same.id
+        if let same = known[key] {
+            eventID = same
         } else {
             let instant = Date(timeIntervalSince1970: at)
             let event = DoseEvent(id: 0, medicationID: id, kind: eventKind,
                                   slot: time.map { SlotKey(medicationID: id, date: day, time: $0) },
                                   at: instant, loggedAt: instant, stockDelta: 0, timeKnown: op.timeKnown ?? true)
             eventID = try w.insertEvent(event, day: day)
-            dosedSlots.insert(slot)
+            known[key] = eventID
+            slotDoses[slot] = known
         }
         touch(id, day)
         // The first dose of a slot is its dose: nothing to resolve.
-        guard let time, !slotEvents.isEmpty else { return Applied(eventID: eventID) }
-        return Applied(eventID: eventID, resolve: SlotKey(medicationID: id, date: day, time: time))
+        if let time, known.count > 1 { toResolve.insert(SlotKey(medicationID: id, date: day, time: time)) }
+        return Applied(eventID: eventID)
     }
 }

@@ -118,8 +118,33 @@ public struct SyncFolder: Sendable {
     public struct Line: Sendable {
         public var op: SyncOperation
         public var bytes: Data
+        /// Its number in the file (from 1), for warnings and `sync status`.
+        public var number: Int = 0
+        /// Where a read after it starts: a batch of lines applied keeps this as the file's position.
+        public var next = Position()
+        /// ``LineHash`` of its bytes: the same id with other content is refused, and a skipped
+        /// line is warned about once per content.
+        public var hash: Int64 = 0
 
         public var text: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    /// A line that is not one of the device's operations (damaged, cut off, or another device's).
+    public struct Problem: Sendable, Equatable {
+        public var number: Int
+        public var next: Position
+        public var hash: Int64
+        /// The operation's id, when the line is one (of another device).
+        public var id: String?
+        public var reason: String
+    }
+
+    /// What one read found, in file order.
+    public struct Read: Sendable {
+        public var lines: [Line]
+        public var problems: [Problem]
+        /// Where the next read starts: after the last whole line.
+        public var next: Position
     }
 
     /// The whole lines of a file that are operations of `device`, after `start`; a last line
@@ -129,15 +154,24 @@ public struct SyncFolder: Sendable {
     ///
     /// Also returns where the next read may start: a device's file only grows (every version
     /// Syncthing delivers is a prefix of the newest), so the lines before it need no second look.
-    /// It stops before a line that is not an operation (a damaged copy, which a whole one may
-    /// replace); a file shorter than `start`, or without a line end there, is read from its start.
+    /// A damaged line in the middle of a file stays damaged (the writer ends a torn line before it
+    /// appends again), so the read goes on past it; a file shorter than `start`, or without a line
+    /// end there, is read from its start.
     public static func read(_ file: String, device: String, from start: Position = Position(),
                             warn: (String) -> Void = { _ in }) throws -> (lines: [Line], next: Position) {
+        let read = try read(file, device: device, from: start)
+        for p in read.problems { warn("\(file):\(p.number): \(p.reason); " + (p.id == nil ? "skipped" : "refused")) }
+        return (read.lines, read.next)
+    }
+
+    /// ``read(_:device:from:warn:)`` with the lines that are not operations of `device` returned,
+    /// not warned about (``SyncService`` warns once per content).
+    public static func read(_ file: String, device: String, from start: Position) throws -> Read {
         // Not through a link (it could point at any file of this user's), and not a FIFO, which
         // would block the daemon: opened non-blocking, then checked to be a regular file.
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
-            if errno == ENOENT { return ([], Position()) }
+            if errno == ENOENT { return Read(lines: [], problems: [], next: Position()) }
             if errno == ELOOP { throw DosebarError.io("\(file): is a symbolic link; dosebar reads only device files (remove the link)") }
             throw DosebarError.io("\(file): cannot read it (check its permissions)")
         }
@@ -164,38 +198,36 @@ public struct SyncFolder: Sendable {
             var from = 0
             while let end = bytes[from...].firstIndex(of: 0x0A) { ends.append(end); from = end + 1 }
         }
-        let (lines, problems) = parse(data, lineEnds: ends, device: device)
-        var firstDamaged: Position?
-        for (i, op) in problems {
-            let number = from.line + i + 1
-            guard let op else {
-                warn("\(file):\(number): not a dosebar operation (damaged or cut off); skipped")
-                firstDamaged = firstDamaged ?? Position(offset: from.offset + UInt64(lineStart(i, ends)), line: number - 1)
-                continue
-            }
-            warn("\(file):\(number): an operation of device \(op.device) in the file of device \(device); refused")
-        }
+        let (lines, problems) = parse(data, lineEnds: ends, device: device, from: from)
         let afterLast = Position(offset: from.offset + UInt64(ends.last.map { $0 + 1 } ?? 0), line: from.line + ends.count)
-        return (lines, firstDamaged ?? afterLast)
+        return Read(lines: lines, problems: problems, next: afterLast)
     }
 
     /// The operations of `device` on the lines of `data` that end at `lineEnds`, and the lines that
     /// are not one (by index: nil when not an operation at all; empty lines are neither). A long
     /// file (another device's first) is parsed on every core, a share of the lines each.
-    private static func parse(_ data: Data, lineEnds: [Int], device: String) -> (lines: [Line], problems: [(Int, SyncOperation?)]) {
+    private static func parse(_ data: Data, lineEnds: [Int], device: String, from: Position) -> (lines: [Line], problems: [Problem]) {
         let count = lineEnds.count
         let shares = count < 20_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
         let size = (count + shares - 1) / shares
-        @Sendable func parseShare(_ share: Int) -> (lines: [Line], problems: [(Int, SyncOperation?)]) {
+        @Sendable func parseShare(_ share: Int) -> (lines: [Line], problems: [Problem]) {
             let decoder = JSONDecoder()
-            var lines: [Line] = [], problems: [(Int, SyncOperation?)] = []
+            var lines: [Line] = [], problems: [Problem] = []
             for i in min(share * size, count)..<min((share + 1) * size, count) {
                 let start = data.startIndex + lineStart(i, lineEnds), end = data.startIndex + lineEnds[i]
                 guard end > start else { continue }
                 let bytes = data[start..<end]
+                let number = from.line + i + 1
+                let next = Position(offset: from.offset + UInt64(lineEnds[i] + 1), line: number)
+                let hash = LineHash.of(bytes)
                 let op = SyncOperation.parse(bytes, decoder: decoder)
-                guard let op, op.device == device else { problems.append((i, op)); continue }
-                lines.append(Line(op: op, bytes: bytes))
+                guard let op, op.device == device else {
+                    problems.append(Problem(number: number, next: next, hash: hash, id: op?.id, reason: op.map {
+                        "an operation of device \(LineHash.printable($0.device)) in the file of device \(device)"
+                    } ?? "not a dosebar operation (damaged or cut off)"))
+                    continue
+                }
+                lines.append(Line(op: op, bytes: bytes, number: number, next: next, hash: hash))
             }
             return (lines, problems)
         }
@@ -218,21 +250,21 @@ private final class ParsedShares: @unchecked Sendable {
     // @unchecked: every access holds `lock`.
     private let lock = NSLock()
     private var lines: [[SyncFolder.Line]]
-    private var problems: [[(Int, SyncOperation?)]]
+    private var problems: [[SyncFolder.Problem]]
 
     init(count: Int) {
         lines = Array(repeating: [], count: count)
         problems = Array(repeating: [], count: count)
     }
 
-    func set(_ share: Int, _ lines: [SyncFolder.Line], _ problems: [(Int, SyncOperation?)]) {
+    func set(_ share: Int, _ lines: [SyncFolder.Line], _ problems: [SyncFolder.Problem]) {
         lock.lock(); defer { lock.unlock() }
         self.lines[share] = lines
         self.problems[share] = problems
     }
 
     /// Every share's, in order; each share's lines are let go as they are joined.
-    func joined() -> (lines: [SyncFolder.Line], problems: [(Int, SyncOperation?)]) {
+    func joined() -> (lines: [SyncFolder.Line], problems: [SyncFolder.Problem]) {
         lock.lock(); defer { lock.unlock() }
         var all: [SyncFolder.Line] = []
         all.reserveCapacity(lines.reduce(0) { $0 + $1.count })
@@ -241,5 +273,34 @@ private final class ParsedShares: @unchecked Sendable {
             lines[share] = []
         }
         return (all, Array(problems.joined()))
+    }
+}
+
+/// FNV-1a (64 bits) of a line's bytes: what tells two versions of one operation apart, and a
+/// skipped line already warned about. Not a defence against a forger (who can write any line).
+public enum LineHash {
+    public static func of(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        return Int64(bitPattern: h)
+    }
+
+    /// ``of(_:)`` of a data slice, through its raw bytes.
+    public static func of(_ data: Data) -> Int64 {
+        data.withUnsafeBytes { of($0) }
+    }
+
+    public static func of(_ text: String) -> Int64 {
+        var text = text
+        return text.withUTF8 { of(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Text from a file made safe to print on a terminal: control and bidirectional-override
+    /// characters as `?`, at most `limit` characters.
+    public static func printable(_ text: String, limit: Int = 64) -> String {
+        let safe = text.unicodeScalars.prefix(limit).map { s -> Character in
+            s.properties.generalCategory == .control || s.properties.generalCategory == .format ? "?" : Character(s)
+        }
+        return String(safe) + (text.unicodeScalars.count > limit ? "…" : "")
     }
 }

@@ -61,15 +61,19 @@ public final class SyncJournal {
     /// Stamps and stores one of this device's operations (applied: it is already in the tables),
     /// with the event a take or skip wrote.
     @discardableResult
-    func append(_ op: SyncOperation, eventID: Int64? = nil) throws -> SyncOperation {
+    func append(_ op: SyncOperation, eventID: Int64? = nil, notBefore: Double? = nil) throws -> SyncOperation {
         var op = op
+        // A dose is stamped no earlier than it was taken (a clock set back since, `sync init` of a
+        // history at an earlier DOSEBAR_NOW): other devices judge its instant against its stamp.
+        if let at = notBefore, at.isFinite, at > 0, at < 1e10 { clock.receive(SyncClock(millis: Int64(at * 1000), counter: 0)) }
         clock.tick(now: now)
         op.id = ids.next()
         op.device = device
         op.stamp = clock.stamp(device: device)
         stamped = true
+        let body = try op.line(encoder: encoder)
         try w.insertOperation(StoredOperation(id: op.id, device: device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
-                                              amount: op.amount, body: try op.line(encoder: encoder), applied: true, eventID: eventID))
+                                              amount: op.amount, body: body, applied: true, eventID: eventID, hash: LineHash.of(body)))
         return op
     }
 
@@ -179,7 +183,7 @@ public final class SyncJournal {
         op.at = e.at.timeIntervalSince1970
         op.units = e.kind == .taken ? (units ?? m.perDose) : nil
         op.timeKnown = e.timeKnown ? nil : false
-        try append(op, eventID: eventID)
+        try append(op, eventID: eventID, notBefore: op.at)
         if resolve, let slot = e.slot { try w.resolveSlot(medicationID: m.id, day: slot.date, slotTime: slot.time) }
         touched.insert(m.id)
     }

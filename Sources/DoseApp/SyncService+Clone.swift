@@ -61,7 +61,7 @@ extension SyncService {
                 let purged = try r.purgedGids()
                 return try lines.firstIndex { line in
                     if line.op.knownKind == .purge || (line.op.medicine.map(purged.contains) ?? false) { return false }
-                    return try !r.hasOperation(id: line.op.id)
+                    return try r.operationHash(id: line.op.id) == nil
                 }
             }
             if let unknown {
@@ -105,11 +105,13 @@ extension SyncService {
     @discardableResult
     public func adoptOwnFile() throws -> Int {
         guard let setup = try setup() else { return 0 }
-        let (lines, next) = try SyncFolder.read(setup.folder.file(of: setup.device), device: setup.device, warn: warn)
-        return try store.write(cacheMegabytes: lines.count > 10_000 ? 256 : nil) { w in
-            var applier = SyncApplier(w: w, today: context.today)
-            let n = try applier.apply(lines)
-            try w.setMeta(SyncMeta.own, next.text)
+        let path = setup.folder.file(of: setup.device)
+        let read = try SyncFolder.read(path, device: setup.device, from: SyncFolder.Position())
+        return try store.write(cacheMegabytes: read.lines.count > 10_000 ? 256 : nil) { w in
+            var applier = SyncApplier(w: w, today: context.today, now: context.now)
+            let n = try applier.apply(read.lines, file: path)
+            try applier.finish()
+            try w.setMeta(SyncMeta.own, read.next.text)
             return n
         }
     }

@@ -119,12 +119,20 @@ public struct SyncService {
     }
 
     /// Reads every other device's file from where the last read stopped and applies what is new,
-    /// one transaction per file. Returns how many operations were applied.
+    /// committing every ``batch`` lines with the file's position (a killed or failing run keeps
+    /// what it applied), then what waited and can apply now. Lines skipped for the first time are
+    /// warned about: each, or the first few and how many more. Returns how many operations were applied.
     @discardableResult
     public func applyOthers() throws -> Int {
         guard let setup = try setup() else { return 0 }
         return try applyOthers(setup)
     }
+
+    /// Lines applied in one transaction.
+    static let batch = 5_000
+
+    /// Skipped lines of one file named one by one in a warning; the rest are counted.
+    static let named = 5
 
     /// ``applyOthers()`` with the set-up already read.
     @discardableResult
@@ -133,36 +141,57 @@ public struct SyncService {
         var applied = 0
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
             let key = SyncMeta.read + path, markKey = SyncMeta.readMark + path
-            let (known, mark, pending) = try store.read { r in
-                (try r.meta(key).flatMap(SyncFolder.Position.init), try r.meta(markKey), try r.hasPendingOperations())
-            }
+            let (known, mark) = try store.read { r in (try r.meta(key).flatMap(SyncFolder.Position.init), try r.meta(markKey)) }
             // A file rewritten by its device (a purge) since the last read is read from its start.
             let identity = SyncReadMark.identity(path)
             let start = SyncReadMark.start(path, known: known, mark: mark)
-            var lines: [SyncFolder.Line], next: SyncFolder.Position
+            let read: SyncFolder.Read
             do {
-                (lines, next) = try SyncFolder.read(path, device: device, from: start, warn: warn)
+                read = try SyncFolder.read(path, device: device, from: start)
             } catch DosebarError.io(let message) {
                 // One unreadable file (a link, a FIFO, no permission) stops only itself.
                 warn(message)
                 continue
             }
+            var next = read.next
             var nextMark = SyncReadMark.at(path, offset: next.offset)
             // Replaced while it was read (the mark may be of another version): all again next time.
             if SyncReadMark.identity(path) != identity { next = SyncFolder.Position(); nextMark = nil }
-            if lines.isEmpty && !pending && next == start && (known ?? SyncFolder.Position()) == start { continue }
-            // A long history (another device's first file) writes hundreds of megabytes of pages.
-            applied += try store.write(cacheMegabytes: lines.count > 10_000 ? 256 : nil) { w in
-                var applier = SyncApplier(w: w, today: context.today)
-                let n = try applier.apply(lines)
-                try w.setMeta(key, next.text)
-                try w.setMeta(markKey, nextMark)
-                if !applier.purgedAlso.isEmpty, let journal = try SyncJournal.open(w, context) {
-                    try journal.purged(gids: applier.purgedAlso)
-                    try journal.finish()
+            if read.lines.isEmpty && read.problems.isEmpty && next == start && (known ?? SyncFolder.Position()) == start { continue }
+            var skipped: [SkippedLine] = []
+            var rest = read.lines[...], problems = read.problems[...]
+            repeat {
+                let batch = rest.prefix(Self.batch)
+                rest = rest.dropFirst(batch.count)
+                let end = rest.isEmpty ? next : batch[batch.endIndex - 1].next
+                let endMark = rest.isEmpty ? nextMark : SyncReadMark.at(path, offset: end.offset)
+                let theirs = problems.prefix { $0.number <= end.line }
+                problems = problems.dropFirst(theirs.count)
+                // A long history (another device's first file) writes hundreds of megabytes of pages.
+                let (n, newly) = try store.write(cacheMegabytes: read.lines.count > 10_000 ? 256 : nil) { w in
+                    var applier = SyncApplier(w: w, today: context.today, now: context.now)
+                    let n = try applier.apply(Array(batch), file: path, problems: Array(theirs))
+                    try applier.finish()
+                    try w.setMeta(key, end.text)
+                    try w.setMeta(markKey, endMark)
+                    try announcePurges(applier, w)
+                    return (n, applier.newlySkipped)
                 }
-                return n
+                applied += n
+                skipped += newly
+            } while !rest.isEmpty
+            report(skipped, in: path)
+        }
+        if try store.read({ try $0.hasPendingOperations() }) {
+            let (n, newly) = try store.write { w in
+                var applier = SyncApplier(w: w, today: context.today, now: context.now)
+                let n = try applier.retryWaiting()
+                try applier.finish()
+                try announcePurges(applier, w)
+                return (n, applier.newlySkipped)
             }
+            applied += n
+            for (file, lines) in Dictionary(grouping: newly, by: \.file).sorted(by: { $0.key < $1.key }) { report(lines, in: file) }
         }
         // A purge applied: this device's file loses the medicine's lines, the database its bytes.
         if try store.read({ try $0.meta(SyncMeta.rewrite) }) != nil {
@@ -172,6 +201,27 @@ public struct SyncService {
         return applied
     }
 
+    /// Global ids a purge applied here deleted besides the one it named (names the same medicine got
+    /// on other devices) are announced with purges of this device's own.
+    private func announcePurges(_ applier: SyncApplier, _ w: StoreWriter) throws {
+        guard !applier.purgedAlso.isEmpty, let journal = try SyncJournal.open(w, context) else { return }
+        try journal.purged(gids: applier.purgedAlso)
+        try journal.finish()
+    }
+
+    /// A line claiming another device, or reusing an id, is refused; any other is skipped.
+    static func verb(_ reason: String) -> String {
+        reason.contains(" in the file of device ") || reason.contains("already received") ? "refused" : "skipped"
+    }
+
+    /// One warning per line skipped for the first time, the first few of a file named and the rest counted.
+    private func report(_ skipped: [SkippedLine], in file: String) {
+        for s in skipped.prefix(Self.named) { warn("\(s.file):\(s.line): \(s.reason); " + Self.verb(s.reason)) }
+        if skipped.count > Self.named {
+            warn("\(file): and \(skipped.count - Self.named) more lines skipped ('dosebar sync status' lists them)")
+        }
+    }
+
     /// `sync now`: appends what is pending, then applies the other devices' files once.
     public func now() throws -> Int {
         guard let setup = try setup() else { throw notInitialised }
@@ -179,16 +229,64 @@ public struct SyncService {
         return try applyOthers(setup)
     }
 
-    /// `sync status`: every device this one knows, with this device first.
-    public func status() throws -> (setup: Setup, devices: [DeviceProgress]) {
+    /// An operation of another device that waits or is held, for `sync status`.
+    public struct Waiting: Sendable, Equatable {
+        /// `FILE:LINE` where it was read.
+        public var origin: String
+        public var id: String
+        public var kind: String
+        /// Stamped more than a day ahead of this machine's clock.
+        public var held: Bool
+        public var reason: String
+    }
+
+    /// `sync status`: every device this one knows, with this device first; the lines skipped and
+    /// the operations that wait or are held, with why.
+    public func status() throws -> (setup: Setup, devices: [DeviceProgress], skipped: [SkippedLine], waiting: [Waiting]) {
         guard let setup = try setup() else { throw notInitialised }
-        let devices = try store.read { try $0.deviceProgress() }
+        let (devices, skipped, waiting) = try store.read { r in
+            (try r.deviceProgress(), try r.skippedLines(), try r.pendingOperations().map { try describe($0, r) })
+        }
         let mine = devices.filter { $0.device == setup.device }
         let others = devices.filter { $0.device != setup.device }
         let known = Set(devices.map(\.device))
         let unseen = setup.folder.otherFiles(device: setup.device).map(\.device).filter { !known.contains($0) }
         return (setup, (mine.isEmpty ? [DeviceProgress(device: setup.device, applied: 0, pending: 0, last: nil)] : mine)
-                + others + Set(unseen).sorted().map { DeviceProgress(device: $0, applied: 0, pending: 0, last: nil) })
+                + others + Set(unseen).sorted().map { DeviceProgress(device: $0, applied: 0, pending: 0, last: nil) },
+                skipped, waiting)
+    }
+
+    /// Why a stored operation waits.
+    private func describe(_ stored: StoredOperation, _ r: StoreReader) throws -> Waiting {
+        let origin = stored.origin ?? stored.device
+        var w = Waiting(origin: origin, id: stored.id, kind: stored.kind, held: false, reason: "")
+        guard let op = SyncOperation.parse(Substring(stored.body)) else {
+            w.reason = "its line cannot be read"
+            return w
+        }
+        let millis = SyncOperation.stampMillis(op.stamp, device: op.device) ?? 0
+        let now = context.now.timeIntervalSince1970 * 1000
+        if Double(millis) > now + Double(SyncApplier.holdMillis) {
+            w.held = true
+            let at = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(millis) / 1000))
+            w.reason = "stamped \(at), more than 24 h ahead of this machine's clock: held until then"
+            return w
+        }
+        if let reason = op.refusal() { w.reason = reason; return w }
+        let medicine = op.medicine ?? ""
+        let here = try r.medicationID(gid: medicine) != nil
+        switch op.knownKind {
+        case .add where !here:
+            w.reason = (op.distinctFrom ?? []).isEmpty ? "waits for a schedule of medicine \(medicine)"
+                : "waits for a schedule of medicine \(medicine), or for the medicines it is distinct from"
+        case .undo:
+            let target = op.target ?? ""
+            w.reason = try r.eventID(operation: target) == nil ? "waits for the operation it undoes (\(target))"
+                : "waits until the dose it undoes can be undone"
+        default:
+            w.reason = here ? "cannot apply here yet (a name in use?)" : "waits for medicine \(medicine)"
+        }
+        return w
     }
 
     private var notInitialised: DosebarError {

@@ -25,8 +25,11 @@ enum Schema {
         migrator.registerMigration("v5-operation-event") { db in
             try db.execute(sql: v5OperationEvent)
         }
-        migrator.registerMigration("v6-purge") { db in
-            try db.execute(sql: v6Purge)
+        migrator.registerMigration("v6-sync-skipped") { db in
+            try db.execute(sql: v6SyncSkipped)
+        }
+        migrator.registerMigration("v7-purge") { db in
+            try db.execute(sql: v7Purge)
         }
         return migrator
     }
@@ -207,6 +210,27 @@ enum Schema {
         CREATE INDEX operation_own ON operation(seq) WHERE body != '';
         """
 
+    /// Lines of other devices' files that sync cannot take (DESIGN §10), kept so each is warned
+    /// about once and `sync status` lists them:
+    /// - `operation.hash`: ``LineHash`` of the operation's line (NULL for rows stored before this
+    ///   migration): the same id arriving with other content is refused, the first kept.
+    /// - `operation.origin`: `FILE:LINE` of another device's operation while it waits or is held.
+    /// - `sync_skipped`: a line skipped (fails the validation gate, a malformed stamp or id, an
+    ///   unknown kind, a reused id), by file and the hash of its content, with its line number,
+    ///   the operation id when it has one, and why.
+    static let v6SyncSkipped = """
+        ALTER TABLE operation ADD COLUMN hash INTEGER;
+        ALTER TABLE operation ADD COLUMN origin TEXT;
+        CREATE TABLE sync_skipped (
+            file   TEXT    NOT NULL,
+            hash   INTEGER NOT NULL,
+            line   INTEGER NOT NULL,
+            op     TEXT,
+            reason TEXT    NOT NULL,
+            PRIMARY KEY (file, hash)
+        ) WITHOUT ROWID;
+        """
+
     /// `purge` (DESIGN §2): a medicine and everything about it deleted for good.
     ///
     /// - Events stay append-only while their medicine exists; once its row is gone (deleted first,
@@ -214,7 +238,7 @@ enum Schema {
     /// - `sync_purged`: the global ids of medicines purged here or on another device. An operation
     ///   naming one (from a device that had not seen the purge yet) is skipped, never stored, so
     ///   nothing brings the medicine back.
-    static let v6Purge = """
+    static let v7Purge = """
         DROP TRIGGER event_no_delete;
         CREATE TRIGGER event_no_delete BEFORE DELETE ON event
             WHEN EXISTS (SELECT 1 FROM medication WHERE id = OLD.medication_id)

@@ -2,7 +2,7 @@ import DoseCore
 import Foundation
 import GRDB
 
-// `purge` (DESIGN §2): a medicine and everything about it deleted for good (schema `v6-purge`),
+// `purge` (DESIGN §2): a medicine and everything about it deleted for good (schema `v7-purge`),
 // then the file compacted so the deleted bytes are gone from it and from its log.
 
 extension StoreReader {

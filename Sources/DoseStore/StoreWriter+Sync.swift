@@ -24,17 +24,35 @@ public struct StoredOperation: Sendable, Equatable {
     /// The event a take or skip wrote or was found to be (a take seen on two devices at the same
     /// second is one event).
     public var eventID: Int64?
+    /// ``LineHash`` of its line (nil: stored before it was kept).
+    public var hash: Int64?
+    /// `FILE:LINE` of another device's operation while it waits.
+    public var origin: String?
 
     public init(seq: Int64 = 0, id: String, device: String, stamp: String, kind: String, medicine: String?, amount: Int?,
-                body: String, applied: Bool, eventID: Int64? = nil) {
+                body: String, applied: Bool, eventID: Int64? = nil, hash: Int64? = nil, origin: String? = nil) {
         self.seq = seq; self.id = id; self.device = device; self.stamp = stamp; self.kind = kind
         self.medicine = medicine; self.amount = amount; self.body = body; self.applied = applied; self.eventID = eventID
+        self.hash = hash; self.origin = origin
     }
 
     init(row: Row) {
         self.init(seq: row["seq"], id: row["id"], device: row["device"], stamp: row["stamp"], kind: row["kind"],
                   medicine: row["medicine"], amount: row["amount"], body: row["body"], applied: (row["applied"] as Int) != 0,
-                  eventID: row["event_id"])
+                  eventID: row["event_id"], hash: row["hash"], origin: row["origin"])
+    }
+}
+
+/// A line of another device's file that sync skipped, for `sync status`.
+public struct SkippedLine: Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    public var hash: Int64
+    public var op: String?
+    public var reason: String
+
+    public init(file: String, line: Int, hash: Int64, op: String?, reason: String) {
+        self.file = file; self.line = line; self.hash = hash; self.op = op; self.reason = reason
     }
 }
 
@@ -52,9 +70,20 @@ public struct DeviceProgress: Sendable, Equatable {
 }
 
 extension StoreReader {
-    /// Whether the operation with this id is stored (applied or waiting).
-    public func hasOperation(id: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM operation WHERE id = ?)"), arguments: [id]) ?? false
+    /// The operation with this id, when stored: its ``LineHash`` (nil inside when stored before
+    /// hashes were kept).
+    public func operationHash(id: String) throws -> Int64?? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT hash FROM operation WHERE id = ?"), arguments: [id]) else {
+            return nil
+        }
+        return .some(row[0] as Int64?)
+    }
+
+    /// Every line skipped, by file and line.
+    public func skippedLines() throws -> [SkippedLine] {
+        try Row.fetchAll(db, sql: "SELECT * FROM sync_skipped ORDER BY file, line").map {
+            SkippedLine(file: $0["file"], line: $0["line"], hash: $0["hash"], op: $0["op"], reason: $0["reason"])
+        }
     }
 
     /// This device's operations after `seq`, in the order they were made. Each has its line
@@ -74,6 +103,16 @@ extension StoreReader {
     /// Operations that wait for something they name, in stamp order.
     public func pendingOperations() throws -> [StoredOperation] {
         try Row.fetchAll(db, sql: "SELECT * FROM operation WHERE applied = 0 ORDER BY stamp, id").map(StoredOperation.init(row:))
+    }
+
+    /// Whether an operation that waits is a schedule of the medicine with global id `gid`, stamped
+    /// at or before `millis` (the 13 digits of a stamp: one held beyond it does not count).
+    public func hasPendingSchedule(gid: String, notAfter millis: Int64) throws -> Bool {
+        let digits = String(millis)
+        let bound = String(repeating: "0", count: max(0, 13 - digits.count)) + digits
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM operation WHERE applied = 0 AND kind = 'schedule' AND medicine = ? AND substr(stamp, 1, 13) <= ?)
+            """, arguments: [gid, bound]) ?? false
     }
 
     /// Whether an operation waits for something it names.
@@ -261,15 +300,32 @@ extension StoreWriter {
     @discardableResult
     public func insertOperation(_ op: StoredOperation) throws -> Bool {
         try db.cachedStatement(sql: """
-            INSERT INTO operation (id, device, stamp, kind, medicine, amount, body, applied, event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO operation (id, device, stamp, kind, medicine, amount, body, applied, event_id, hash, origin)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
-            """).execute(arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0, op.eventID])
+            """).execute(arguments: [op.id, op.device, op.stamp, op.kind, op.medicine, op.amount, op.body, op.applied ? 1 : 0, op.eventID,
+                                     op.hash, op.origin])
         return db.changesCount > 0
+    }
+
+    /// Keeps a skipped line; false when this content of this file was skipped before (it was
+    /// warned about then).
+    @discardableResult
+    public func insertSkipped(_ s: SkippedLine) throws -> Bool {
+        try db.cachedStatement(sql: """
+            INSERT INTO sync_skipped (file, hash, line, op, reason) VALUES (?, ?, ?, ?, ?) ON CONFLICT (file, hash) DO NOTHING
+            """).execute(arguments: [s.file, s.hash, s.line, s.op, s.reason])
+        return db.changesCount > 0
+    }
+
+    /// Forgets a waiting operation (one stored before the gate refused it).
+    public func deleteWaiting(operation id: String) throws {
+        try db.execute(sql: "DELETE FROM operation WHERE id = ? AND applied = 0", arguments: [id])
     }
 
     /// Marks a waiting operation as applied, with the event it wrote: its line is not needed any more.
     public func markApplied(operation id: String, eventID: Int64?) throws {
-        try db.cachedStatement(sql: "UPDATE operation SET applied = 1, body = '', event_id = ? WHERE id = ?")
+        try db.cachedStatement(sql: "UPDATE operation SET applied = 1, body = '', origin = NULL, event_id = ? WHERE id = ?")
             .execute(arguments: [eventID, id])
     }
 

@@ -330,8 +330,9 @@ struct PurgeResumeTests {
         let shared = a.root + "/Sync"
         defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
         try Self.home(a)
-        try a.ok("sync", "init", shared)
-        try b.ok("sync", "init", shared)
+        // Set up before the removal: a line stamped more than a day after the clock that reads it is held.
+        try a.ok("sync", "init", shared, now: "2026-11-19T08:00:00+09:00")
+        try b.ok("sync", "init", shared, now: "2026-11-19T08:00:00+09:00")
         try a.ok("remove", Self.name, now: "2026-11-19T09:00:00+09:00")
         try b.ok("sync", "now", now: "2026-11-19T09:00:00+09:00")
         #expect(try Self.list(b).first { $0["name"] as? String == Self.name }?["archived"] as? Bool == true)

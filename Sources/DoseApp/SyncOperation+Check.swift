@@ -1,0 +1,196 @@
+import DoseCore
+import Foundation
+
+/// The gate another device's line passes before anything of it is written (DESIGN §9, §10): the
+/// form of its id, device and stamp, its kind and the fields that kind needs, and every field it
+/// carries through ``FieldRules``, the rules the CLI and import apply. A line that fails is
+/// skipped, never half-applied.
+///
+/// The answer depends on the line alone (an instant is judged against the line's own stamp, not
+/// this machine's clock), so every device skips the same lines and converges on the others.
+extension SyncOperation {
+    /// Why this operation can never be applied, or nil when it passes the gate.
+    public func refusal() -> String? {
+        do {
+            try check()
+            return nil
+        } catch let v as FieldRules.Violation {
+            return "\(v.field): \(v.reason)"
+        } catch let e as Refusal {
+            return e.reason
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// A line's fault, in words for the warning and `sync status`.
+    struct Refusal: Error {
+        var reason: String
+    }
+
+    /// The instant of a well-formed stamp (its milliseconds), nil for a malformed one. (Plain loops:
+    /// every line of a long history passes here.)
+    public static func stampMillis(_ stamp: String, device: String) -> Int64? {
+        let deviceCount = device.utf8.count
+        guard stamp.utf8.count == 20 + deviceCount, stamp.hasSuffix("-" + device) else { return nil }
+        var millis: Int64 = 0
+        var i = 0
+        for c in stamp.utf8 {
+            if i == 20 { break }
+            if i == 13 || i == 19 {
+                guard c == 0x2D else { return nil }
+            } else {
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                if i < 13 { millis = millis * 10 + Int64(c &- 0x30) }
+            }
+            i += 1
+        }
+        return millis
+    }
+
+    /// A lowercase UUID, as ``SyncJournal`` writes operation and medicine ids.
+    static func isUUID(_ text: String) -> Bool {
+        guard text.utf8.count == 36 else { return false }
+        var i = 0
+        for c in text.utf8 {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard c == 0x2D else { return false }
+            } else {
+                guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+            }
+            i += 1
+        }
+        return true
+    }
+
+    /// A device id: 1 to 64 lowercase letters and digits (``SyncService`` makes 16 hex digits).
+    static func isDevice(_ text: String) -> Bool {
+        let n = text.utf8.count
+        guard n >= 1 && n <= 64 else { return false }
+        for c in text.utf8 where !((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7A)) { return false }
+        return true
+    }
+
+    /// `YYYY-MM-DD`, digits only, within ``FieldRules/date(_:field:)``.
+    static func day(_ text: String?, _ field: String) throws -> LocalDate {
+        guard let text else { throw Refusal(reason: "\(field) is missing") }
+        var ok = text.utf8.count == 10
+        if ok {
+            var i = 0
+            for c in text.utf8 {
+                ok = ok && (i == 4 || i == 7 ? c == 0x2D : (c >= 0x30 && c <= 0x39))
+                i += 1
+            }
+        }
+        guard ok, let day = LocalDate(text), day.description == text
+        else { throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a date (YYYY-MM-DD)") }
+        try FieldRules.date(day, field: field)
+        return day
+    }
+
+    /// `HH:MM`, digits only, 00:00 to 23:59.
+    static func time(_ text: String, _ field: String) throws -> LocalTime {
+        guard text.utf8.count == 5, let t = LocalTime(text), t.description == text else {
+            throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a time (HH:MM, 00:00 to 23:59)")
+        }
+        return t
+    }
+
+    private func require<T>(_ value: T?, _ field: String) throws -> T {
+        guard let value else { throw Refusal(reason: "\(field) is missing (a '\(kind)' needs it)") }
+        return value
+    }
+
+    private func check() throws {
+        guard Self.isUUID(id) else { throw Refusal(reason: "id '\(LineHash.printable(id))' is not an operation id (a lowercase UUID)") }
+        guard Self.isDevice(device) else { throw Refusal(reason: "device '\(LineHash.printable(device))' is not a device id") }
+        guard let millis = Self.stampMillis(stamp, device: device) else {
+            throw Refusal(reason: "stamp '\(LineHash.printable(stamp))' is malformed (13 digits, '-', 5 digits, '-', the device)")
+        }
+        guard let kind = knownKind else { throw Refusal(reason: "unknown kind '\(LineHash.printable(self.kind))'") }
+        let medicine = try require(medicine, "medicine")
+        guard Self.isUUID(medicine) else { throw Refusal(reason: "medicine '\(LineHash.printable(medicine))' is not a medicine id") }
+        // An instant is judged against the line's own stamp: a device stamps a change after it happened.
+        let stamped = Date(timeIntervalSince1970: Double(millis) / 1000)
+        switch kind {
+        case .add:
+            try FieldRules.name(try require(name, "name"))
+            try details(Self.details)
+            for gid in distinctFrom ?? [] where !Self.isUUID(gid) {
+                throw Refusal(reason: "distinct_from '\(LineHash.printable(gid))' is not a medicine id")
+            }
+            guard (distinctFrom ?? []).count <= 10_000 else { throw Refusal(reason: "distinct_from names too many medicines") }
+        case .edit:
+            let fields = changed ?? Self.details
+            for field in fields where !Self.details.contains(field) {
+                throw Refusal(reason: "changed names an unknown detail '\(LineHash.printable(field))'")
+            }
+            if fields.contains("name") { try FieldRules.name(try require(name, "name")) }
+            try details(fields)
+        case .purge:
+            break
+        case .archive:
+            if archivedOn != nil { _ = try Self.day(archivedOn, "archived_on") }
+        case .schedule:
+            _ = try Self.day(effective, "effective")
+            let s = try require(schedule, "schedule")
+            guard let parsed = s.schedule else {
+                guard ["daily", "weekdays", "every_days", "every_weeks", "every_months", "cycle", "as_needed"].contains(s.kind) else {
+                    throw Refusal(reason: "unknown schedule kind '\(LineHash.printable(s.kind))'")
+                }
+                _ = try Self.day(s.start, "schedule.start")
+                if let until = s.until { _ = try Self.day(until, "schedule.until") }
+                for t in s.times { _ = try Self.time(t, "schedule.times") }
+                throw Refusal(reason: "schedule '\(s.kind)' lacks a value it needs")
+            }
+            _ = try Self.day(s.start, "schedule.start")
+            if let until = s.until { _ = try Self.day(until, "schedule.until") }
+            for t in s.times { _ = try Self.time(t, "schedule.times") }
+            for d in s.weekdays ?? [] where !(1...7).contains(d) { throw Refusal(reason: "schedule.weekdays has \(d) (1 = Monday … 7 = Sunday)") }
+            do { try FieldRules.schedule(parsed) } catch { throw Refusal(reason: "schedule \(error.field): \(error.reason)") }
+        case .stock:
+            if let stock { try FieldRules.stock(stock) }
+        case .refill:
+            try FieldRules.units(try require(units, "units"))
+        case .take, .skip:
+            let day = try Self.day(day, "day")
+            if let slot { _ = try Self.time(slot, "slot") }
+            let at = try require(at, "at")
+            try Self.instant(at, stamped: stamped)
+            // A slot's day is near when it was taken (a late take, a back-dated one): never days after it.
+            guard day.dayNumber <= Int(max(0, min(at, 1e11)) / 86_400) + 2 else {
+                throw Refusal(reason: "day \(day) is days after the dose was taken")
+            }
+            // 0: an imported dose, which moves no stock.
+            if kind == .take, let units, units != 0 { try FieldRules.units(units) }
+        case .undo:
+            let target = try require(target, "target")
+            guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }
+            if let at { try Self.instant(at, stamped: stamped) }
+        }
+    }
+
+    /// An instant of a dose or undo: through the gate, and no later than the operation's stamp
+    /// (a device stamps a change after it happened; an hour of slack for an older file).
+    static func instant(_ at: Double, stamped: Date) throws {
+        try FieldRules.instant(at, now: stamped)
+        guard at <= stamped.timeIntervalSince1970 + 3_600 else {
+            throw Refusal(reason: "at \(at) is after the operation's stamp (\(Int64(stamped.timeIntervalSince1970)))")
+        }
+    }
+
+    /// The details of an `add` or `edit` among `fields`, through the gate.
+    private func details(_ fields: [String]) throws {
+        for field in fields {
+            switch field {
+            case "name": if let name { try FieldRules.name(name) }
+            case "dose": try FieldRules.doseText(dose)
+            case "group": try FieldRules.group(group)
+            case "note": try FieldRules.note(note)
+            case "per_dose": if let perDose { try FieldRules.perDose(perDose) }
+            case "low_days": if let lowDays { try FieldRules.lowDays(lowDays) }
+            default: continue
+            }
+        }
+    }
+}
