@@ -116,16 +116,21 @@ public enum FieldRules {
         return String(out)
     }
 
+    /// A medicine's own fields: name, texts and amounts.
+    private static func details(_ m: Medication) throws(Violation) {
+        try name(m.name)
+        try doseText(m.dose)
+        try group(m.group)
+        try note(m.note)
+        if let units = m.stock { try stock(units) }
+        try perDose(m.perDose)
+        try lowDays(m.lowDays)
+    }
+
     /// The first rule a stored medicine breaks (its fields and its newest schedule version), for `doctor`.
     public static func storedProblem(_ m: Medication) -> Violation? {
         do {
-            try name(m.name)
-            try doseText(m.dose)
-            try group(m.group)
-            try note(m.note)
-            if let units = m.stock { try stock(units) }
-            try perDose(m.perDose)
-            try lowDays(m.lowDays)
+            try details(m)
             if let newest = m.versions.last { try scheduleVersion(newest) }
             return nil
         } catch {
@@ -232,13 +237,7 @@ public enum FieldRules {
 
     /// Every field of a medicine a writer stores with it (name, texts, amounts, archive day, versions).
     public static func medication(_ m: Medication) throws(Violation) {
-        try name(m.name)
-        try doseText(m.dose)
-        try group(m.group)
-        try note(m.note)
-        if let units = m.stock { try stock(units) }
-        try perDose(m.perDose)
-        try lowDays(m.lowDays)
+        try details(m)
         if let archivedOn = m.archivedOn { try date(archivedOn, field: "archived on") }
         for v in m.versions { try scheduleVersion(v) }
     }

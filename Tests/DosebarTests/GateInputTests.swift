@@ -210,10 +210,7 @@ import Testing
 /// crash `sync now` nor any command after it, and none of those values reaches the database.
 /// (What `sync now` says about them — skipped with a warning — is the sync applier's.)
 @Suite struct SyncGateTests {
-    static func device(_ h: Harness) throws -> String {
-        let first = try h.ok("sync", "status").out.split(separator: "\n").first.map(String.init) ?? ""
-        return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
-    }
+    static func device(_ h: Harness) throws -> String { try h.syncDevice() }
 
     static func query(_ h: Harness, _ sql: String) throws -> String {
         let p = Process()

@@ -87,6 +87,12 @@ struct Harness {
         return r
     }
 
+    /// This home's sync device id, as the first line of `sync status` names it.
+    func syncDevice() throws -> String {
+        let first = try ok("sync", "status").out.split(separator: "\n").first.map(String.init) ?? ""
+        return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
+    }
+
     /// `today --json` as a dictionary.
     func today(at now: String? = nil) throws -> [String: Any] {
         let r = try run(["today", "--json"], now: now)

@@ -247,10 +247,7 @@ struct PurgeResumeTests {
         _ = daemon.waitExit(timeout: 10)
     }
 
-    func device(_ h: Harness) throws -> String {
-        let first = try h.ok("sync", "status").out.split(separator: "\n").first.map(String.init) ?? ""
-        return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
-    }
+    func device(_ h: Harness) throws -> String { try h.syncDevice() }
 
     @Test("with sync, a purge on A reaches B; each rewrites its own file without it; a late take of it from B does not bring it back")
     func purgeSyncs() throws {

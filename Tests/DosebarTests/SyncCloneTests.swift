@@ -8,11 +8,7 @@ import Testing
 struct SyncCloneTests {
     let at = "2026-11-22T12:30:00+09:00"
 
-    func device(_ h: Harness) throws -> String {
-        let out = try h.ok("sync", "status").out
-        let first = out.split(separator: "\n").first.map(String.init) ?? ""
-        return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
-    }
+    func device(_ h: Harness) throws -> String { try h.syncDevice() }
 
     /// A copy of `source`'s database files into `target`'s home, as `cp -a ~/.local/share/dosebar` does.
     func copyHome(_ source: Harness, to target: Harness) throws {

@@ -35,11 +35,7 @@ struct SyncCommandTests {
         #expect(rename(temporary, dir + "/dosebar/" + name) == 0)
     }
 
-    func device(_ h: Harness) throws -> String {
-        let out = try h.ok("sync", "status").out
-        let first = out.split(separator: "\n").first.map(String.init) ?? ""
-        return first.components(separatedBy: "This device is ").last?.components(separatedBy: ",").first ?? ""
-    }
+    func device(_ h: Harness) throws -> String { try h.syncDevice() }
 
     @Test("a take on A shows on B; the same medicine and dose on both are not duplicated")
     func sharedDirectory() throws {
