@@ -17,8 +17,14 @@ enum SyncReadMark {
     /// The hash (FNV-1a, 64 bits, hex) of the up to ``span`` bytes before `offset`; nil when the
     /// file is shorter or cannot be read.
     static func at(_ file: String, offset: UInt64) -> String? {
-        guard offset > 0, let h = FileHandle(forReadingAtPath: file) else { return nil }
+        // Like every read of a device file: never through a link, never blocking on a FIFO.
+        guard offset > 0 else { return nil }
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        let h = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? h.close() }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         let from = offset > span ? offset - span : 0
         guard (try? h.seek(toOffset: from)) != nil, let data = try? h.read(upToCount: Int(offset - from)),
               data.count == Int(offset - from) else { return nil }

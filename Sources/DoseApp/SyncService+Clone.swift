@@ -46,8 +46,12 @@ extension SyncService {
         var foreign: (path: String, line: Int)?
         for path in folder.ownFiles(device: setup.device) {
             let isCopy = SyncFolder.isConflictCopy(path)
-            let key = isCopy ? SyncMeta.read + path : SyncMeta.own
-            let start = try store.read { try $0.meta(key).flatMap(SyncFolder.Position.init) } ?? SyncFolder.Position()
+            let key = isCopy ? SyncMeta.read + path : SyncMeta.own, markKey = SyncMeta.readMark + path
+            let (known, mark) = try store.read { r in (try r.meta(key).flatMap(SyncFolder.Position.init), try r.meta(markKey)) }
+            // Syncthing may have replaced the file by the other machine's version, which can be as
+            // long as this machine's: unless the bytes before the position are the ones this machine
+            // checked, the whole file is checked again.
+            let start = SyncReadMark.start(path, known: known, mark: mark)
             let lines: [SyncFolder.Line], next: SyncFolder.Position
             do {
                 (lines, next) = try SyncFolder.read(path, device: setup.device, from: start, warn: warn)
@@ -68,7 +72,13 @@ extension SyncService {
                 foreign = (path, next.line - lines.count + unknown + 1)
                 break
             }
-            if next != start { try store.write { try $0.setMeta(key, next.text) } }
+            if next != known ?? SyncFolder.Position() {
+                let nextMark = SyncReadMark.at(path, offset: next.offset)
+                try store.write { w in
+                    try w.setMeta(key, next.text)
+                    try w.setMeta(markKey, nextMark)
+                }
+            }
         }
         guard let foreign else { return setup }
         // Whatever this machine still owes its file goes to the old one first: the other machine and
@@ -84,11 +94,13 @@ extension SyncService {
             try w.setMeta(SyncMeta.device, new)
             try w.setMeta(SyncMeta.written, String(try w.reader.lastOperationSeq()))
             try w.setMeta(SyncMeta.own, nil)
+            try w.setMeta(SyncMeta.readMark + ownPath, nil)
             try w.setMeta(SyncMeta.cloned, Clone(old: setup.device, new: new, at: at).text)
             // The old file and its copies are read from their start as the old id's: by id, nothing
             // this machine wrote is applied twice, and every line of the other machine is.
             for path in folder.ownFiles(device: setup.device) where SyncFolder.isConflictCopy(path) || path == ownPath {
                 try w.setMeta(SyncMeta.read + path, nil)
+                try w.setMeta(SyncMeta.readMark + path, nil)
             }
             return Setup(device: new, dir: setup.dir)
         }
@@ -112,6 +124,7 @@ extension SyncService {
             let n = try applier.apply(read.lines, file: path)
             try applier.finish()
             try w.setMeta(SyncMeta.own, read.next.text)
+            try w.setMeta(SyncMeta.readMark + path, SyncReadMark.at(path, offset: read.next.offset))
             return n
         }
     }

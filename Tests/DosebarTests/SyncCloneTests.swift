@@ -73,6 +73,34 @@ struct SyncCloneTests {
         #expect(try [history(a), history(b), history(c)] == ["3", "3", "3"])
     }
 
+    @Test("the other machine's version of the own file, put in its place by Syncthing, is noticed even when it is exactly as long")
+    func replacedBySameLength() throws {
+        let a = Harness()
+        defer { remove(a) }
+        let shared = a.root + "/Sync"
+        try a.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01")
+        try a.ok("sync", "init", shared)
+        try a.ok("sync", "now", now: at)
+        try a.ok("take", "Aspirin", "--at", "08:05", now: at)
+        try a.ok("sync", "now", now: at)
+        let deviceA = try device(a)
+        let file = shared + "/dosebar/" + deviceA + ".jsonl"
+        let mine = try String(contentsOfFile: file, encoding: .utf8)
+        // The copy's last line: the same operation but for its id, as long as this machine's.
+        var lines = mine.split(separator: "\n").map(String.init)
+        let last = try #require(lines.last)
+        let id = try #require(last.firstMatch(of: /"id":"([0-9a-f-]{36})"/)?.1)
+        lines[lines.count - 1] = last.replacingOccurrences(of: String(id), with: UUID().uuidString.lowercased())
+        let theirs = lines.joined(separator: "\n") + "\n"
+        #expect(theirs.utf8.count == mine.utf8.count)
+        try mine.write(toFile: shared + "/dosebar/" + deviceA + ".sync-conflict-20261122-123000-ABCDEFG.jsonl", atomically: true, encoding: .utf8)
+        try theirs.write(toFile: file, atomically: true, encoding: .utf8)
+        let now = try a.ok("sync", "now", now: at)
+        #expect(now.err.contains("this home was copied from another machine"), "\(now.err)")
+        #expect(try device(a) != deviceA)
+        #expect(try a.statuses(at: at) == ["Aspirin:taken"])
+    }
+
     @Test("a conflict copy of a device's file is read by every device, that device included, by id: nothing twice")
     func conflictCopy() throws {
         let a = Harness(), c = Harness()
@@ -144,6 +172,12 @@ struct SyncCloneTests {
         #expect(nowC.err.contains("0123456789abcdef.jsonl: is not a regular file"), "\(nowC.err)")
         #expect(nowC.err.contains("fedcba9876543210.jsonl: is a symbolic link"), "\(nowC.err)")
         #expect(try c.statuses(at: "2026-11-22T08:08:00+09:00") == ["Aspirin:taken"], "A's file still applied")
+        // A FIFO in the place of a file C had read (C keeps where it stopped, and what came before).
+        #expect(unlink(own) == 0 && mkfifo(own, 0o600) == 0)
+        let again = Date()
+        let nowFifo = try c.run(["sync", "now"], now: "2026-11-22T08:09:00+09:00")
+        #expect(Date().timeIntervalSince(again) < 30)
+        #expect(nowFifo.status == 0 && nowFifo.err.contains(deviceA + ".jsonl: is not a regular file"), "\(nowFifo.err)")
         _ = deviceC
     }
 
