@@ -266,6 +266,51 @@ def sync_bench(hf, binary, data, src, run_dir, shm, n, history, a):
     shutil.rmtree(work)
 
 
+# Another device's file of N takes of one slot (DESIGN §10: applying costs time linear in the lines
+# read): a medicine it added, then N takes of its 08:00 dose of 2026-11-20, a second apart — one dose
+# and N − 1 duplicates, every one of which the slot's set of doses must be checked against.
+SLOT_FILE = """import json, sys, uuid
+path, n = sys.argv[1], int(sys.argv[2])
+device, gid, millis = "0123456789abcdef", str(uuid.uuid4()), 1795100000000
+def line(op, i):
+    op.update({"device": device, "id": str(uuid.uuid4()), "medicine": gid, "stamp": f"{millis + i:013d}-00000-{device}"})
+    return json.dumps(op, sort_keys=True, separators=(",", ":")) + "\\n"
+with open(path, "w") as f:
+    f.write(line({"kind": "add", "name": "Aspirin", "per_dose": 1, "low_days": 7}, 0))
+    f.write(line({"kind": "schedule", "effective": "2026-11-01", "schedule": {"kind": "daily", "start": "2026-11-01",
+                                                                             "times": ["08:00"], "window": 7200}}, 1))
+    for i in range(n):
+        f.write(line({"kind": "take", "day": "2026-11-20", "slot": "08:00", "at": 1795129200 + i, "units": 1}, 2 + i))
+"""
+
+SLOT_COUNTS = (1_000, 5_000)
+SLOT_BUDGET = 1.0   # seconds for 5,000 takes of one slot (DESIGN §10: linear; "well under a second")
+
+
+def slot_bench(hf, binary, run_dir, shm, a):
+    """`sync now` on a fresh device with another device's file of N takes of one slot."""
+    for n in SLOT_COUNTS:
+        work = os.path.join(run_dir, f"slot-{n}")
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        db = os.path.join(work, "dosebar.sqlite")
+        env = dosebar_env(db, os.path.join(shm, f"slot-{n}"))
+        folder = os.path.join(work, "Sync")
+        run_ok([binary, "sync", "init", folder], env)
+        fresh = os.path.join(work, "fresh.sqlite")
+        shutil.copyfile(db, fresh)
+        writer = os.path.join(work, "slot-file.py")
+        with open(writer, "w") as f:
+            f.write(SLOT_FILE)
+        run_ok([sys.executable, writer, os.path.join(folder, "dosebar", "0123456789abcdef.jsonl"), str(n)], env)
+        reset = os.path.join(work, "reset.sh")
+        with open(reset, "w") as f:
+            f.write(f"cp {fresh} {db} && rm -f {db}-wal {db}-shm\n")
+        hf.measure(("sync-slot", n), f"sync now, {n:,} takes of one slot", f"{binary} sync now", env=env,
+                   prepare=f"sh {reset}", runs=min(a.runs, 5), warmup=0)
+        shutil.rmtree(work)
+
+
 def dosebar_env(db, shared):
     env = dict(os.environ, DOSEBAR_DB=db, DOSEBAR_DIR=shared, DOSEBAR_NOW=NOW, TZ=TZ, LANG="C.UTF-8",
                XDG_CONFIG_HOME=os.path.join(os.path.dirname(db), "config"))
@@ -643,6 +688,9 @@ def main():
             ir["insert"] = instructions(["sqlite3", progs["sqlite-db"], "INSERT INTO t (x, at) VALUES (1, unixepoch())"], env0)
             ir["version"] = instructions([nodebug, "--version"], env0)
 
+        log("\n== sync: another device's takes of one slot ==")
+        slot_bench(hf, binary, run_dir, shm, a)
+
         for n in meds:                   # 1 month and 20 years back to back: same load on the machine
             for history in histories:
                 extras = history == "20y" and n <= 50 and not a.no_compare
@@ -997,9 +1045,20 @@ def sync_report(res, ins, checks):
     """The sync rows (DESIGN §10): `sync now` on a fresh device with another device's whole history
     in its folder, and `sync now` applying one new take, held against `take` of the same scenario."""
     keys = sorted(k for k in res if isinstance(k, tuple) and k[0] == "sync-all")
-    if not keys:
+    slots = {k[1]: res[k] for k in res if isinstance(k, tuple) and k[0] == "sync-slot"}
+    if not keys and not slots:
         return []
     L = ["Sync: `sync now` applying another device's file (× the sqlite3 insert floor; × `take` in the same scenario)"]
+    if slots:
+        small, large = min(slots), max(slots)
+        ratio = slots[large]["mean"] / slots[small]["mean"]
+        ok = slots[large]["mean"] <= SLOT_BUDGET
+        checks.append((f"sync now, {large:,} takes of one slot ≤ {SLOT_BUDGET:.0f} s", ok, ms(slots[large]["mean"])))
+        for n in sorted(slots):
+            L.append(f"  {f'{n:,} takes of one slot, fresh device':<52} {ms(slots[n]['mean']):>10} ± {ms(slots[n]['stddev'])}"
+                     f"   ({slots[n]['mean'] / ins:.1f}× ins)")
+        L.append(f"  {large:,} ÷ {small:,} takes: {ratio:.1f}× the time for {large / small:.0f}× the lines "
+                 f"(linear ≈ {large / small:.0f}, quadratic ≈ {(large / small) ** 2:.0f}); ≤{SLOT_BUDGET:.0f} s: {'ok' if ok else 'MISSED'}")
     for _, n, h in keys:
         name = f"{n} med{'s' if n > 1 else ''} × {HISTORY_NAMES[h]}"
         inf = res[("sync-all-info", n, h)]
@@ -1015,9 +1074,10 @@ def sync_report(res, ins, checks):
                            f"{ms(one['mean'])}, {one['mean'] / take['mean']:.2f}× take ({ms(take['mean'])})"))
             L.append(f"  {'  … then one new take in it':<52} {ms(one['mean']):>10} ± {ms(one['stddev'])}"
                      f"   ({one['mean'] / ins:.1f}× ins, {one['mean'] / take['mean']:.2f}× take; ≤ take: {'ok' if ok else 'MISSED'})")
-    L.append("  (the other device's file is made once by `sync init` on a copy of the scenario: "
-             + ", ".join(f"{n} meds × {HISTORY_NAMES[h]} {ms(res[('sync-all-info', n, h)]['init_seconds'])}"
-                         for _, n, h in keys) + ")")
+    if keys:
+        L.append("  (the other device's file is made once by `sync init` on a copy of the scenario: "
+                 + ", ".join(f"{n} meds × {HISTORY_NAMES[h]} {ms(res[('sync-all-info', n, h)]['init_seconds'])}"
+                             for _, n, h in keys) + ")")
     L.append("")
     return L
 
