@@ -162,7 +162,7 @@ extension SyncOperation {
                 throw Refusal(reason: "day \(day) is days after the dose was taken")
             }
             // 0: an imported dose, which moves no stock.
-            if kind == .take, let units, units != 0 { try FieldRules.units(units) }
+            if kind == .take, let units, units != .zero { try FieldRules.units(units) }
         case .undo:
             let target = try require(target, "target")
             guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }

@@ -34,7 +34,9 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     public var dose: String?
     public var group: String?
     public var note: String?
-    public var perDose: Int?
+    /// Amounts (`per_dose`, `stock`, `units`) are JSON numbers: whole values as integers (`1`, what
+    /// an older dosebar reads), fractions as decimals to hundredths (`0.5`); see ``Amount``.
+    public var perDose: Amount?
     public var lowDays: Int?
     /// Of an `add`: the medicines of its name the adding device had (removed or renamed away), by
     /// global id: the new medicine is none of them.
@@ -44,8 +46,8 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     public var archivedOn: String?
     public var effective: String?
     public var schedule: SyncSchedule?
-    public var stock: Int?
-    public var units: Int?
+    public var stock: Amount?
+    public var units: Amount?
     public var day: String?
     public var slot: String?
     /// Unix seconds.
@@ -69,11 +71,12 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     /// on one device and a dose change on another both stay).
     public static let details = ["name", "dose", "group", "note", "per_dose", "low_days"]
 
-    /// The amount stock derivation reads: the stock value, the refill's or the dose's units.
+    /// The amount stock derivation reads, in hundredths (the `operation.amount` column): the stock
+    /// value, the refill's or the dose's units.
     var amount: Int? {
         switch knownKind {
-        case .stock: stock
-        case .refill, .take: units
+        case .stock: stock?.hundredths
+        case .refill, .take: units?.hundredths
         default: nil
         }
     }
