@@ -136,7 +136,7 @@ enum Schema {
     /// - `operation`: every operation this database knows, its own and other devices'. `body`: the
     ///   JSON line of the device's file, for this device's own operations and for others' while
     ///   they wait (an applied one from another device keeps `''`: nothing reads it again);
-    ///   `applied` 0 while it waits for something it names (a medicine, the dose an undo reverts). `amount`: a stock value, refill units or a dose's units.
+    ///   `applied` 0 while it waits for something it names (a medicine, the dose an undo reverts). `amount`: a stock value, refill units or a dose's units (hundredths since `v8-hundredths`).
     /// - `sync_medicine`: a medicine's global ids (several when two devices added the same name),
     ///   with the name key, device and stamp of the `add` that made each.
     /// - `sync_register`: the stamp of the last write that won for one field of a medicine

@@ -15,7 +15,7 @@ public struct StoredOperation: Sendable, Equatable {
     public var kind: String
     /// The medicine's global id, when the operation is about one.
     public var medicine: String?
-    /// A stock value, the units of a refill or of a dose.
+    /// A stock value, the units of a refill or of a dose, in hundredths of a unit (since `v8-hundredths`).
     public var amount: Int?
     /// The JSON line of the device's file: always for this device's own operations (written to
     /// its file from here), for another device's only while it waits (empty once applied).
