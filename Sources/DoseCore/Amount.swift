@@ -26,7 +26,7 @@ public struct Amount: Hashable, Comparable, Sendable, ExpressibleByIntegerLitera
             switch self {
             case .notANumber: "is not a number (give e.g. 30, 0.5 or 2.25)"
             case .negative: "must not be negative"
-            case .tooManyDecimals: "takes at most two decimals (hundredths: 0.25, not 0.125)"
+            case .tooManyDecimals: "takes at most two decimals (hundredths, e.g. 0.25)"
             case .tooLarge: "is too large"
             }
         }
