@@ -408,8 +408,11 @@ extension SyncSimulationTests {
             case 12:
                 _ = try meds.remove(name)
             default:
-                try meds.add(daily(pick(added), pick(timesPool), stock: rng.next() % 2 == 0 ? nil : Amount(hundredths: 25 * Int(rng.next() % 160)),
-                                   from: context.today.description))
+                var m = daily(pick(added), pick(timesPool), stock: rng.next() % 2 == 0 ? nil : Amount(hundredths: 25 * Int(rng.next() % 160)),
+                              from: context.today.description)
+                // Iron in half tablets, so takes move fractional stock across devices.
+                if m.name == "Iron" { m.perDose = Amount(hundredths: 50) }
+                try meds.add(m)
             }
         } catch is DosebarError {}
         try d.sync.flush()
