@@ -122,8 +122,9 @@ def main():
     window, = db.execute("SELECT window_seconds FROM schedule_version WHERE medication_id = 1").fetchone()
     start = day_number(first)
     db.executemany(
-        "INSERT INTO medication (id, name, name_key, dose, stock, per_dose, low_days) VALUES (?, ?, ?, ?, ?, 1, 7)",
-        [(i, n, n.lower(), d, s) for i, n, d, _, s in meds[1:]])
+        # Amounts are hundredths of a unit (schema v8-hundredths): per dose 1 is 100.
+        "INSERT INTO medication (id, name, name_key, dose, stock, per_dose, low_days) VALUES (?, ?, ?, ?, ?, 100, 7)",
+        [(i, n, n.lower(), d, None if s is None else s * 100) for i, n, d, _, s in meds[1:]])
     db.executemany(
         "INSERT INTO schedule_version (medication_id, effective, kind, weekday_mask, times, window_seconds, start_day)"
         " VALUES (?, ?, 'daily', 0, ?, ?, ?)",
@@ -175,7 +176,7 @@ def main():
                 if status == "missed":
                     continue
                 at = base + (minute + offset) * 60
-                yield (mid, status, day, minute, at, at + 5, 1 if tracked and status == "taken" else 0)
+                yield (mid, status, day, minute, at, at + 5, 100 if tracked and status == "taken" else 0)
             if outcome is not None:
                 habits[day] = outcome
 

@@ -155,25 +155,27 @@ public struct DosageReader {
         let schedule = Schedule(recurrence: recurrence, times: times, window: context.config.window ?? Schedule.defaultWindow,
                                 start: start, until: until)
 
-        // The dose: one text when every time has the same amount; the stock counts whole units.
+        // The dose: one text when every time has the same amount; amounts are kept to hundredths (a
+        // quarter tablet stays 0.25).
         let amounts = Set(doses.map(\.dose))
         var doseText: String?
-        var perDose = 1
+        var perDose: Amount = 1
         if amounts.count == 1, let amount = amounts.first {
             doseText = [Self.format(amount), unit].filter { !$0.isEmpty }.joined(separator: " ")
-            if amount >= 1 && amount == amount.rounded() && amount <= 1000 { perDose = Int(amount) }
+            if let exact = Amount(exactly: amount), FieldRules.perDoseRange.contains(exact) { perDose = exact }
         } else if amounts.count > 1 {
             let list = doses.map { "\($0.time) \(Self.format($0.dose))" }.joined(separator: ", ")
             notes.append(catalog.text("import.ne.doses", ["name": name, "doses": list + (unit.isEmpty ? "" : " " + unit)]))
         }
 
-        var stock: Int?
+        var stock: Amount?
         var lowDays = 7
         let inventory = t["inventory"]
         if !inventory.isAbsent, try inventory.object()["enabled"].bool() {
             let current = try inventory["current"].number()
             guard current >= 0 else { throw inventory["current"].fail("a stock of 0 or more") }
-            stock = min(Int(saturating: current.rounded(.down)), RefillService.maximum)
+            // To hundredths (rounded down past them), at most the maximum.
+            stock = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), RefillService.maximum)
             let perDay = doses.reduce(0) { $0 + $1.dose }
             if inventory.has("reminder") {
                 let reminder = try inventory["reminder"].number()

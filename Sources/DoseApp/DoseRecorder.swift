@@ -76,7 +76,7 @@ public struct DoseRecorder {
         case .slot(let s): (s.medication, s)
         case .extra(let m): (m, nil)
         }
-        var delta = 0
+        var delta = Amount.zero
         if kind == .taken, let stored = try w.reader.medication(id: m.id)?.stock {
             // Clamped: a stock or per-dose an older dosebar stored out of range must not stop the take.
             let stock = FieldRules.clampedStock(stored)

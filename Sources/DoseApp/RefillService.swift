@@ -15,15 +15,15 @@ public struct RefillService {
     }
 
     /// Adds `units` (capped at `maximum`) or sets the stock to `set`; returns the medicine's name and its new stock.
-    public func refill(_ name: String, adding units: Int?, setTo set: Int?) throws -> (name: String, stock: Int) {
+    public func refill(_ name: String, adding units: Amount?, setTo set: Amount?) throws -> (name: String, stock: Amount) {
         try store.write { w in
             let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             if let units { try FieldRules.units(units) }
             let current = try w.reader.medication(id: m.id)?.stock.map(FieldRules.clampedStock)
-            let new = set ?? min((current ?? 0).saturatingAdding(units ?? 0), RefillService.maximum)
+            let new = set ?? min((current ?? .zero) + (units ?? .zero), RefillService.maximum)
             try w.setStock(medicationID: m.id, new)
             if let journal = try SyncJournal.open(w, context) {
-                if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? 0) }
+                if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? .zero) }
                 try journal.finish()
                 return (m.name, try w.reader.medication(id: m.id)?.stock ?? new)
             }

@@ -157,7 +157,7 @@ public final class SyncJournal {
     }
 
     /// `refill --set` (or a stock given to add/edit): an absolute value.
-    public func stockSet(_ m: Medication, to value: Int?) throws {
+    public func stockSet(_ m: Medication, to value: Amount?) throws {
         var op = SyncOperation(kind: .stock, medicine: try gid(of: m))
         op.stock = value
         try append(op)
@@ -165,7 +165,7 @@ public final class SyncJournal {
     }
 
     /// `refill N`.
-    public func refilled(_ m: Medication, units: Int) throws {
+    public func refilled(_ m: Medication, units: Amount) throws {
         var op = SyncOperation(kind: .refill, medicine: try gid(of: m))
         op.units = units
         try append(op)
@@ -175,7 +175,7 @@ public final class SyncJournal {
     /// A take or skip written as event `eventID`; a take uses `units` of stock (the medicine's
     /// units per dose; 0 for an imported dose, which moves no stock). `resolve` false: the slot
     /// has no other device's dose (`sync init`, before any was applied), nothing to resolve.
-    public func dose(_ e: DoseEvent, eventID: Int64, day: LocalDate, medication m: Medication, units: Int? = nil,
+    public func dose(_ e: DoseEvent, eventID: Int64, day: LocalDate, medication m: Medication, units: Amount? = nil,
                      resolve: Bool = true) throws {
         var op = SyncOperation(kind: e.kind == .taken ? .take : .skip, medicine: try gid(of: m))
         op.day = day.description
@@ -230,7 +230,7 @@ enum SyncStock {
     static func derive(medicationID id: Int64, in w: StoreWriter) throws {
         let operations = try w.reader.stockOperations(medicationID: id)
         guard !operations.isEmpty else { return }
-        let stock: Int?
+        let stock: Amount?
         let events = Set(operations.compactMap { op -> Int64? in if case .take(_, let event) = op.change { event } else { nil } })
         switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id, among: events),
                                maximum: RefillService.maximum) {

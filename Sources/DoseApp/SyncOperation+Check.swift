@@ -107,6 +107,7 @@ extension SyncOperation {
         guard let millis = Self.stampMillis(stamp, device: device) else {
             throw Refusal(reason: "stamp '\(LineHash.printable(stamp))' is malformed (13 digits, '-', 5 digits, '-', the device)")
         }
+        if let field = inexact.first { throw Refusal(reason: "\(field): an amount takes at most two decimals (hundredths)") }
         guard let kind = knownKind else { throw Refusal(reason: "unknown kind '\(LineHash.printable(self.kind))'") }
         let medicine = try require(medicine, "medicine")
         guard Self.isUUID(medicine) else { throw Refusal(reason: "medicine '\(LineHash.printable(medicine))' is not a medicine id") }
@@ -162,7 +163,7 @@ extension SyncOperation {
                 throw Refusal(reason: "day \(day) is days after the dose was taken")
             }
             // 0: an imported dose, which moves no stock.
-            if kind == .take, let units, units != 0 { try FieldRules.units(units) }
+            if kind == .take, let units, units != .zero { try FieldRules.units(units) }
         case .undo:
             let target = try require(target, "target")
             guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }

@@ -35,8 +35,8 @@ public struct UndoService {
             let journal = try SyncJournal.open(w, context)
             for e in [event] + batch {
                 _ = try w.insertUndo(of: e, at: context.now)
-                if e.stockDelta > 0, let stock = try w.reader.medication(id: e.medicationID)?.stock {
-                    let restored = FieldRules.clampedStock(stock).saturatingAdding(e.stockDelta)
+                if e.stockDelta > .zero, let stock = try w.reader.medication(id: e.medicationID)?.stock {
+                    let restored = FieldRules.clampedStock(stock) + e.stockDelta
                     try w.setStock(medicationID: e.medicationID, FieldRules.clampedStock(restored))
                 }
                 try journal?.undone(e)

@@ -16,13 +16,13 @@ public struct DoseEvent: Hashable, Sendable, Identifiable {
     /// For `undone`: the event it cancels.
     public var target: Int64?
     /// Stock units this event removed (so undo can restore exactly that).
-    public var stockDelta: Int
+    public var stockDelta: Amount
     /// False when the record it was imported from did not say when the dose was taken: `at` is then
     /// the slot's scheduled instant, a stand-in (`history --json` and the report say so).
     public var timeKnown: Bool
 
     public init(id: Int64, medicationID: Int64, kind: Kind, slot: SlotKey?, at: Date, loggedAt: Date,
-                target: Int64? = nil, stockDelta: Int = 0, timeKnown: Bool = true) {
+                target: Int64? = nil, stockDelta: Amount = 0, timeKnown: Bool = true) {
         self.id = id; self.medicationID = medicationID; self.kind = kind; self.slot = slot
         self.at = at; self.loggedAt = loggedAt; self.target = target; self.stockDelta = stockDelta
         self.timeKnown = timeKnown

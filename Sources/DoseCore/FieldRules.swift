@@ -18,9 +18,9 @@ import Foundation
 /// | window                        | 0…12 h (0: the dose is due at its time exactly)               |
 /// | as-needed                     | max per day 1…100, min interval 0…7 days                      |
 /// | start, until, any day         | 1970-01-01…2200-12-31, until ≥ start                          |
-/// | per dose                      | 1…1,000 units                                                 |
-/// | stock                         | 0…1,000,000 units                                             |
-/// | take / refill amount          | 1…1,000,000 units (a refill may fill an empty stock)           |
+/// | per dose                      | 0.01…1,000 units (hundredths, ``Amount``)                      |
+/// | stock                         | 0…1,000,000 units (hundredths)                                |
+/// | take / refill amount          | 0.01…1,000,000 units (a refill may fill an empty stock)        |
 /// | low days                      | 0…365                                                         |
 /// | instant                       | finite, ≥ 1970-01-01T00:00Z, ≤ now + 24 h                      |
 ///
@@ -34,7 +34,7 @@ import Foundation
 /// days, a window of 0, refills of 1,000,000 units), so no value a person could enter before is
 /// refused now; the CLI stays stricter on names (100) and notes (1,000, one line).
 ///
-/// Amounts are whole units today; when fractions come, their bounds change here and nowhere else.
+/// Amounts are exact decimals to hundredths (``Amount``); their bounds live here and nowhere else.
 ///
 /// A value an older dosebar already stored is not refused when read: the code that computes with
 /// it clamps instead (`Saturating.swift`, ``clampedStock(_:)``), and `doctor` names it
@@ -63,9 +63,9 @@ public enum FieldRules {
     public static let windowRange = 0...(12 * 3600)
     public static let maxPerDayRange = 1...100
     public static let minIntervalRange = 0...(7 * 86400)
-    public static let perDoseRange = 1...1_000
-    public static let stockRange = 0...1_000_000
-    public static let unitsRange = 1...1_000_000
+    public static let perDoseRange = Amount(hundredths: 1)...Amount(units: 1_000)
+    public static let stockRange = Amount.zero...Amount(units: 1_000_000)
+    public static let unitsRange = Amount(hundredths: 1)...Amount(units: 1_000_000)
     public static let lowDaysRange = 0...365
     /// Days since 1970 of 1970-01-01 … 2200-12-31.
     public static let dayRange = 0...LocalDate.daysFromCivil(2200, 12, 31)
@@ -157,23 +157,23 @@ public enum FieldRules {
     // MARK: - Amounts
 
     /// Units one dose uses.
-    public static func perDose(_ units: Int) throws(Violation) { try within(units, perDoseRange, "per dose") }
+    public static func perDose(_ units: Amount) throws(Violation) { try within(units, perDoseRange, "per dose") }
 
     /// Units on hand.
-    public static func stock(_ units: Int) throws(Violation) { try within(units, stockRange, "stock") }
+    public static func stock(_ units: Amount) throws(Violation) { try within(units, stockRange, "stock") }
 
     /// A take's or a refill's amount.
-    public static func units(_ n: Int) throws(Violation) { try within(n, unitsRange, "units") }
+    public static func units(_ n: Amount) throws(Violation) { try within(n, unitsRange, "units") }
 
     /// Days of stock left at which the medicine shows as low.
     public static func lowDays(_ n: Int) throws(Violation) { try within(n, lowDaysRange, "low days") }
 
     /// A stock read back from the database, brought into range before arithmetic: a row an older
     /// dosebar (or another device) stored out of range must neither trap a sum nor stop a take.
-    public static func clampedStock(_ units: Int) -> Int { min(max(units, stockRange.lowerBound), stockRange.upperBound) }
+    public static func clampedStock(_ units: Amount) -> Amount { units.clamped(to: stockRange) }
 
     /// A per-dose read back from the database, brought into range (see ``clampedStock(_:)``).
-    public static func clampedPerDose(_ units: Int) -> Int { min(max(units, perDoseRange.lowerBound), perDoseRange.upperBound) }
+    public static func clampedPerDose(_ units: Amount) -> Amount { units.clamped(to: perDoseRange) }
 
     // MARK: - Time
 
@@ -240,6 +240,12 @@ public enum FieldRules {
         try details(m)
         if let archivedOn = m.archivedOn { try date(archivedOn, field: "archived on") }
         for v in m.versions { try scheduleVersion(v) }
+    }
+
+    private static func within(_ n: Amount, _ range: ClosedRange<Amount>, _ field: String) throws(Violation) {
+        guard range.contains(n) else {
+            throw Violation(field: field, reason: "\(n) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
     }
 
     private static func within(_ n: Int, _ range: ClosedRange<Int>, _ field: String) throws(Violation) {

@@ -8,9 +8,9 @@ public struct Medication: Hashable, Sendable, Identifiable {
     public var group: String?
     public var note: String?
     /// Units on hand; nil when stock is not tracked.
-    public var stock: Int?
+    public var stock: Amount?
     /// Units one dose uses (default 1).
-    public var perDose: Int
+    public var perDose: Amount
     /// `low` when days left ≤ this (default 7).
     public var lowDays: Int
     /// The first day the medicine no longer appears (archived from this day on); nil when active.
@@ -19,7 +19,7 @@ public struct Medication: Hashable, Sendable, Identifiable {
     public var versions: [ScheduleVersion]
 
     public init(id: Int64, name: String, dose: String? = nil, group: String? = nil, note: String? = nil,
-                stock: Int? = nil, perDose: Int = 1, lowDays: Int = 7, archivedOn: LocalDate? = nil,
+                stock: Amount? = nil, perDose: Amount = 1, lowDays: Int = 7, archivedOn: LocalDate? = nil,
                 versions: [ScheduleVersion]) {
         self.id = id; self.name = name; self.dose = dose; self.group = group; self.note = note
         self.stock = stock; self.perDose = perDose; self.lowDays = lowDays; self.archivedOn = archivedOn

@@ -118,9 +118,9 @@ public struct Snapshot: Hashable, Sendable {
     }
 
     public struct Stock: Hashable, Sendable {
-        public init(medication: String, remaining: Int, daysLeft: Int?, low: Bool) { self.medication = medication; self.remaining = remaining; self.daysLeft = daysLeft; self.low = low }
+        public init(medication: String, remaining: Amount, daysLeft: Int?, low: Bool) { self.medication = medication; self.remaining = remaining; self.daysLeft = daysLeft; self.low = low }
         public var medication: String
-        public var remaining: Int
+        public var remaining: Amount
         public var daysLeft: Int?
         public var low: Bool
     }

@@ -19,8 +19,9 @@ public struct SnapshotBuilder: Sendable {
         let zone = plan.zone
         stockLines = self.medications.compactMap { m -> Snapshot.Stock? in
             guard let remaining = m.stock else { return nil }
-            let perDay = SnapshotBuilder.unitsPerDay(m, on: plan.date)
-            let daysLeft = perDay > 0 ? Int(saturating: (Double(remaining) / perDay).rounded(.down)) : nil
+            // In hundredths: a whole per-day amount divides exactly (3 ÷ (2 × 0.5) is 3 days, not 2.999…).
+            let perDay = SnapshotBuilder.hundredthsPerDay(m, on: plan.date)
+            let daysLeft = perDay > 0 ? Int(saturating: (Double(remaining.hundredths) / perDay).rounded(.down)) : nil
             let low = daysLeft.map { $0 <= m.lowDays } ?? (remaining < m.perDose)
             return Snapshot.Stock(medication: m.name, remaining: remaining, daysLeft: daysLeft, low: low)
         }
@@ -74,9 +75,14 @@ public struct SnapshotBuilder: Sendable {
     /// Average scheduled units per day of a medicine's schedule in force on `date`; 0 for a schedule
     /// an older dosebar stored out of range (every 0 days, a cycle of 0/0, a per-dose below 1).
     public static func unitsPerDay(_ m: Medication, on date: LocalDate) -> Double {
+        hundredthsPerDay(m, on: date) / 100
+    }
+
+    /// ``unitsPerDay(_:on:)`` in hundredths of a unit (exact for a daily schedule).
+    public static func hundredthsPerDay(_ m: Medication, on date: LocalDate) -> Double {
         guard let s = m.schedule(on: date) ?? m.currentSchedule, m.perDose > 0 else { return 0 }
         // In Double: a per-dose of 2^63 - 1 times three doses a day must not overflow.
-        let perDay = Double(s.times.count) * Double(m.perDose)
+        let perDay = Double(s.times.count) * Double(m.perDose.hundredths)
         switch s.recurrence {
         case .daily: return perDay
         case .weekdays(let d): return perDay * Double(d.count) / 7

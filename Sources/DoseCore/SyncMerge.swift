@@ -85,11 +85,11 @@ public enum SyncMerge {
     public struct StockOperation: Sendable, Equatable {
         public enum Change: Sendable, Equatable {
             /// `refill --set` (or a stock given to add/edit): an absolute value; nil stops tracking.
-            case set(Int?)
+            case set(Amount?)
             /// `refill N`.
-            case refill(Int)
+            case refill(Amount)
             /// A take of `units`, written as `event` here (nil: not applied).
-            case take(units: Int, event: Int64?)
+            case take(units: Amount, event: Int64?)
         }
 
         public var stamp: String
@@ -107,7 +107,7 @@ public enum SyncMerge {
         case untouched
         /// Not tracked.
         case untracked
-        case units(Int)
+        case units(Amount)
     }
 
     /// Stock derived from the operations, in stamp order whatever order they come in: the last
@@ -115,20 +115,20 @@ public enum SyncMerge {
     /// nor above `maximum` (a value out of that range is clamped into it). A refill before any `set` starts from 0; a take before any counts
     /// nothing. A take counts once per event (two devices' takes of one dose are one event) and
     /// not at all unless its event is in `effective` (not undone, not a duplicate).
-    public static func stock(_ operations: [StockOperation], effective: Set<Int64>, maximum: Int) -> DerivedStock {
+    public static func stock(_ operations: [StockOperation], effective: Set<Int64>, maximum: Amount) -> DerivedStock {
         let ordered = operations.sorted { precedes(($0.stamp, $0.id), ($1.stamp, $1.id)) }
         guard ordered.contains(where: { if case .take = $0.change { false } else { true } }) else { return .untouched }
-        var stock: Int?
+        var stock: Amount?
         var counted = Set<Int64>()
         for op in ordered {
             switch op.change {
             // Every step stays in 0…maximum, whatever an operation stored out of range says (a set of
             // 2^63 - 1, a take of -2^63): the sums saturate and the result is clamped.
-            case .set(let value): stock = value.map { min(max($0, 0), maximum) }
-            case .refill(let units): stock = min(max((stock ?? 0).saturatingAdding(units), 0), maximum)
+            case .set(let value): stock = value.map { min(max($0, .zero), maximum) }
+            case .refill(let units): stock = min(max((stock ?? .zero) + units, .zero), maximum)
             case .take(let units, let event):
                 guard let event, effective.contains(event), counted.insert(event).inserted, let s = stock else { continue }
-                stock = min(max(0, s.saturatingSubtracting(units)), maximum)
+                stock = min(max(.zero, s - units), maximum)
             }
         }
         return stock.map(DerivedStock.units) ?? .untracked

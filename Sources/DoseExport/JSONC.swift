@@ -11,6 +11,7 @@
 // across timeline entries), `setRaw`/`appendRaw` attach JSON text rendered once, through
 // json-c's own userdata serializer, and `JSONValue.quoted` exposes json-c's string escaper.
 import CJSONC
+import DoseCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -100,6 +101,8 @@ public struct JSONObjectBuilder {
     public func set(_ key: StaticString, _ value: Int?) { add(key, value.map { json_object_new_int64(Int64($0)) }) }
     /// Sets a boolean, or `null` when `value` is nil.
     public func set(_ key: StaticString, _ value: Bool?) { add(key, value.map { json_object_new_boolean($0 ? 1 : 0) }) }
+    /// Sets an amount as its exact decimal (`30`, `9.5`, `0.25`), or `null` when `value` is nil.
+    public func set(_ key: StaticString, _ value: Amount?) { add(key, value.flatMap(makeAmount)) }
     /// Sets `null`.
     public func setNull(_ key: StaticString) { add(key, nil) }
 
@@ -175,4 +178,12 @@ private func makeString(_ value: String) -> OpaquePointer {
             json_object_new_string_len($0, Int32(buffer.count))!
         }
     }
+}
+
+/// An amount as a json-c number written as its decimal text: whole amounts are integers, a
+/// fraction is a double whose serialised form is the exact text (`json_object_new_double_s`), so
+/// `9.5` is never printed as `9.4999…`.
+private func makeAmount(_ a: Amount) -> OpaquePointer? {
+    if a.isWhole { return json_object_new_int64(Int64(a.hundredths / 100)) }
+    return a.description.withCString { json_object_new_double_s(a.doubleValue, $0) }
 }

@@ -31,6 +31,9 @@ enum Schema {
         migrator.registerMigration("v7-purge") { db in
             try db.execute(sql: v7Purge)
         }
+        migrator.registerMigration("v8-hundredths") { db in
+            try db.execute(sql: v8Hundredths)
+        }
         return migrator
     }
 
@@ -133,7 +136,7 @@ enum Schema {
     /// - `operation`: every operation this database knows, its own and other devices'. `body`: the
     ///   JSON line of the device's file, for this device's own operations and for others' while
     ///   they wait (an applied one from another device keeps `''`: nothing reads it again);
-    ///   `applied` 0 while it waits for something it names (a medicine, the dose an undo reverts). `amount`: a stock value, refill units or a dose's units.
+    ///   `applied` 0 while it waits for something it names (a medicine, the dose an undo reverts). `amount`: a stock value, refill units or a dose's units (hundredths since `v8-hundredths`).
     /// - `sync_medicine`: a medicine's global ids (several when two devices added the same name),
     ///   with the name key, device and stamp of the `add` that made each.
     /// - `sync_register`: the stamp of the last write that won for one field of a medicine
@@ -247,5 +250,33 @@ enum Schema {
         CREATE TABLE sync_purged (
             gid TEXT PRIMARY KEY
         ) WITHOUT ROWID;
+        """
+
+    /// Amounts in hundredths (DESIGN §3 Stock: half tablets). Every amount column held whole units:
+    /// `medication.stock`, `medication.per_dose`, `event.stock_delta` and the `amount` of `stock`,
+    /// `refill` and `take` operations are multiplied by 100 (saturating: a value an older dosebar
+    /// stored out of range stays an integer, clamped). Events are append-only: the guard is lifted
+    /// for this one rewrite and put back as it was. `day_summary` holds counts, not amounts.
+    static let v8Hundredths = """
+        DROP TRIGGER event_no_update;
+        UPDATE medication SET
+            stock = CASE WHEN stock IS NULL THEN NULL
+                         WHEN stock > 92233720368547758 THEN 9223372036854775807
+                         ELSE stock * 100 END,
+            per_dose = CASE WHEN per_dose > 92233720368547758 THEN 9223372036854775807
+                            WHEN per_dose < -92233720368547758 THEN -9223372036854775807
+                            ELSE per_dose * 100 END;
+        UPDATE event SET stock_delta =
+            CASE WHEN stock_delta > 92233720368547758 THEN 9223372036854775807
+                 WHEN stock_delta < -92233720368547758 THEN -9223372036854775807
+                 ELSE stock_delta * 100 END
+            WHERE stock_delta != 0;
+        UPDATE operation SET amount =
+            CASE WHEN amount > 92233720368547758 THEN 9223372036854775807
+                 WHEN amount < -92233720368547758 THEN -9223372036854775807
+                 ELSE amount * 100 END
+            WHERE amount IS NOT NULL AND kind IN ('stock', 'refill', 'take');
+        CREATE TRIGGER event_no_update BEFORE UPDATE ON event
+            BEGIN SELECT RAISE(ABORT, 'dosebar events are append-only'); END;
         """
 }

@@ -15,7 +15,7 @@ public struct StoredOperation: Sendable, Equatable {
     public var kind: String
     /// The medicine's global id, when the operation is about one.
     public var medicine: String?
-    /// A stock value, the units of a refill or of a dose.
+    /// A stock value, the units of a refill or of a dose, in hundredths of a unit (since `v8-hundredths`).
     public var amount: Int?
     /// The JSON line of the device's file: always for this device's own operations (written to
     /// its file from here), for another device's only while it waits (empty once applied).
@@ -273,9 +273,9 @@ extension StoreReader {
         return rows.compactMap { row in
             let amount: Int? = row[3]
             switch row[2] as String {
-            case "stock": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .set(amount))
-            case "refill": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .refill(amount ?? 0))
-            case "take": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .take(units: amount ?? 1, event: row[4]))
+            case "stock": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .set(amount.map(Amount.init(hundredths:))))
+            case "refill": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .refill(Amount(hundredths: amount ?? 0)))
+            case "take": return SyncMerge.StockOperation(stamp: row[0], id: row[1], .take(units: Amount(hundredths: amount ?? 100), event: row[4]))
             default: return nil
             }
         }

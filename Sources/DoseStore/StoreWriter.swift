@@ -69,9 +69,9 @@ public struct StoreWriter {
     }
 
     /// Sets the units on hand (nil: stock not tracked).
-    public func setStock(medicationID: Int64, _ stock: Int?) throws {
+    public func setStock(medicationID: Int64, _ stock: Amount?) throws {
         if let stock { try FieldRules.stock(stock) }
-        try db.execute(sql: "UPDATE medication SET stock = ? WHERE id = ?", arguments: [stock, medicationID])
+        try db.execute(sql: "UPDATE medication SET stock = ? WHERE id = ?", arguments: [stock?.hundredths, medicationID])
         if db.changesCount == 0 { throw unknownMedication(medicationID) }
     }
 
@@ -92,7 +92,7 @@ public struct StoreWriter {
         try FieldRules.date(day, field: "day")
         try FieldRules.instant(e.at.timeIntervalSince1970, now: now, field: "at")
         try FieldRules.instant(e.loggedAt.timeIntervalSince1970, now: now, field: "logged at")
-        if e.stockDelta != 0 { try FieldRules.units(e.stockDelta) }
+        if e.stockDelta != .zero { try FieldRules.units(e.stockDelta) }
         var record = EventRecord(e, day: day)
         record.target = nil
         return try insert(&record)
@@ -201,8 +201,8 @@ public struct StoreWriter {
         if record.dose != old?.dose { try FieldRules.doseText(record.dose) }
         if record.group != old?.group { try FieldRules.group(record.group) }
         if record.note != old?.note { try FieldRules.note(record.note) }
-        if record.stock != old?.stock, let stock = record.stock { try FieldRules.stock(stock) }
-        if record.perDose != old?.perDose { try FieldRules.perDose(record.perDose) }
+        if record.stock != old?.stock, let stock = record.stock { try FieldRules.stock(Amount(hundredths: stock)) }
+        if record.perDose != old?.perDose { try FieldRules.perDose(Amount(hundredths: record.perDose)) }
         if record.lowDays != old?.lowDays { try FieldRules.lowDays(record.lowDays) }
         if record.archivedOn != old?.archivedOn, let day = record.archivedOn {
             try FieldRules.date(LocalDate(dayNumber: day), field: "archived on")

@@ -30,8 +30,8 @@ struct List: ParsableCommand {
         var group: String?
         var schedule: String
         var times: [String]
-        var stock: Int?
-        var per_dose: Int
+        var stock: Amount?
+        var per_dose: Amount
         var archived: Bool
 
         func encode(to encoder: Encoder) throws {
@@ -70,7 +70,7 @@ struct List: ParsableCommand {
         let table = [header] + zip(rows, meds).map { r, m in
             [r.archived ? c.text("cli.archived_mark", ["name": r.name]) : r.name, r.dose ?? "",
              (m.schedule(on: context.today) ?? m.currentSchedule).map(c.describe) ?? "", r.times.joined(separator: ","),
-             r.stock.map(String.init) ?? "", r.group ?? ""]
+             r.stock?.description ?? "", r.group ?? ""]
         }
         for line in TextTable.render(table) { Output.line(line) }
     }

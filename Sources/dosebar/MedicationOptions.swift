@@ -10,11 +10,13 @@ struct MedicationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A group to sort it under, e.g. morning.", valueName: "name"))
     var group: String?
 
-    @Option(name: .long, help: ArgumentHelp("Units on hand (enables stock tracking).", valueName: "N"))
-    var stock: Int?
+    @Option(name: .long, help: ArgumentHelp("Units on hand (enables stock tracking); to hundredths, e.g. 9.75.", valueName: "N"),
+            transform: Amount.argument("--stock", FieldRules.stockRange))
+    var stock: Amount?
 
-    @Option(name: .customLong("per-dose"), help: ArgumentHelp("Units one dose uses (default 1).", valueName: "N"))
-    var perDose: Int?
+    @Option(name: .customLong("per-dose"), help: ArgumentHelp("Units one dose uses (default 1); 0.5 is half a tablet.", valueName: "N"),
+            transform: Amount.argument("--per-dose", FieldRules.perDoseRange))
+    var perDose: Amount?
 
     @Option(name: .customLong("low-days"), help: ArgumentHelp("Warn when this many days of stock are left (default 7).", valueName: "N"))
     var lowDays: Int?
@@ -23,8 +25,6 @@ struct MedicationOptions: ParsableArguments {
     var note: String?
 
     func validate() throws {
-        if let stock, !(0...1_000_000).contains(stock) { throw ValidationError("--stock: give a number from 0 to 1000000") }
-        if let perDose, !(1...1000).contains(perDose) { throw ValidationError("--per-dose: give a number from 1 to 1000") }
         if let lowDays, !(0...365).contains(lowDays) { throw ValidationError("--low-days: give a number from 0 to 365") }
         for (flag, value) in [("--dose", dose), ("--group", group), ("--note", note)] {
             if let value { try TextRules.text(value, flag: flag, max: flag == "--note" ? 1000 : 100) }

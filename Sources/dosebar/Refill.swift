@@ -12,23 +12,18 @@ struct Refill: ParsableCommand {
         Examples:
           $ dosebar refill Metformin 60
           $ dosebar refill Metformin --set 42
+          $ dosebar refill Warfarin 0.5       (half a tablet; amounts go to hundredths)
         """
     )
 
     @Argument(help: "The medicine (name or unique prefix).", completion: .medicineNames) var name: String
-    @Argument(help: "Units to add.") var units: Int?
-    @Option(name: .long, help: ArgumentHelp("Set the stock to exactly N.", valueName: "N")) var set: Int?
+    @Argument(help: "Units to add (to hundredths, e.g. 0.5).", transform: Amount.argument("refill", FieldRules.unitsRange))
+    var units: Amount?
+    @Option(name: .long, help: ArgumentHelp("Set the stock to exactly N (to hundredths).", valueName: "N"),
+            transform: Amount.argument("--set", FieldRules.stockRange))
+    var set: Amount?
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
-
-    func validate() throws {
-        if let units, !(1...RefillService.maximum).contains(units) {
-            throw ValidationError("refill: give a number of units from 1 to \(RefillService.maximum)")
-        }
-        if let set, !(0...RefillService.maximum).contains(set) {
-            throw ValidationError("--set: give a number from 0 to \(RefillService.maximum)")
-        }
-    }
 
     func run() throws {
         // Here, not in validate(): ArgumentParser validates before it reports an argument it could
@@ -39,7 +34,7 @@ struct Refill: ParsableCommand {
         let context = try AppContext(global.options)
         let store = try context.openStore()
         let (name, stock) = try RefillService(context: context, store: store).refill(name, adding: units, setTo: set)
-        Output.line(context.catalog.text("cli.on_hand", ["name": name, "stock": String(stock)]))
+        Output.line(context.catalog.text("cli.on_hand", ["name": name, "stock": stock.description]))
         Refresh.afterChange(context, store)
     }
 }

@@ -65,6 +65,8 @@ struct Today: ParsableCommand {
             }
         }
         for a in snapshot.asNeeded { Output.line(a.text) }
+        // The stock of each tracked medicine, as the exact decimal ("Iron: 8.75 left").
+        for s in snapshot.stock { Output.line(c.text("cli.stock_left", ["name": s.medication, "stock": s.remaining.description])) }
         Output.line(snapshot.message.text)
     }
 }

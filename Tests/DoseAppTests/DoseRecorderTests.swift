@@ -14,7 +14,7 @@ struct DoseRecorderTests {
                                            "DOSEBAR_NOW": now, "TZ": "Asia/Seoul", "XDG_CONFIG_HOME": root + "/config"])
     }
 
-    func addAspirin(_ context: AppContext, stock: Int) throws -> (DoseStore, Int64) {
+    func addAspirin(_ context: AppContext, stock: Amount) throws -> (DoseStore, Int64) {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let store = try context.openStore(.create)
         var m = Medication(id: 0, name: "Aspirin", versions: [ScheduleVersion(effective: context.today, schedule: Schedule(

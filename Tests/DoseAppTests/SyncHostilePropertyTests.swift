@@ -53,13 +53,13 @@ struct SyncHostilePropertyTests {
         case 3: guard var op = of(["take", "refill"]) else { return nil }
             op["kind"] = rng.pick(["nuke", "TAKE", "", "purge-all"]); return text(op)
         case 4: guard var op = of(["add", "edit"]) else { return nil }
-            op["per_dose"] = rng.pick([0, -1, Int.max, Int.min]); op["changed"] = ["per_dose"]; return text(op)
+            op["per_dose"] = rng.pick([0, -1, Int.max, Int.min, 0.125, -0.5, 1e300, 0.001] as [Any]); op["changed"] = ["per_dose"]; return text(op)
         case 5: guard var op = of(["stock"]) else { return nil }
-            op["stock"] = rng.pick([-5, Int.max, Int.min, 1_000_001]); return text(op)
+            op["stock"] = rng.pick([-5, Int.max, Int.min, 1_000_001, 9.755, -0.25, 1_000_000.01] as [Any]); return text(op)
         case 6: guard var op = of(["take"]) else { return nil }
-            op["units"] = rng.pick([Int.min, -1, 1_000_001, Int.max]); return text(op)
+            op["units"] = rng.pick([Int.min, -1, 1_000_001, Int.max, 0.125, -0.5, 0.001] as [Any]); return text(op)
         case 7: guard var op = of(["refill"]) else { return nil }
-            op["units"] = rng.pick([0, -3, Int.max]); return text(op)
+            op["units"] = rng.pick([0, -3, Int.max, 0.005, -0.25] as [Any]); return text(op)
         case 8: guard var op = of(["take", "skip"]) else { return nil }
             let stamp = Double(stampOf(op).prefix(13)).map { $0 / 1000 } ?? 0
             op["at"] = rng.pick([-1e300, 1e300, -1, stamp + 2 * 86_400]); return text(op)

@@ -1,4 +1,5 @@
 import DoseApp
+import DoseCore
 import Foundation
 import Testing
 
@@ -52,5 +53,27 @@ import Testing
         #expect(op.refusal()?.contains("25:00") == true)
         op = Self.take(); op.units = 0
         #expect(op.refusal() == nil, "0 units: an imported dose")
+    }
+
+    @Test("amounts: a fraction to hundredths passes and is written as 0.5 (a whole one as 1); more decimals, negative or huge are refused")
+    func amounts() throws {
+        let encoder = SyncOperation.lineEncoder()
+        var op = Self.take(); op.units = DoseCore.Amount(hundredths: 50)
+        let line = try op.line(encoder: encoder)
+        #expect(line.hasSuffix("\"units\":0.5}"), "\(line)")
+        #expect(try Self.take().line(encoder: encoder).hasSuffix("\"units\":1}"), "whole amounts stay integers for older devices")
+        func withUnits(_ text: String) -> SyncOperation? {
+            SyncOperation.parse(Substring(line.replacingOccurrences(of: "\"units\":0.5", with: "\"units\":" + text)))
+        }
+        for ok in ["0.5", "0.25", "9.75", "1", "2.50", "0.01"] {
+            let parsed = try #require(withUnits(ok), "\(ok)")
+            #expect(parsed.refusal() == nil, "\(ok): \(parsed.refusal() ?? "")")
+        }
+        #expect(withUnits("9.75")?.units == DoseCore.Amount(hundredths: 975))
+        for bad in ["0.125", "0.001", "1e-3", "-0.5", "1e300", "1000000.01", "9223372036854775807"] {
+            let parsed = try #require(withUnits(bad), "\(bad)")
+            #expect(parsed.refusal()?.hasPrefix("units") == true, "\(bad): \(parsed.refusal() ?? "passed")")
+        }
+        #expect(withUnits("0.125")?.refusal()?.contains("two decimals") == true)
     }
 }

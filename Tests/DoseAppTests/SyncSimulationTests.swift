@@ -73,7 +73,7 @@ struct SyncSimulationTests {
         }
     }
 
-    func daily(_ name: String, _ times: [String], stock: Int?, from: String = "2026-11-01") -> Medication {
+    func daily(_ name: String, _ times: [String], stock: Amount?, from: String = "2026-11-01") -> Medication {
         var m = Medication(id: 0, name: name, versions: [ScheduleVersion(effective: LocalDate(from)!, schedule: Schedule(
             recurrence: .daily, times: times.map { LocalTime($0)! }, window: 7200, start: LocalDate(from)!, until: nil))])
         m.stock = stock
@@ -96,9 +96,9 @@ struct SyncSimulationTests {
             case 4:
                 _ = try UndoService(context: context, store: d.store).undo(name: rng.next() % 2 == 0 ? name : nil)
             case 5:
-                _ = try RefillService(context: context, store: d.store).refill(name, adding: 1 + Int(rng.next() % 30), setTo: nil)
+                _ = try RefillService(context: context, store: d.store).refill(name, adding: Amount(hundredths: 25 * (1 + Int(rng.next() % 120))), setTo: nil)
             case 6:
-                _ = try RefillService(context: context, store: d.store).refill(name, adding: nil, setTo: Int(rng.next() % 50))
+                _ = try RefillService(context: context, store: d.store).refill(name, adding: nil, setTo: Amount(hundredths: 25 * Int(rng.next() % 200)))
             case 7:
                 _ = try MedicationService(context: context, store: d.store).edit(name, change: { $0.dose = "\(step) mg" },
                                                                                   effective: context.today, schedule: nil)
@@ -385,10 +385,10 @@ extension SyncSimulationTests {
             case 6:
                 _ = try UndoService(context: context, store: d.store).undo(name: rng.next() % 2 == 0 ? name : nil)
             case 7:
-                _ = try RefillService(context: context, store: d.store).refill(name, adding: 1 + Int(rng.next() % 30), setTo: nil)
+                _ = try RefillService(context: context, store: d.store).refill(name, adding: Amount(hundredths: 25 * (1 + Int(rng.next() % 120))), setTo: nil)
             case 8:
                 _ = try RefillService(context: context, store: d.store).refill(pick([name, "Ibuprofen"]), adding: nil,
-                                                                              setTo: Int(rng.next() % 50))
+                                                                              setTo: Amount(hundredths: 25 * Int(rng.next() % 200)))
             case 9:
                 let dose = "\(rng.next() % 500) mg"
                 _ = try meds.edit(name, change: { $0.dose = dose }, effective: context.today, schedule: nil)
@@ -408,8 +408,11 @@ extension SyncSimulationTests {
             case 12:
                 _ = try meds.remove(name)
             default:
-                try meds.add(daily(pick(added), pick(timesPool), stock: rng.next() % 2 == 0 ? nil : Int(rng.next() % 40),
-                                   from: context.today.description))
+                var m = daily(pick(added), pick(timesPool), stock: rng.next() % 2 == 0 ? nil : Amount(hundredths: 25 * Int(rng.next() % 160)),
+                              from: context.today.description)
+                // Iron in half tablets, so takes move fractional stock across devices.
+                if m.name == "Iron" { m.perDose = Amount(hundredths: 50) }
+                try meds.add(m)
             }
         } catch is DosebarError {}
         try d.sync.flush()

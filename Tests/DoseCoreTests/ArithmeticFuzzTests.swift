@@ -47,8 +47,8 @@ import Testing
         let schedule = Schedule(recurrence: recurrence(&g), times: times, window: maybe(&g, 7200),
                                 start: LocalDate(dayNumber: maybe(&g, 20_400 + g.int(-30...30))),
                                 until: g.chance(0.2) ? LocalDate(dayNumber: int(&g)) : nil)
-        return Medication(id: id, name: "M\(id)", stock: g.chance(0.7) ? maybe(&g, g.int(0...100), 0.5) : nil,
-                          perDose: maybe(&g, 1, 0.5), lowDays: maybe(&g, 7),
+        return Medication(id: id, name: "M\(id)", stock: g.chance(0.7) ? Amount(hundredths: maybe(&g, g.int(0...100), 0.5)) : nil,
+                          perDose: Amount(hundredths: maybe(&g, 100, 0.5)), lowDays: maybe(&g, 7),
                           archivedOn: g.chance(0.1) ? LocalDate(dayNumber: int(&g)) : nil,
                           versions: [ScheduleVersion(effective: LocalDate(dayNumber: maybe(&g, 20_400)), schedule: schedule)])
     }
@@ -83,22 +83,22 @@ import Testing
             #expect(!perDay.isNaN)
             let ops = (0..<g.int(1...6)).map { k -> SyncMerge.StockOperation in
                 let change: SyncMerge.StockOperation.Change = switch g.int(0...2) {
-                case 0: .set(g.chance(0.8) ? Self.int(&g) : nil)
-                case 1: .refill(Self.int(&g))
-                default: .take(units: Self.int(&g), event: Int64(k))
+                case 0: .set(g.chance(0.8) ? Amount(hundredths: Self.int(&g)) : nil)
+                case 1: .refill(Amount(hundredths: Self.int(&g)))
+                default: .take(units: Amount(hundredths: Self.int(&g)), event: Int64(k))
                 }
                 return SyncMerge.StockOperation(stamp: "\(1_000 + k)", id: "\(k)", change)
             }
             if case .units(let n) = SyncMerge.stock(ops, effective: Set((0..<6).map(Int64.init)), maximum: 1_000_000) {
-                #expect((0...1_000_000).contains(n))
+                #expect((Amount.zero...Amount(units: 1_000_000)).contains(n))
             }
         }
         // The reported cases: per dose 2^63 - 1, stock 2^63 - 1 then a refill, a take of -2^63.
-        var m = Fx.med(1, "Aspirin", at: ["08:00", "20:00"], stock: Int.max)
-        m.perDose = Int.max
+        var m = Fx.med(1, "Aspirin", at: ["08:00", "20:00"], stock: Amount(hundredths: .max))
+        m.perDose = Amount(hundredths: .max)
         #expect(SnapshotBuilder.unitsPerDay(m, on: today) > 0)
-        let derived = SyncMerge.stock([.init(stamp: "1", id: "a", .set(Int.max)), .init(stamp: "2", id: "b", .refill(Int.max)),
-                                       .init(stamp: "3", id: "c", .take(units: Int.min, event: 1))],
+        let derived = SyncMerge.stock([.init(stamp: "1", id: "a", .set(Amount(hundredths: .max))), .init(stamp: "2", id: "b", .refill(Amount(hundredths: .max))),
+                                       .init(stamp: "3", id: "c", .take(units: Amount(hundredths: .min), event: 1))],
                                       effective: [1], maximum: 1_000_000)
         #expect(derived == .units(1_000_000))
         #expect(DaySummary(date: today, total: Int.max, taken: Int.max, onTime: 0, skipped: Int.max, missed: 0).isComplete == false)
@@ -166,7 +166,7 @@ import Testing
                                                    time: LocalTime(minuteOfDay: g.int(0...1439))) : nil
                 return DoseEvent(id: Int64(k + 1), medicationID: m.id, kind: g.chance(0.8) ? .taken : .skipped, slot: slot,
                                  at: Date(timeIntervalSince1970: Self.seconds(&g)), loggedAt: Date(timeIntervalSince1970: Self.seconds(&g)),
-                                 stockDelta: Self.int(&g))
+                                 stockDelta: Amount(hundredths: Self.int(&g)))
             }
             let plan = DayPlan(date: today, medications: meds, events: events, zone: zone)
             slots += plan.slots.count

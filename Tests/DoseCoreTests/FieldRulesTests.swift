@@ -90,17 +90,20 @@ import Testing
     // MARK: - Amounts
 
     @Test func amountsAreBounded() throws {
-        let hostile = [Int.min, Int.min + 1, -1_000_000, -1, Int.max, Int.max - 1, 1 << 62]
-        for n in hostile + [0, 1_001] { Self.refuses("per dose") { try FieldRules.perDose(n) } }
-        for n in hostile + [1_000_001] { Self.refuses("stock") { try FieldRules.stock(n) } }
-        for n in hostile + [0, 1_000_001] { Self.refuses("units") { try FieldRules.units(n) } }
-        for n in hostile + [366] { Self.refuses("low days") { try FieldRules.lowDays(n) } }
-        try FieldRules.perDose(1); try FieldRules.perDose(1_000)
+        let hostileInts = [Int.min, Int.min + 1, -1_000_000, -1, Int.max, Int.max - 1, 1 << 62]
+        // Amounts in hundredths: the raw values, and just past each bound (0, 1,000.01, 1,000,000.01).
+        let hostile = hostileInts.map(Amount.init(hundredths:))
+        for n in hostile + [0, Amount(hundredths: 100_001)] { Self.refuses("per dose") { try FieldRules.perDose(n) } }
+        for n in hostile + [Amount(hundredths: 100_000_001)] { Self.refuses("stock") { try FieldRules.stock(n) } }
+        for n in hostile + [0, Amount(hundredths: 100_000_001)] { Self.refuses("units") { try FieldRules.units(n) } }
+        for n in hostileInts + [366] { Self.refuses("low days") { try FieldRules.lowDays(n) } }
+        try FieldRules.perDose(1); try FieldRules.perDose(1_000); try FieldRules.perDose(Amount(hundredths: 1))
+        try FieldRules.units(Amount(hundredths: 1)); try FieldRules.stock(Amount(hundredths: 975))
         try FieldRules.stock(0); try FieldRules.stock(1_000_000)
         try FieldRules.units(1); try FieldRules.units(1_000_000)
         try FieldRules.lowDays(0); try FieldRules.lowDays(365)
-        #expect(FieldRules.clampedStock(Int.max) == 1_000_000 && FieldRules.clampedStock(Int.min) == 0)
-        #expect(FieldRules.clampedPerDose(Int.max) == 1_000 && FieldRules.clampedPerDose(0) == 1)
+        #expect(FieldRules.clampedStock(Amount(hundredths: .max)) == 1_000_000 && FieldRules.clampedStock(Amount(hundredths: .min)) == 0)
+        #expect(FieldRules.clampedPerDose(Amount(hundredths: .max)) == 1_000 && FieldRules.clampedPerDose(0) == Amount(hundredths: 1))
     }
 
     // MARK: - Time
@@ -195,7 +198,7 @@ import Testing
         m = good; m.stock = -5
         Self.refuses("stock") { try FieldRules.medication(m) }
         #expect(FieldRules.storedProblem(m)?.field == "stock")
-        m = good; m.perDose = Int.max
+        m = good; m.perDose = Amount(hundredths: .max)
         Self.refuses("per dose") { try FieldRules.medication(m) }
         m = good; m.archivedOn = Fx.date("1960-01-01")
         Self.refuses("archived on") { try FieldRules.medication(m) }

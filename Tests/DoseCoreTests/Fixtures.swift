@@ -9,7 +9,7 @@ enum Fx {
     static func instant(_ s: String) -> Date { ISO8601.parse(s)! }
 
     static func med(_ id: Int64, _ name: String, _ recurrence: Recurrence = .daily, at times: [String] = ["08:00"],
-                    from: String = "2026-01-01", until: String? = nil, window: Int = 7200, stock: Int? = nil,
+                    from: String = "2026-01-01", until: String? = nil, window: Int = 7200, stock: Amount? = nil,
                     archivedOn: String? = nil) -> Medication {
         Medication(id: id, name: name, stock: stock, archivedOn: archivedOn.map(date),
                    versions: [ScheduleVersion(effective: date(from), schedule: Schedule(

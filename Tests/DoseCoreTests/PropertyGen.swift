@@ -136,10 +136,11 @@ struct Gen {
             effective = effective.adding(days: rng.int(1...40))
             list.append(ScheduleVersion(effective: effective, schedule: schedule(around: effective, back: 30, allowAsNeeded: allowAsNeeded)))
         }
-        let stock: Int? = rng.chance(0.6) ? rng.int(0...60) : nil
+        // Amounts to hundredths: stock 0…60 units, a dose of 0.5, 1 or 1.5.
+        let stock: Amount? = rng.chance(0.6) ? Amount(hundredths: rng.int(0...6000)) : nil
         return Medication(id: id, name: "Med\(id)", dose: rng.chance(0.5) ? "\(rng.int(1...500)) mg" : nil,
                           group: rng.chance(0.3) ? rng.pick(["morning", "evening"]) : nil,
-                          stock: stock, perDose: rng.int(1...3), lowDays: rng.int(0...10),
+                          stock: stock, perDose: Amount(hundredths: rng.int(1...3) * 50), lowDays: rng.int(0...10),
                           archivedOn: rng.chance(0.1) ? day.adding(days: rng.int(-3...3)) : nil, versions: list)
     }
 
@@ -176,7 +177,7 @@ struct Gen {
         let until: LocalDate? = rng.chance(0.3) ? day.adding(days: rng.int(0...30)) : nil
         let schedule = Schedule(recurrence: recurrence, times: times(), window: window(), start: start, until: until)
         return Medication(id: id, name: "Med\(id)", dose: rng.chance(0.5) ? "\(rng.int(1...500)) mg" : nil,
-                          stock: rng.chance(0.6) ? rng.int(0...60) : nil, perDose: rng.int(1...3), lowDays: rng.int(0...10),
+                          stock: rng.chance(0.6) ? Amount(hundredths: rng.int(0...6000)) : nil, perDose: Amount(hundredths: rng.int(1...3) * 50), lowDays: rng.int(0...10),
                           versions: [ScheduleVersion(effective: start, schedule: schedule)])
     }
 

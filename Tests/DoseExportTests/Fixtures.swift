@@ -18,7 +18,7 @@ enum Fixtures {
     }
 
     static func med(_ id: Int64, _ name: String, _ recurrence: Recurrence = .daily, at times: [String] = [],
-                    from: String, dose: String? = nil, group: String? = nil, stock: Int? = nil) -> Medication {
+                    from: String, dose: String? = nil, group: String? = nil, stock: Amount? = nil) -> Medication {
         Medication(id: id, name: name, dose: dose, group: group, stock: stock, versions: [ScheduleVersion(
             effective: LocalDate(from)!,
             schedule: Schedule(recurrence: recurrence, times: times.map { LocalTime($0)! }, start: LocalDate(from)!))])

@@ -57,6 +57,23 @@ import Testing
         #expect(result.status == 0, "schema validation failed:\n\(result.output)")
     }
 
+    /// A half tablet's stock is a decimal in the files, written exactly and valid.
+    @Test func fractionalStockIsExactAndValid() throws {
+        let temp = try TemporaryDirectory()
+        var snapshot = Fixtures.newYork
+        try #require(!snapshot.stock.isEmpty)
+        snapshot.stock[0].remaining = Amount(hundredths: 875)
+        let dir = SharedDirectory(path: temp.path + "/half")
+        try Exporter().export(Fixtures.timeline([snapshot]), now: snapshot.at.date, to: dir)
+        for file in ["snapshot.json", "timeline.json"] {
+            let text = try String(contentsOfFile: dir.path(of: file), encoding: .utf8)
+            #expect(text.contains("\"remaining\":8.75,"), "\(file): \(text)")
+        }
+        let result = try Self.validate([("timeline.schema.json", dir.path(of: "timeline.json")),
+                                        ("snapshot.schema.json", dir.path(of: "snapshot.json"))])
+        #expect(result.status == 0, "schema validation failed:\n\(result.output)")
+    }
+
     /// The validator really runs: a file with a wrong field is rejected.
     @Test func aBrokenFileFailsValidation() throws {
         let temp = try TemporaryDirectory()
@@ -67,6 +84,7 @@ import Testing
             ("offset", good.replacingOccurrences(of: "\"at\":\"2026-03-09T13:30:00-04:00\"", with: "\"at\":\"2026-03-09T13:30:00\"")),
             ("extra", good.replacingOccurrences(of: "\"schema\":1,", with: "\"schema\":1,\"generated_at\":\"2026-03-09T13:30:00-04:00\",")),
             ("missing", good.replacingOccurrences(of: "\"taken_at\":null,", with: "")),
+            ("negative stock", good.replacingOccurrences(of: "\"remaining\":", with: "\"remaining\":-")),
         ]
         for (name, text) in broken {
             #expect(text != good, "the \(name) mutation did not apply")

@@ -42,7 +42,7 @@ struct GateTests {
                                 ("note", { $0.note = String(repeating: "x", count: 5_000_000) }),
                                 ("dose", { $0.dose = "1\u{85}mg" }),
                                 ("group", { $0.group = "g\u{2066}" }),
-                                ("stock", { $0.stock = Int.max }),
+                                ("stock", { $0.stock = Amount(hundredths: .max) }),
                                 ("stock", { $0.stock = -5 }),
                                 ("per dose", { $0.perDose = 99_999_999_999_999 }),
                                 ("low days", { $0.lowDays = Int.min })] as [(String, (inout Medication) -> Void)] {
@@ -77,7 +77,7 @@ struct GateTests {
         var late = base
         late.schedule.times = []
         #expect(Self.violation { try store.write { try $0.putVersion(medicationID: id, late) } }?.field == "times")
-        for stock in [Int.max, -1, 1_000_001] {
+        for stock in [Amount(hundredths: .max), -1, 1_000_001] {
             #expect(Self.violation { try store.write { try $0.setStock(medicationID: id, stock) } }?.field == "stock")
         }
         let cases: [(String, DoseEvent)] = [
@@ -86,8 +86,8 @@ struct GateTests {
             ("at", taken(id, "2026-03-10", "08:00", at: Date(timeIntervalSince1970: .nan))),
             ("at", taken(id, "2026-03-10", "08:00", at: Date(timeIntervalSince1970: -2_208_988_800))),   // 1900
             ("at", taken(id, "2026-03-10", "08:00", at: instant(86_400 + 1))),                          // tomorrow and a second
-            ("units", taken(id, "2026-03-10", "08:00", stockDelta: Int.min)),
-            ("units", taken(id, "2026-03-10", "08:00", stockDelta: Int.max)),
+            ("units", taken(id, "2026-03-10", "08:00", stockDelta: Amount(hundredths: .min))),
+            ("units", taken(id, "2026-03-10", "08:00", stockDelta: Amount(hundredths: .max))),
         ]
         for (field, e) in cases {
             #expect(Self.violation { _ = try store.write { try $0.insertEvent(e, day: day("2026-03-10")) } }?.field == field)
@@ -126,7 +126,7 @@ struct GateTests {
         }
         let poisoned = try #require(try store.read { try $0.event(id: eventID) })
         let undo = try store.write { try $0.insertUndo(of: poisoned, at: instant(60)) }
-        #expect(try store.read { try $0.event(id: undo) }?.stockDelta == Int.max)
+        #expect(try store.read { try $0.event(id: undo) }?.stockDelta == Amount(hundredths: .max))
         #expect(Self.violation { _ = try store.write { try $0.insertUndo(of: poisoned, at: Date(timeIntervalSince1970: .nan)) } }?.field == "at")
         // Archiving (an update that leaves the bad fields as they are) still works; a new bad value does not.
         var archived = m

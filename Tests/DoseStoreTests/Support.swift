@@ -47,7 +47,7 @@ func asNeeded(_ name: String) -> Medication {
     return Medication(id: 0, name: name, versions: [ScheduleVersion(effective: day("2026-01-01"), schedule: schedule)])
 }
 
-func taken(_ medicationID: Int64, _ date: String, _ slot: String?, at: Date = instant(), stockDelta: Int = 0) -> DoseEvent {
+func taken(_ medicationID: Int64, _ date: String, _ slot: String?, at: Date = instant(), stockDelta: Amount = 0) -> DoseEvent {
     DoseEvent(id: 0, medicationID: medicationID, kind: .taken,
               slot: slot.map { SlotKey(medicationID: medicationID, date: day(date), time: time($0)) },
               at: at, loggedAt: at, stockDelta: stockDelta)

@@ -49,11 +49,12 @@ import Glibc
             let stock = Int(try Fault.sql(h.db, "SELECT stock FROM medication WHERE id = \(id);")) ?? -1
             // Daily1–6 took one dose now; Daily7–10 took one earlier and undid it.
             let want = index < 6 ? 1 : 0
-            #expect(effective == want && stock == 100 - want, "\(name): \(effective) effective takes, stock \(stock); \(g.label)")
+            // Stock is stored in hundredths of a unit.
+            #expect(effective == want && stock == (100 - want) * 100, "\(name): \(effective) effective takes, stock \(stock); \(g.label)")
         }
         let edits = Int(try Fault.sql(h.db, "SELECT count(*) FROM schedule_version WHERE times = '09:00,21:00';")) ?? -1
         #expect(edits == 4, "edits recorded: \(edits)")
-        #expect(Int(try Fault.sql(h.db, "SELECT stock FROM medication WHERE id = 1;")) == 10000 - 20)
+        #expect(Int(try Fault.sql(h.db, "SELECT stock FROM medication WHERE id = 1;")) == (10000 - 20) * 100)
 
         // The shared directory is whole and, once the daemon has caught up, says what the database says.
         #expect(Fault.sharedFileProblems(h.dir).isEmpty)

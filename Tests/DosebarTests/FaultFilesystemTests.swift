@@ -108,7 +108,8 @@ enum Mounts {
         #expect(try Fault.integrity(db) == "ok")
         let events = Int(try Fault.sql(db, "SELECT count(*) FROM event;")) ?? -1
         let stock = Int(try Fault.sql(db, "SELECT stock FROM medication WHERE id = 1;")) ?? -1
-        #expect(stock == 1000 - events, "stock \(stock) with \(events) events")
+        // Stored in hundredths of a unit.
+        #expect(stock == (1000 - events) * 100, "stock \(stock) with \(events) events")
         #expect(try Fault.dosebar(h, ["take", "Prn", "--at", "05:00"]).status == 0)
     }
 

@@ -14,7 +14,8 @@ import Glibc
         var integrity: String
         /// `at` (Unix seconds, rounded) of every taken event of medication 1 (undone or not).
         var takenAt: [Int]
-        /// Stock of medication 1 and Σ stock_delta of its effective (not undone) taken events.
+        /// Stock of medication 1 and Σ stock_delta of its effective (not undone) taken events, in
+        /// hundredths of a unit as stored.
         var stock: Int
         var used: Int
         var undoneTargetsUnique: Bool
@@ -113,7 +114,7 @@ import Glibc
         let a = try FaultKillTests.audit(h.db)
         #expect(a.integrity == "ok")
         #expect(a.undoneTargetsUnique && a.danglingUndos == 0, "undo bookkeeping: \(a)")
-        #expect(a.stock == initial - a.used, "stock \(a.stock) vs initial \(initial) − used \(a.used); \(g.label)")
+        #expect(a.stock == initial * 100 - a.used, "stock \(a.stock) vs initial \(initial) − used \(a.used); \(g.label)")
         let base = Int(ISO8601DateFormatter().date(from: "\(day)T00:00:00+09:00")!.timeIntervalSince1970)
         var counts: [Int: Int] = [:]
         for at in a.takenAt { counts[(at - base) / 60, default: 0] += 1 }
@@ -169,7 +170,7 @@ import Glibc
         let a = try FaultKillTests.audit(h.db)
         #expect(a.integrity == "ok")
         #expect(a.takenAt.count == okTakes, "\(okTakes) takes exited 0, \(a.takenAt.count) recorded; \(g.label)")
-        #expect(a.stock == initial - a.used && a.used == okTakes, "stock \(a.stock), used \(a.used)")
+        #expect(a.stock == initial * 100 - a.used && a.used == okTakes * 100, "stock \(a.stock), used \(a.used)")
     }
 
     /// The very first run creates the database (file, WAL, application id, migrations): killed at

@@ -88,6 +88,32 @@ import Testing
         #expect(overall["taken"] as? Int == 8 && overall["skipped"] as? Int == 2 && overall["missed"] as? Int == 3)
     }
 
+    @Test("Dosage: a half-tablet dose and a fractional stock are kept exactly, not rounded")
+    func dosageFractions() throws {
+        let h = harness()
+        let folder = h.root + "/dosage-half"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for file in ["dosage-treatments.json", "dosage-history.json"] {
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/current/" + file, toPath: folder + "/" + file)
+        }
+        let path = folder + "/dosage-treatments.json"
+        // Aspirin: half a pill a day, 9.75 on hand.
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var treatments = try #require(root["treatments"] as? [[String: Any]])
+        let i = try #require(treatments.firstIndex { $0["name"] as? String == "Aspirin" })
+        treatments[i]["dosage"] = [["time": [8, 0], "dose": 0.5]]
+        var inventory = try #require(treatments[i]["inventory"] as? [String: Any])
+        inventory["current"] = 9.75
+        treatments[i]["inventory"] = inventory
+        root["treatments"] = treatments
+        try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: path))
+        try h.ok("import", "dosage", folder)
+        let out = try h.ok("list", "--json").out
+        let start = try #require(out.range(of: #""name":"Aspirin""#))
+        let object = out[(out[..<start.lowerBound].lastIndex(of: "{") ?? out.startIndex)...].prefix { $0 != "}" }
+        #expect(object.contains(#""per_dose":0.5,"#) && object.contains(#""stock":9.75,"#), "\(object)")
+    }
+
     @Test("Dosage: importing twice adds nothing; the database and history stay byte-identical")
     func dosageIdempotent() throws {
         let h = harness()

@@ -105,6 +105,11 @@ struct SyncHostileTests {
         Case(label: "unknown schedule kind", lines: { [schedule($0, 1, ["kind": "fortnightly"])] }, reason: "fortnightly"),
         Case(label: "per_dose 2^63-1", lines: { [op($0, "edit", 1, ["changed": ["per_dose"], "per_dose": Int.max])] }, reason: "per dose"),
         Case(label: "per_dose 0", lines: { [op($0, "edit", 1, ["changed": ["per_dose"], "per_dose": 0])] }, reason: "per dose"),
+        Case(label: "per_dose 0.125", lines: { [op($0, "edit", 1, ["changed": ["per_dose"], "per_dose": 0.125])] }, reason: "two decimals"),
+        Case(label: "per_dose 1e300", lines: { [op($0, "edit", 1, ["changed": ["per_dose"], "per_dose": 1e300])] }, reason: "per dose"),
+        Case(label: "stock 9.755", lines: { [op($0, "stock", 1, ["stock": 9.755])] }, reason: "two decimals"),
+        Case(label: "refill 0.001", lines: { [op($0, "refill", 1, ["units": 0.001])] }, reason: "two decimals"),
+        Case(label: "stock -0.5", lines: { [op($0, "stock", 1, ["stock": -0.5])] }, reason: "stock"),
         Case(label: "stamp 2^63-1", lines: { p in
             var o = op(p, "refill", 1, ["units": 5]); o["stamp"] = "9223372036854775807-00000-" + p.deviceA; return [o]
         }, reason: "stamp"),

@@ -34,6 +34,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// Unix seconds.
     var loggedAt: Double
     var target: Int64?
+    /// Hundredths of a unit (``Amount``).
     var stockDelta: Int
     /// 1, or 0 when the imported record did not say when the dose was taken (schema `v2`).
     var timeKnown: Int
@@ -47,7 +48,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         at = e.at.timeIntervalSince1970
         loggedAt = e.loggedAt.timeIntervalSince1970
         target = e.target
-        stockDelta = e.stockDelta
+        stockDelta = e.stockDelta.hundredths
         timeKnown = e.timeKnown ? 1 : 0
     }
 
@@ -81,6 +82,6 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         }
         return DoseEvent(id: id ?? 0, medicationID: medicationID, kind: kind, slot: slot,
                          at: Date(timeIntervalSince1970: at), loggedAt: Date(timeIntervalSince1970: loggedAt),
-                         target: target, stockDelta: stockDelta, timeKnown: timeKnown != 0)
+                         target: target, stockDelta: Amount(hundredths: stockDelta), timeKnown: timeKnown != 0)
     }
 }

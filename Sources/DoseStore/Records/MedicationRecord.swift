@@ -25,7 +25,9 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var dose: String?
     var group: String?
     var note: String?
+    /// Hundredths of a unit (``Amount``).
     var stock: Int?
+    /// Hundredths of a unit.
     var perDose: Int
     var lowDays: Int
     /// `LocalDate.dayNumber`.
@@ -41,8 +43,8 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
         dose = m.dose
         group = m.group
         note = m.note
-        stock = m.stock
-        perDose = m.perDose
+        stock = m.stock?.hundredths
+        perDose = m.perDose.hundredths
         lowDays = m.lowDays
         archivedOn = m.archivedOn?.dayNumber
     }
@@ -50,8 +52,8 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     func medication(versions: [ScheduleVersion]) -> Medication {
-        Medication(id: id ?? 0, name: name, dose: dose, group: group, note: note, stock: stock,
-                   perDose: perDose, lowDays: lowDays, archivedOn: archivedOn.map(LocalDate.init(dayNumber:)),
+        Medication(id: id ?? 0, name: name, dose: dose, group: group, note: note, stock: stock.map(Amount.init(hundredths:)),
+                   perDose: Amount(hundredths: perDose), lowDays: lowDays, archivedOn: archivedOn.map(LocalDate.init(dayNumber:)),
                    versions: versions)
     }
 }
