@@ -23,7 +23,8 @@ public struct DoseRecorder {
     }
 
     /// `take`/`skip` of `names` (every due dose when empty) at `at` (default now).
-    public func record(_ kind: DoseEvent.Kind, names: [String], at: Date?, next: Bool) throws -> [Recorded] {
+    /// `force`: an as-needed dose beyond its limits is recorded, marked `over_limit`, instead of refused.
+    public func record(_ kind: DoseEvent.Kind, names: [String], at: Date?, next: Bool, force: Bool = false) throws -> [Recorded] {
         let now = context.now, zone = context.zone
         if let at, at > now.addingTimeInterval(60) {
             throw DosebarError.badData("--at \(zone.local(at).iso8601) is in the future: log a dose when it happens")
@@ -35,7 +36,7 @@ public struct DoseRecorder {
             let plan = DayPlan(date: day, medications: all.filter { $0.archivedOn == nil }, events: try w.reader.events(days: day...day),
                                zone: zone)
             let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
-                                                   at: at, now: now, next: next, catalog: context.catalog)
+                                                   at: at, now: now, next: next, force: force, catalog: context.catalog)
             let journal = try SyncJournal.open(w, context)
             let logged = try w.reader.actionInstant(now: context.now)
             let recorded = try targets.map { try write(kind, $0, at: when, logged: logged, day: day, in: w, journal) }
@@ -72,9 +73,9 @@ public struct DoseRecorder {
     /// and the event remembers how much so undo can give it back.
     private func write(_ kind: DoseEvent.Kind, _ target: DoseResolver.Target, at when: Date, logged: Date, day: LocalDate,
                        in w: StoreWriter, _ journal: SyncJournal?) throws -> Recorded {
-        let (m, slot): (Medication, PlannedSlot?) = switch target {
-        case .slot(let s): (s.medication, s)
-        case .extra(let m): (m, nil)
+        let (m, slot, overLimit): (Medication, PlannedSlot?, Bool) = switch target {
+        case .slot(let s): (s.medication, s, false)
+        case .extra(let m, let over): (m, nil, over)
         }
         var delta = 0
         if kind == .taken, let stored = try w.reader.medication(id: m.id)?.stock {
@@ -84,7 +85,7 @@ public struct DoseRecorder {
             try w.setStock(medicationID: m.id, stock - delta)
         }
         let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: logged,
-                              stockDelta: delta)
+                              stockDelta: delta, overLimit: overLimit)
         let id = try w.insertEvent(event, day: slot?.key.date ?? day)
         try journal?.dose(event, eventID: id, day: slot?.key.date ?? day, medication: m)
         return Recorded(kind: kind, medication: m, slot: slot, at: when)

@@ -70,6 +70,8 @@ public struct AsNeededRecord: Sendable, Hashable {
     public var medication: String
     public var dose: String?
     public var takenAt: LocalInstant
+    /// Recorded with `--force` beyond `--max-per-day`/`--min-interval` (DESIGN §2).
+    public var overLimit = false
 }
 
 /// One day of `history --json`.
@@ -194,7 +196,8 @@ public struct HistoryLedger: Sendable {
             }
             for a in outcome.asNeeded {
                 guard let m = byID[a.medicationID] else { continue }
-                asNeeded.append(AsNeededRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, takenAt: a.takenAt))
+                asNeeded.append(AsNeededRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, takenAt: a.takenAt,
+                                               overLimit: a.overLimit))
             }
             if !outcome.resting.isEmpty { resting[d] = Set(outcome.resting) }
             for id in outcome.inForce { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
@@ -266,7 +269,8 @@ public struct HistoryLedger: Sendable {
             if archivedOn[entry.medication.id] == d && entry.taken.isEmpty { continue }
             see(entry.medication.id)
             for at in entry.taken where at <= now {
-                outcome.asNeeded.append(DayOutcome.Extra(medicationID: entry.medication.id, takenAt: plan.local(at)))
+                outcome.asNeeded.append(DayOutcome.Extra(medicationID: entry.medication.id, takenAt: plan.local(at),
+                                                         overLimit: plan.overLimit[entry.medication.id]?.contains(at) == true))
             }
         }
         for c in plan.cycles where archivedOn[c.medication.id] != d {

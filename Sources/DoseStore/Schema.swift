@@ -31,6 +31,9 @@ enum Schema {
         migrator.registerMigration("v7-purge") { db in
             try db.execute(sql: v7Purge)
         }
+        migrator.registerMigration("v9-over-limit") { db in
+            try db.execute(sql: v9OverLimit)
+        }
         return migrator
     }
 
@@ -247,5 +250,11 @@ enum Schema {
         CREATE TABLE sync_purged (
             gid TEXT PRIMARY KEY
         ) WITHOUT ROWID;
+        """
+
+    /// `event.over_limit`: 1 for an as-needed dose recorded with `take --force` beyond
+    /// `--max-per-day`/`--min-interval` (DESIGN §2); history and the report mark it.
+    static let v9OverLimit = """
+        ALTER TABLE event ADD COLUMN over_limit INTEGER NOT NULL DEFAULT 0 CHECK (over_limit IN (0, 1));
         """
 }
