@@ -20,6 +20,8 @@ public struct DoseRecorder {
         /// The scheduled dose; nil for an as-needed dose.
         public var slot: PlannedSlot?
         public var at: Date
+        /// The facts of its confirmation line (stock after the dose, as-needed count).
+        public var confirmation: DoseConfirmation
     }
 
     /// `take`/`skip` of `names` (every due dose when empty) at `at` (default now).
@@ -39,7 +41,17 @@ public struct DoseRecorder {
                                                    at: at, now: now, next: next, force: force, catalog: context.catalog)
             let journal = try SyncJournal.open(w, context)
             let logged = try w.reader.actionInstant(now: context.now)
-            let recorded = try targets.map { try write(kind, $0, at: when, logged: logged, day: day, in: w, journal) }
+            var recorded: [Recorded] = []
+            for target in targets {
+                var r = try write(kind, target, at: when, logged: logged, day: day, in: w, journal)
+                if r.slot == nil, let item = plan.asNeeded.first(where: { $0.medication.id == r.medication.id }) {
+                    // This dose, the day's earlier ones and those recorded before it in this command.
+                    let before = recorded.filter { $0.slot == nil && $0.medication.id == r.medication.id }.count
+                    r.confirmation.takenToday = item.taken.filter { $0 <= when }.count + before + 1
+                    r.confirmation.maxPerDay = item.maxPerDay
+                }
+                recorded.append(r)
+            }
             try journal?.finish()
             try w.historyChanged(on: day, today: context.today)
             return recorded
@@ -78,7 +90,8 @@ public struct DoseRecorder {
         case .extra(let m, let over): (m, nil, over)
         }
         var delta = 0
-        if kind == .taken, let stored = try w.reader.medication(id: m.id)?.stock {
+        let stored = try w.reader.medication(id: m.id)?.stock
+        if kind == .taken, let stored {
             // Clamped: a stock or per-dose an older dosebar stored out of range must not stop the take.
             let stock = FieldRules.clampedStock(stored)
             delta = min(stock, FieldRules.clampedPerDose(m.perDose))
@@ -88,19 +101,16 @@ public struct DoseRecorder {
                               stockDelta: delta, overLimit: overLimit)
         let id = try w.insertEvent(event, day: slot?.key.date ?? day)
         try journal?.dose(event, eventID: id, day: slot?.key.date ?? day, medication: m)
-        return Recorded(kind: kind, medication: m, slot: slot, at: when)
+        var after = m
+        after.stock = stored.map { FieldRules.clampedStock($0) - delta }
+        return Recorded(kind: kind, medication: m, slot: slot, at: when,
+                        confirmation: DoseConfirmation(kind: kind, medication: after, slot: slot, at: when, overLimit: overLimit))
     }
 }
 
 extension DoseRecorder.Recorded {
-    /// The confirmation line: `Took Aspirin 100 mg (08:00 dose) at 08:05.`, `Skipped Magnesium (21:00 dose).`,
-    /// `Took Ibuprofen 200 mg (as needed) at 14:10.`
+    /// The confirmation line (DESIGN §2), built by ``DoseConfirmation``.
     public func line(_ catalog: Catalog, zone: Zone, today: LocalDate) -> String {
-        let local = zone.local(at)
-        let when = zone.date(of: at) == today ? local.clock : "\(zone.date(of: at)) \(local.clock)"
-        var args = ["name": medication.name, "dose": medication.dose.map { " " + $0 } ?? "", "when": when]
-        if let slot { args["time"] = zone.local(slot.instant).clock }
-        if kind == .skipped { return catalog.text("cli.skipped", args) }
-        return catalog.text(slot == nil ? "cli.took_as_needed" : "cli.took", args)
+        confirmation.line(catalog, zone: zone, today: today)
     }
 }
