@@ -64,8 +64,9 @@ public enum DoseResolver {
 
     /// Why a dose of an as-needed medicine at `now` is beyond its limits, naming the limit, when the
     /// next dose is allowed and that `--force` records it anyway (DESIGN §2); nil within them.
-    static func limitRefusal(_ m: Medication, _ maxPerDay: Int?, _ minInterval: Int?, taken: [Date], now: Date,
-                             plan: DayPlan, catalog: Catalog) -> String? {
+    /// `taken`: the day's doses up to `now`; `dayCount`: all the day's doses (more than `taken` when back-dating).
+    static func limitRefusal(_ m: Medication, _ maxPerDay: Int?, _ minInterval: Int?, taken: [Date], dayCount: Int? = nil,
+                             now: Date, plan: DayPlan, catalog: Catalog) -> String? {
         let byGap = minInterval.flatMap { gap in taken.last.map { $0.addingTimeInterval(Double(gap)) } }
         let hint = m.name.contains(where: { $0 == " " || $0 == "'" }) ? "\"\(m.name)\"" : m.name
         func next(_ instant: Date) -> String {
@@ -73,10 +74,11 @@ public enum DoseResolver {
             let key = day == plan.date ? "limit.next.today" : day == plan.date.adding(days: 1) ? "limit.next.tomorrow" : "limit.next.date"
             return catalog.text(key, ["time": local.clock, "date": day.description])
         }
-        if let max = maxPerDay, taken.count >= max {
+        let count = dayCount ?? taken.count
+        if let max = maxPerDay, count >= max {
             // The day's count resets at the next midnight; a minimum interval may still reach past it.
             let allowed = Swift.max(plan.dayEnd, byGap ?? plan.dayEnd)
-            return catalog.counted("error.limit.max_per_day", taken.count,
+            return catalog.counted("error.limit.max_per_day", count,
                                    ["name": m.name, "max": String(max), "next": next(allowed), "force": hint])
         }
         if let gap = minInterval, let last = taken.last, let allowed = byGap, now < allowed {
@@ -88,13 +90,22 @@ public enum DoseResolver {
 
     /// `take NAME --at X`: on X's day, the unresolved slot whose window contains X, else the nearest
     /// unresolved slot; an as-needed medicine logs an extra dose.
-    public static func target(for m: Medication, plan: DayPlan, at x: Date, allowExtra: Bool, catalog: Catalog = .english) throws -> Target {
+    public static func target(for m: Medication, plan: DayPlan, at x: Date, allowExtra: Bool, force: Bool = false,
+                              catalog: Catalog = .english) throws -> Target {
         let open = plan.slots.filter { $0.key.medicationID == m.id && $0.event == nil }
         let inWindow = open.filter { abs($0.instant.timeIntervalSince(x)) <= Double($0.window) }
         if let best = (inWindow.isEmpty ? open : inWindow).min(by: { abs($0.instant.timeIntervalSince(x)) < abs($1.instant.timeIntervalSince(x)) }) {
             return .slot(best)
         }
-        if allowExtra, plan.asNeeded.contains(where: { $0.medication.id == m.id }) { return .extra(m) }
+        if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
+            // Back-dated, the limits hold as at X: the day's doses, the last one before X.
+            if let refusal = limitRefusal(m, item.maxPerDay, item.minInterval, taken: item.taken.filter { $0 <= x },
+                                          dayCount: item.taken.count, now: x, plan: plan, catalog: catalog) {
+                if !force { throw DosebarError.badData(refusal) }
+                return .extra(m, overLimit: true)
+            }
+            return .extra(m)
+        }
         let mine = plan.slots.contains { $0.key.medicationID == m.id }
         throw DosebarError.badData(catalog.text(mine ? "error.resolved_on" : "error.not_scheduled_on",
                                                 ["name": m.name, "date": plan.date.description]))
@@ -125,7 +136,7 @@ public enum DoseResolver {
             let m = try match(name, in: medications, catalog: catalog)
             let t: Target
             if let at {
-                t = try target(for: m, plan: plan, at: at, allowExtra: taking, catalog: catalog)
+                t = try target(for: m, plan: plan, at: at, allowExtra: taking, force: force, catalog: catalog)
             } else if !taking {
                 t = try skipTarget(for: m, plan: plan, now: now, catalog: catalog)
             } else {

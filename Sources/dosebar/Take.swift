@@ -11,7 +11,8 @@ struct Take: ParsableCommand {
         discussion: """
         'take NAME' takes that medicine's earliest due or late dose today, else its next dose if it \
         opens within the tolerance window, else a dose of an as-needed medicine. \
-        --at back-dates: the dose of that day whose window holds the time, else the nearest one.
+        --at back-dates: the dose of that day whose window holds the time, else the nearest one. \
+        An as-needed dose beyond --max-per-day or --min-interval is refused unless --force.
 
         Examples:
           $ dosebar take                    # everything due or late now
@@ -19,6 +20,7 @@ struct Take: ParsableCommand {
           $ dosebar take Aspirin Magnesium
           $ dosebar take Aspirin --at 08:10
           $ dosebar take Aspirin --at 2026-11-21T21:05
+          $ dosebar take Ibuprofen --force    # beyond --max-per-day: recorded, marked over_limit
         """
     )
 

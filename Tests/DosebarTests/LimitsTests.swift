@@ -17,6 +17,9 @@ import Testing
         #expect(refused.status == 65 && Self.oneLine(refused), "\(refused.err)")
         #expect(refused.err.contains("Ibuprofen: 3 doses today already (limit 3 a day); the next is allowed tomorrow at 00:00")
                 && refused.err.contains("'dosebar take Ibuprofen --force' records it anyway"), "\(refused.err)")
+        // Back-dated before the day's three, it is the day's 4th all the same.
+        let backDated = try h.run("take", "Ibuprofen", "--at", "07:00", now: "2026-11-22T16:00:00+09:00")
+        #expect(backDated.status == 65 && backDated.err.contains("(limit 3 a day)"), "\(backDated.err)")
         #expect(try h.today(at: "2026-11-22T16:00:00+09:00")["as_needed"].flatMap { ($0 as? [[String: Any]])?.first?["taken_today"] as? Int } == 3)
 
         try h.ok("take", "Ibuprofen", "--force", now: "2026-11-22T16:00:00+09:00")
