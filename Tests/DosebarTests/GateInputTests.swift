@@ -256,9 +256,10 @@ import Testing
             try line(["kind": "take", "day": "2026-11-22", "slot": "08:00", "at": 1e300, "units": 1]),
             try line(["kind": "take", "day": "2026-11-22", "slot": "08:00", "at": 1_795_300_000.0, "units": Int.min]),
             // over_limit: only a take of an as-needed dose, only a boolean.
-            try line(["kind": "take", "day": "2026-11-22", "slot": "08:00", "at": 1_795_300_000.0, "units": 1, "over_limit": true]),
-            try line(["kind": "skip", "day": "2026-11-22", "slot": "08:00", "at": 1_795_300_000.0, "over_limit": true]),
-            try line(["kind": "take", "day": "2026-11-22", "at": 1_795_300_000.0, "units": 1, "over_limit": "yes"]),
+            // (Each valid but for over_limit: 2026-11-18 17:20 in Seoul, before the line's stamp.)
+            try line(["kind": "take", "day": "2026-11-18", "slot": "08:00", "at": 1_794_990_000.0, "units": 1, "over_limit": true]),
+            try line(["kind": "skip", "day": "2026-11-18", "slot": "08:00", "at": 1_794_990_000.0, "over_limit": true]),
+            try line(["kind": "take", "day": "2026-11-18", "at": 1_794_990_000.0, "units": 1, "over_limit": "yes"]),
         ]
         let target = dirB + "/dosebar/" + deviceA + ".jsonl"
         try (lines.joined(separator: "\n") + "\n").write(toFile: target, atomically: true, encoding: .utf8)
