@@ -81,6 +81,8 @@ public struct DayRecord: Sendable, Hashable {
     public var total = 0, taken = 0, onTime = 0, late = 0, early = 0, skipped = 0, missed = 0
     /// Slots taken at a time nobody recorded (imported), among `taken`.
     public var timeUnknown = 0
+    /// As-needed doses recorded with `--force` beyond a limit that day.
+    public var overLimit = 0
 }
 
 /// What `stats` says of a set of slots (DESIGN §2): counts of known outcomes, and percent as in §3 Adherence.
@@ -289,9 +291,12 @@ public struct HistoryLedger: Sendable {
     public func dayRecords(medicationID: Int64? = nil) -> [DayRecord] {
         var out: [DayRecord] = []
         var index = 0
+        var forced: [LocalDate: Int] = [:]
+        for a in asNeeded where a.overLimit && (medicationID == nil || a.medicationID == medicationID) { forced[a.date, default: 0] += 1 }
         var d = days.lowerBound
         while d <= days.upperBound {
             var r = DayRecord(day: d, state: .none)
+            r.overLimit = forced[d] ?? 0
             var figures = Figures()
             while index < slots.count && slots[index].date == d {
                 let s = slots[index]

@@ -110,6 +110,8 @@ public enum HistoryJSON {
         o.set("missed", r.missed)
         // Only when there is one, so history without imported doses reads as before.
         if r.timeUnknown > 0 { o.set("time_unknown", r.timeUnknown) }
+        // Likewise: as-needed doses forced beyond a limit (DESIGN §2), only on a day that has one.
+        if r.overLimit > 0 { o.set("over_limit", r.overLimit) }
     }
 
     /// F = {adherence, on_time, taken, late, early, skipped, missed, mean_late_minutes}; percent as in §3 Adherence.

@@ -37,6 +37,10 @@ import Testing
         let slots = try #require(report["slots"] as? [[String: Any]])
         #expect(slots.map { $0["over_limit"] as? Bool } == [false, false, false, true], "\(slots)")
 
+        let history = try #require(try h.ok("history", "--from", "2026-11-21", "--to", "2026-11-22", "--json",
+                                            now: "2026-11-22T16:05:00+09:00").json as? [[String: Any]])
+        #expect(history.map { $0["over_limit"] as? Int } == [nil, 1], "\(history)")
+
         let html = try h.ok("report", "--from", "2026-11-22", "--to", "2026-11-22", now: "2026-11-22T16:05:00+09:00").out
         #expect(html.contains("4 (1 over limit)"), "a word, not a colour")
         let ko = try h.ok("report", "--lang", "ko", "--from", "2026-11-22", "--to", "2026-11-22", now: "2026-11-22T16:05:00+09:00").out
