@@ -20,10 +20,13 @@ public struct DoseRecorder {
         /// The scheduled dose; nil for an as-needed dose.
         public var slot: PlannedSlot?
         public var at: Date
+        /// The facts of its confirmation line (stock after the dose, as-needed count).
+        public var confirmation: DoseConfirmation
     }
 
     /// `take`/`skip` of `names` (every due dose when empty) at `at` (default now).
-    public func record(_ kind: DoseEvent.Kind, names: [String], at: Date?, next: Bool) throws -> [Recorded] {
+    /// `force`: an as-needed dose beyond its limits is recorded, marked `over_limit`, instead of refused.
+    public func record(_ kind: DoseEvent.Kind, names: [String], at: Date?, next: Bool, force: Bool = false) throws -> [Recorded] {
         let now = context.now, zone = context.zone
         if let at, at > now.addingTimeInterval(60) {
             throw DosebarError.badData("--at \(zone.local(at).iso8601) is in the future: log a dose when it happens")
@@ -35,10 +38,20 @@ public struct DoseRecorder {
             let plan = DayPlan(date: day, medications: all.filter { $0.archivedOn == nil }, events: try w.reader.events(days: day...day),
                                zone: zone)
             let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
-                                                   at: at, now: now, next: next, catalog: context.catalog)
+                                                   at: at, now: now, next: next, force: force, catalog: context.catalog)
             let journal = try SyncJournal.open(w, context)
             let logged = try w.reader.actionInstant(now: context.now)
-            let recorded = try targets.map { try write(kind, $0, at: when, logged: logged, day: day, in: w, journal) }
+            var recorded: [Recorded] = []
+            for target in targets {
+                var r = try write(kind, target, at: when, logged: logged, day: day, in: w, journal)
+                if r.slot == nil, let item = plan.asNeeded.first(where: { $0.medication.id == r.medication.id }) {
+                    // This dose, the day's earlier ones and those recorded before it in this command.
+                    let before = recorded.filter { $0.slot == nil && $0.medication.id == r.medication.id }.count
+                    r.confirmation.takenToday = item.taken.filter { $0 <= when }.count + before + 1
+                    r.confirmation.maxPerDay = item.maxPerDay
+                }
+                recorded.append(r)
+            }
             try journal?.finish()
             try w.historyChanged(on: day, today: context.today)
             return recorded
@@ -72,34 +85,32 @@ public struct DoseRecorder {
     /// and the event remembers how much so undo can give it back.
     private func write(_ kind: DoseEvent.Kind, _ target: DoseResolver.Target, at when: Date, logged: Date, day: LocalDate,
                        in w: StoreWriter, _ journal: SyncJournal?) throws -> Recorded {
-        let (m, slot): (Medication, PlannedSlot?) = switch target {
-        case .slot(let s): (s.medication, s)
-        case .extra(let m): (m, nil)
+        let (m, slot, overLimit): (Medication, PlannedSlot?, Bool) = switch target {
+        case .slot(let s): (s.medication, s, false)
+        case .extra(let m, let over): (m, nil, over)
         }
         var delta = Amount.zero
-        if kind == .taken, let stored = try w.reader.medication(id: m.id)?.stock {
+        let stored = try w.reader.medication(id: m.id)?.stock
+        if kind == .taken, let stored {
             // Clamped: a stock or per-dose an older dosebar stored out of range must not stop the take.
             let stock = FieldRules.clampedStock(stored)
             delta = min(stock, FieldRules.clampedPerDose(m.perDose))
             try w.setStock(medicationID: m.id, stock - delta)
         }
         let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: logged,
-                              stockDelta: delta)
+                              stockDelta: delta, overLimit: overLimit)
         let id = try w.insertEvent(event, day: slot?.key.date ?? day)
         try journal?.dose(event, eventID: id, day: slot?.key.date ?? day, medication: m)
-        return Recorded(kind: kind, medication: m, slot: slot, at: when)
+        var after = m
+        after.stock = stored.map { FieldRules.clampedStock($0) - delta }
+        return Recorded(kind: kind, medication: m, slot: slot, at: when,
+                        confirmation: DoseConfirmation(kind: kind, medication: after, slot: slot, at: when, overLimit: overLimit))
     }
 }
 
 extension DoseRecorder.Recorded {
-    /// The confirmation line: `Took Aspirin 100 mg (08:00 dose) at 08:05.`, `Skipped Magnesium (21:00 dose).`,
-    /// `Took Ibuprofen 200 mg (as needed) at 14:10.`
+    /// The confirmation line (DESIGN §2), built by ``DoseConfirmation``.
     public func line(_ catalog: Catalog, zone: Zone, today: LocalDate) -> String {
-        let local = zone.local(at)
-        let when = zone.date(of: at) == today ? local.clock : "\(zone.date(of: at)) \(local.clock)"
-        var args = ["name": medication.name, "dose": medication.dose.map { " " + $0 } ?? "", "when": when]
-        if let slot { args["time"] = zone.local(slot.instant).clock }
-        if kind == .skipped { return catalog.text("cli.skipped", args) }
-        return catalog.text(slot == nil ? "cli.took_as_needed" : "cli.took", args)
+        confirmation.line(catalog, zone: zone, today: today)
     }
 }

@@ -145,7 +145,7 @@ public struct ImportService {
     private func insert(_ dose: ImportPlan.Dose, medication m: Medication, slot: SlotKey?, day: LocalDate, logged: Date,
                         in w: StoreWriter, _ journal: SyncJournal?, _ summary: inout ImportSummary) throws {
         let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: logged,
-                              stockDelta: 0, timeKnown: dose.timeKnown)
+                              stockDelta: 0, timeKnown: dose.timeKnown, overLimit: dose.overLimit)
         let id = try w.insertEvent(event, day: day)
         try journal?.dose(event, eventID: id, day: day, medication: m, units: 0)
         if dose.kind == .taken { summary.taken += 1 } else { summary.skipped += 1 }

@@ -47,7 +47,7 @@ public struct ReportCSVReader {
             func fail(_ what: String) -> DosebarError { .badData("\(file): line \(r.line): \(what)") }
             /// The cell as dosebar was given it: the `'` the writer put before a formula character comes off.
             func field(_ name: String) -> String {
-                let i = column[name]!
+                guard let i = column[name] else { return "" }
                 return i < r.fields.count ? ReportCSV.restored(r.fields[i]) : ""
             }
             func instant(_ name: String) throws -> Date {
@@ -56,6 +56,15 @@ public struct ReportCSVReader {
                     throw fail("\(name): '\(text)' is not an ISO-8601 date-time with an offset (e.g. 2026-11-21T08:00:00+09:00)")
                 }
                 return d
+            }
+            /// `time_known`, `over_limit`: `true`/`false`; absent (an older report's 7 columns) or empty is `absent`.
+            func flag(_ name: String, absent: Bool) throws -> Bool {
+                switch field(name).trimmingCharacters(in: .whitespaces).lowercased() {
+                case "": return absent
+                case "true": return true
+                case "false": return false
+                case let other: throw fail("\(name): '\(other)' is not true or false")
+                }
             }
             let before = plan.doses.count
             let name = field("medication").trimmingCharacters(in: .whitespaces)
@@ -69,14 +78,15 @@ public struct ReportCSVReader {
             case "taken", "taken_early", "taken_late":
                 let at = try instant("taken_at")
                 if at > now.addingTimeInterval(60) { throw fail("taken_at: \(field("taken_at")) is in the future") }
-                plan.doses.append(.init(name: name, kind: .taken, slot: .instant(day, try instant("scheduled")), at: at))
+                plan.doses.append(.init(name: name, kind: .taken, slot: .instant(day, try instant("scheduled")), at: at,
+                                        timeKnown: try flag("time_known", absent: true)))
             case "skipped":
                 let scheduled = try instant("scheduled")
                 plan.doses.append(.init(name: name, kind: .skipped, slot: .instant(day, scheduled), at: min(scheduled, now)))
             case "as_needed":
                 let at = try instant("taken_at")
                 if at > now.addingTimeInterval(60) { throw fail("taken_at: \(field("taken_at")) is in the future") }
-                plan.doses.append(.init(name: name, kind: .taken, slot: .asNeeded, at: at))
+                plan.doses.append(.init(name: name, kind: .taken, slot: .asNeeded, at: at, overLimit: try flag("over_limit", absent: false)))
             case "missed":
                 plan.missed += 1
             case "upcoming", "due", "late":

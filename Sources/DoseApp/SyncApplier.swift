@@ -412,7 +412,8 @@ struct SyncApplier {
             let instant = Date(timeIntervalSince1970: at)
             let event = DoseEvent(id: 0, medicationID: id, kind: eventKind,
                                   slot: time.map { SlotKey(medicationID: id, date: day, time: $0) },
-                                  at: instant, loggedAt: instant, stockDelta: 0, timeKnown: op.timeKnown ?? true)
+                                  at: instant, loggedAt: instant, stockDelta: 0, timeKnown: op.timeKnown ?? true,
+                                  overLimit: op.overLimit ?? false)
             eventID = try w.insertEvent(event, day: day)
             known[key] = eventID
             slotDoses[slot] = known

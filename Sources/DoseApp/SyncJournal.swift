@@ -183,6 +183,7 @@ public final class SyncJournal {
         op.at = e.at.timeIntervalSince1970
         op.units = e.kind == .taken ? (units ?? m.perDose) : nil
         op.timeKnown = e.timeKnown ? nil : false
+        op.overLimit = e.overLimit ? true : nil
         try append(op, eventID: eventID, notBefore: op.at)
         if resolve, let slot = e.slot { try w.resolveSlot(medicationID: m.id, day: slot.date, slotTime: slot.time) }
         touched.insert(m.id)

@@ -164,6 +164,10 @@ extension SyncOperation {
             }
             // 0: an imported dose, which moves no stock.
             if kind == .take, let units, units != .zero { try FieldRules.units(units) }
+            // Only an as-needed dose has limits to be beyond.
+            if overLimit == true && (kind != .take || slot != nil) {
+                throw Refusal(reason: "over_limit is only for a take of an as-needed dose")
+            }
         case .undo:
             let target = try require(target, "target")
             guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }

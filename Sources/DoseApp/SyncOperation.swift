@@ -15,7 +15,7 @@ import Foundation
 /// | `schedule` | effective, schedule                                                |
 /// | `stock`    | stock (an absolute value; absent: not tracked) — `refill --set`    |
 /// | `refill`   | units (added)                                                      |
-/// | `take`, `skip` | day, slot (`HH:MM`, absent for an as-needed dose), at, units, time_known |
+/// | `take`, `skip` | day, slot (`HH:MM`, absent for an as-needed dose), at, units, time_known, over_limit |
 /// | `undo`     | target (the id of the `take`/`skip` it reverts), at                 |
 /// | `purge`    | (medicine only): delete it and all its history, skip its later operations |
 ///
@@ -53,12 +53,14 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     /// Unix seconds.
     public var at: Double?
     public var timeKnown: Bool?
+    /// `true` on a take of an as-needed dose recorded with `--force` beyond its limits; absent otherwise.
+    public var overLimit: Bool?
     public var target: String?
 
     enum CodingKeys: String, CodingKey {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
         case distinctFrom = "distinct_from"
-        case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", target
+        case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", overLimit = "over_limit", target
     }
 
     /// The amount fields of a read line whose number has more than two decimals (`per_dose: 0.125`):

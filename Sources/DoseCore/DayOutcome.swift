@@ -23,6 +23,8 @@ public struct DayOutcome: Sendable, Hashable {
     public struct Extra: Sendable, Hashable {
         public var medicationID: Int64
         public var takenAt: LocalInstant
+        /// Recorded with `--force` beyond a limit.
+        public var overLimit = false
     }
 
     public var date: LocalDate
@@ -41,7 +43,7 @@ public struct DayOutcome: Sendable, Hashable {
 
 extension DayOutcome {
     /// The format's version: an outcome in another one is ignored (recomputed), never misread.
-    static let formatVersion: UInt8 = 1
+    static let formatVersion: UInt8 = 2
 
     /// The outcome as bytes for the store.
     public var bytes: [UInt8] {
@@ -61,7 +63,7 @@ extension DayOutcome {
             if let l = s.lateMinutes { w.put(Int64(l)) }
         }
         w.put(Int64(asNeeded.count))
-        for a in asNeeded { w.put(a.medicationID); w.put(a.takenAt) }
+        for a in asNeeded { w.put(a.medicationID); w.put(a.takenAt); w.put(a.overLimit ? 1 as UInt8 : 0) }
         w.put(Int64(resting.count))
         for id in resting { w.put(id) }
         w.put(Int64(inForce.count))
@@ -96,8 +98,8 @@ extension DayOutcome {
         }
         guard let extras = r.count() else { return nil }
         for _ in 0..<extras {
-            guard let id = r.int64(), let at = r.instant() else { return nil }
-            asNeeded.append(Extra(medicationID: id, takenAt: at))
+            guard let id = r.int64(), let at = r.instant(), let over = r.byte() else { return nil }
+            asNeeded.append(Extra(medicationID: id, takenAt: at, overLimit: over == 1))
         }
         guard let restingCount = r.count() else { return nil }
         for _ in 0..<restingCount { guard let id = r.int64() else { return nil }; resting.append(id) }

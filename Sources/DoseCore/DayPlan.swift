@@ -50,6 +50,8 @@ public struct DayPlan: Sendable {
     public private(set) var slots: [PlannedSlot]
     /// Active as-needed medicines with today's taken instants (ascending).
     public private(set) var asNeeded: [(medication: Medication, maxPerDay: Int?, minInterval: Int?, taken: [Date])]
+    /// The as-needed doses of the day recorded with `--force` beyond a limit, by medicine (DESIGN §2).
+    public private(set) var overLimit: [Int64: Set<Date>] = [:]
     /// Medicines in a cycle today, with their position.
     public private(set) var cycles: [(medication: Medication, position: CyclePosition)]
     /// Whether any active medicine exists at all on this day.
@@ -83,6 +85,7 @@ public struct DayPlan: Sendable {
                 latest[key] = e
             } else if e.kind == .taken, zone.date(of: e.at) == date {
                 extra[e.medicationID, default: []].append(e.at)
+                if e.overLimit { overLimit[e.medicationID, default: []].insert(e.at) }
             }
         }
         var slots: [PlannedSlot] = []

@@ -20,11 +20,14 @@ public struct DoseEvent: Hashable, Sendable, Identifiable {
     /// False when the record it was imported from did not say when the dose was taken: `at` is then
     /// the slot's scheduled instant, a stand-in (`history --json` and the report say so).
     public var timeKnown: Bool
+    /// An as-needed dose recorded with `take --force` beyond `--max-per-day`/`--min-interval`
+    /// (DESIGN §2): history and the report mark it `over_limit`.
+    public var overLimit: Bool
 
     public init(id: Int64, medicationID: Int64, kind: Kind, slot: SlotKey?, at: Date, loggedAt: Date,
-                target: Int64? = nil, stockDelta: Amount = 0, timeKnown: Bool = true) {
+                target: Int64? = nil, stockDelta: Amount = 0, timeKnown: Bool = true, overLimit: Bool = false) {
         self.id = id; self.medicationID = medicationID; self.kind = kind; self.slot = slot
         self.at = at; self.loggedAt = loggedAt; self.target = target; self.stockDelta = stockDelta
-        self.timeKnown = timeKnown
+        self.timeKnown = timeKnown; self.overLimit = overLimit
     }
 }

@@ -5,8 +5,9 @@ public enum DoseResolver {
     /// What a take/skip will record.
     public enum Target: Sendable {
         case slot(PlannedSlot)
-        /// An extra dose of an as-needed medicine.
-        case extra(Medication)
+        /// An extra dose of an as-needed medicine; `overLimit` when `--force` records it beyond
+        /// `--max-per-day`/`--min-interval`.
+        case extra(Medication, overLimit: Bool = false)
     }
 
     /// Finds an active medicine by name: case-insensitive whole name first, then a unique prefix.
@@ -36,7 +37,8 @@ public enum DoseResolver {
 
     /// `take NAME` (or `skip NAME`) at `now` with no `--at`: the medicine's earliest due/late slot today,
     /// else its next slot if it opens within the window, else an extra as-needed dose.
-    public static func target(for m: Medication, plan: DayPlan, now: Date, allowExtra: Bool, catalog: Catalog = .english) throws -> Target {
+    public static func target(for m: Medication, plan: DayPlan, now: Date, allowExtra: Bool, force: Bool = false,
+                              catalog: Catalog = .english) throws -> Target {
         let mine = plan.slots.filter { $0.key.medicationID == m.id }
         if let open = mine.first(where: { [.due, .late].contains($0.status(at: now)) }) { return .slot(open) }
         if let soon = mine.first(where: { $0.status(at: now) == .upcoming }),
@@ -44,13 +46,10 @@ public enum DoseResolver {
             return .slot(soon)
         }
         if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
-            let taken = item.taken.filter { $0 <= now }
-            if let max = item.maxPerDay, taken.count >= max {
-                throw DosebarError.badData(catalog.counted("error.max_per_day", taken.count, ["name": m.name, "max": String(max)]))
-            }
-            if let gap = item.minInterval, let last = taken.last, now.timeIntervalSince(last) < Double(gap) {
-                let when = plan.zone.local(last.addingTimeInterval(Double(gap))).clock
-                throw DosebarError.badData(catalog.text("error.min_interval", ["name": m.name, "time": when]))
+            if let refusal = limitRefusal(m, item.maxPerDay, item.minInterval, taken: item.taken.filter { $0 <= now },
+                                          now: now, plan: plan, catalog: catalog) {
+                if !force { throw DosebarError.badData(refusal) }
+                return .extra(m, overLimit: true)
             }
             return .extra(m)
         }
@@ -63,15 +62,50 @@ public enum DoseResolver {
         throw DosebarError.badData(catalog.text("error.nothing_to_take", ["name": m.name]))
     }
 
+    /// Why a dose of an as-needed medicine at `now` is beyond its limits, naming the limit, when the
+    /// next dose is allowed and that `--force` records it anyway (DESIGN §2); nil within them.
+    /// `taken`: the day's doses up to `now`; `dayCount`: all the day's doses (more than `taken` when back-dating).
+    static func limitRefusal(_ m: Medication, _ maxPerDay: Int?, _ minInterval: Int?, taken: [Date], dayCount: Int? = nil,
+                             now: Date, plan: DayPlan, catalog: Catalog) -> String? {
+        let byGap = minInterval.flatMap { gap in taken.last.map { $0.addingTimeInterval(Double(gap)) } }
+        let hint = m.name.contains(where: { $0 == " " || $0 == "'" }) ? "\"\(m.name)\"" : m.name
+        func next(_ instant: Date) -> String {
+            let local = plan.zone.local(instant), day = plan.zone.date(of: instant)
+            let key = day == plan.date ? "limit.next.today" : day == plan.date.adding(days: 1) ? "limit.next.tomorrow" : "limit.next.date"
+            return catalog.text(key, ["time": local.clock, "date": day.description])
+        }
+        let count = dayCount ?? taken.count
+        if let max = maxPerDay, count >= max {
+            // The day's count resets at the next midnight; a minimum interval may still reach past it.
+            let allowed = Swift.max(plan.dayEnd, byGap ?? plan.dayEnd)
+            return catalog.counted("error.limit.max_per_day", count,
+                                   ["name": m.name, "max": String(max), "next": next(allowed), "force": hint])
+        }
+        if let gap = minInterval, let last = taken.last, let allowed = byGap, now < allowed {
+            return catalog.text("error.limit.min_interval", ["name": m.name, "last": plan.zone.local(last).clock,
+                                                             "gap": catalog.minutes(gap / 60), "next": next(allowed), "force": hint])
+        }
+        return nil
+    }
+
     /// `take NAME --at X`: on X's day, the unresolved slot whose window contains X, else the nearest
     /// unresolved slot; an as-needed medicine logs an extra dose.
-    public static func target(for m: Medication, plan: DayPlan, at x: Date, allowExtra: Bool, catalog: Catalog = .english) throws -> Target {
+    public static func target(for m: Medication, plan: DayPlan, at x: Date, allowExtra: Bool, force: Bool = false,
+                              catalog: Catalog = .english) throws -> Target {
         let open = plan.slots.filter { $0.key.medicationID == m.id && $0.event == nil }
         let inWindow = open.filter { abs($0.instant.timeIntervalSince(x)) <= Double($0.window) }
         if let best = (inWindow.isEmpty ? open : inWindow).min(by: { abs($0.instant.timeIntervalSince(x)) < abs($1.instant.timeIntervalSince(x)) }) {
             return .slot(best)
         }
-        if allowExtra, plan.asNeeded.contains(where: { $0.medication.id == m.id }) { return .extra(m) }
+        if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
+            // Back-dated, the limits hold as at X: the day's doses, the last one before X.
+            if let refusal = limitRefusal(m, item.maxPerDay, item.minInterval, taken: item.taken.filter { $0 <= x },
+                                          dayCount: item.taken.count, now: x, plan: plan, catalog: catalog) {
+                if !force { throw DosebarError.badData(refusal) }
+                return .extra(m, overLimit: true)
+            }
+            return .extra(m)
+        }
         let mine = plan.slots.contains { $0.key.medicationID == m.id }
         throw DosebarError.badData(catalog.text(mine ? "error.resolved_on" : "error.not_scheduled_on",
                                                 ["name": m.name, "date": plan.date.description]))
@@ -90,7 +124,7 @@ public enum DoseResolver {
     /// What `take`/`skip` with `names` (every due dose when empty) means on `plan`'s day: at `at`
     /// (back-dating) or now. A slot named twice is recorded once.
     public static func targets(names: [String], taking: Bool, plan: DayPlan, medications: [Medication],
-                               at: Date?, now: Date, next: Bool, catalog: Catalog = .english) throws -> [Target] {
+                               at: Date?, now: Date, next: Bool, force: Bool = false, catalog: Catalog = .english) throws -> [Target] {
         if names.isEmpty {
             let when = at ?? now
             let slots = dueSlots(plan: plan, now: when, next: next && at == nil)
@@ -102,11 +136,11 @@ public enum DoseResolver {
             let m = try match(name, in: medications, catalog: catalog)
             let t: Target
             if let at {
-                t = try target(for: m, plan: plan, at: at, allowExtra: taking, catalog: catalog)
+                t = try target(for: m, plan: plan, at: at, allowExtra: taking, force: force, catalog: catalog)
             } else if !taking {
                 t = try skipTarget(for: m, plan: plan, now: now, catalog: catalog)
             } else {
-                t = try target(for: m, plan: plan, now: now, allowExtra: true, catalog: catalog)
+                t = try target(for: m, plan: plan, now: now, allowExtra: true, force: force, catalog: catalog)
             }
             if case .slot(let s) = t, targets.contains(where: { if case .slot(let o) = $0 { o.key == s.key } else { false } }) {
                 continue

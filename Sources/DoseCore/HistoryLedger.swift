@@ -70,6 +70,8 @@ public struct AsNeededRecord: Sendable, Hashable {
     public var medication: String
     public var dose: String?
     public var takenAt: LocalInstant
+    /// Recorded with `--force` beyond `--max-per-day`/`--min-interval` (DESIGN §2).
+    public var overLimit = false
 }
 
 /// One day of `history --json`.
@@ -79,6 +81,8 @@ public struct DayRecord: Sendable, Hashable {
     public var total = 0, taken = 0, onTime = 0, late = 0, early = 0, skipped = 0, missed = 0
     /// Slots taken at a time nobody recorded (imported), among `taken`.
     public var timeUnknown = 0
+    /// As-needed doses recorded with `--force` beyond a limit that day.
+    public var overLimit = 0
 }
 
 /// What `stats` says of a set of slots (DESIGN §2): counts of known outcomes, and percent as in §3 Adherence.
@@ -194,7 +198,8 @@ public struct HistoryLedger: Sendable {
             }
             for a in outcome.asNeeded {
                 guard let m = byID[a.medicationID] else { continue }
-                asNeeded.append(AsNeededRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, takenAt: a.takenAt))
+                asNeeded.append(AsNeededRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, takenAt: a.takenAt,
+                                               overLimit: a.overLimit))
             }
             if !outcome.resting.isEmpty { resting[d] = Set(outcome.resting) }
             for id in outcome.inForce { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
@@ -266,7 +271,8 @@ public struct HistoryLedger: Sendable {
             if archivedOn[entry.medication.id] == d && entry.taken.isEmpty { continue }
             see(entry.medication.id)
             for at in entry.taken where at <= now {
-                outcome.asNeeded.append(DayOutcome.Extra(medicationID: entry.medication.id, takenAt: plan.local(at)))
+                outcome.asNeeded.append(DayOutcome.Extra(medicationID: entry.medication.id, takenAt: plan.local(at),
+                                                         overLimit: plan.overLimit[entry.medication.id]?.contains(at) == true))
             }
         }
         for c in plan.cycles where archivedOn[c.medication.id] != d {
@@ -285,9 +291,12 @@ public struct HistoryLedger: Sendable {
     public func dayRecords(medicationID: Int64? = nil) -> [DayRecord] {
         var out: [DayRecord] = []
         var index = 0
+        var forced: [LocalDate: Int] = [:]
+        for a in asNeeded where a.overLimit && (medicationID == nil || a.medicationID == medicationID) { forced[a.date, default: 0] += 1 }
         var d = days.lowerBound
         while d <= days.upperBound {
             var r = DayRecord(day: d, state: .none)
+            r.overLimit = forced[d] ?? 0
             var figures = Figures()
             while index < slots.count && slots[index].date == d {
                 let s = slots[index]

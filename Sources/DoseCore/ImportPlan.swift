@@ -46,9 +46,12 @@ public struct ImportPlan: Sendable {
         public var at: Date
         /// False when the record did not say when it was taken (`at` is then the slot's time).
         public var timeKnown: Bool
+        /// An as-needed dose recorded beyond its limits (`over_limit` in a report's CSV).
+        public var overLimit: Bool
 
-        public init(name: String, kind: DoseEvent.Kind, slot: Slot, at: Date, timeKnown: Bool = true) {
+        public init(name: String, kind: DoseEvent.Kind, slot: Slot, at: Date, timeKnown: Bool = true, overLimit: Bool = false) {
             self.name = name; self.kind = kind; self.slot = slot; self.at = at; self.timeKnown = timeKnown
+            self.overLimit = overLimit
         }
     }
 

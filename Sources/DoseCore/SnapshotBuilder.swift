@@ -17,14 +17,7 @@ public struct SnapshotBuilder: Sendable {
         self.icons = icons
         self.medications = medications.filter { $0.archivedOn.map { $0 > plan.date } ?? true }
         let zone = plan.zone
-        stockLines = self.medications.compactMap { m -> Snapshot.Stock? in
-            guard let remaining = m.stock else { return nil }
-            // In hundredths: a whole per-day amount divides exactly (3 ÷ (2 × 0.5) is 3 days, not 2.999…).
-            let perDay = SnapshotBuilder.hundredthsPerDay(m, on: plan.date)
-            let daysLeft = perDay > 0 ? Int(saturating: (Double(remaining.hundredths) / perDay).rounded(.down)) : nil
-            let low = daysLeft.map { $0 <= m.lowDays } ?? (remaining < m.perDose)
-            return Snapshot.Stock(medication: m.name, remaining: remaining, daysLeft: daysLeft, low: low)
-        }
+        stockLines = self.medications.compactMap { SnapshotBuilder.stock(of: $0, on: plan.date) }
         // The most urgent first (so the low-stock message names it), then by name: not by local row
         // id, which differs between machines that sync one history.
         .sorted { ($0.daysLeft ?? .max, $0.medication, $0.remaining) < ($1.daysLeft ?? .max, $1.medication, $1.remaining) }
@@ -74,6 +67,18 @@ public struct SnapshotBuilder: Sendable {
 
     /// Average scheduled units per day of a medicine's schedule in force on `date`; 0 for a schedule
     /// an older dosebar stored out of range (every 0 days, a cycle of 0/0, a per-dose below 1).
+    /// A medicine's stock on `date` (DESIGN §3 Stock): what is left, the whole days it lasts, and
+    /// whether that is low; nil when its stock is not tracked. The snapshot and a take's
+    /// confirmation line both judge it here.
+    public static func stock(of m: Medication, on date: LocalDate) -> Snapshot.Stock? {
+        guard let remaining = m.stock else { return nil }
+        // In hundredths: a whole per-day amount divides exactly (3 ÷ (2 × 0.5) is 3 days, not 2.999…).
+        let perDay = hundredthsPerDay(m, on: date)
+        let daysLeft = perDay > 0 ? Int(saturating: (Double(remaining.hundredths) / perDay).rounded(.down)) : nil
+        let low = daysLeft.map { $0 <= m.lowDays } ?? (remaining < m.perDose)
+        return Snapshot.Stock(medication: m.name, remaining: remaining, daysLeft: daysLeft, low: low)
+    }
+
     public static func unitsPerDay(_ m: Medication, on date: LocalDate) -> Double {
         hundredthsPerDay(m, on: date) / 100
     }

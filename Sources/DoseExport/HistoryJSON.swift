@@ -91,6 +91,7 @@ public enum HistoryJSON {
                         o.set("taken_at", row.takenAt)
                         o.set("late_minutes", row.lateMinutes)
                         if row.timeUnknown { o.set("time_unknown", true) }
+                        o.set("over_limit", row.overLimit)
                     }
                 }
             }
@@ -109,6 +110,8 @@ public enum HistoryJSON {
         o.set("missed", r.missed)
         // Only when there is one, so history without imported doses reads as before.
         if r.timeUnknown > 0 { o.set("time_unknown", r.timeUnknown) }
+        // Likewise: as-needed doses forced beyond a limit (DESIGN §2), only on a day that has one.
+        if r.overLimit > 0 { o.set("over_limit", r.overLimit) }
     }
 
     /// F = {adherence, on_time, taken, late, early, skipped, missed, mean_late_minutes}; percent as in §3 Adherence.
@@ -127,7 +130,8 @@ public enum HistoryJSON {
 /// `report --format csv`: RFC 4180, UTF-8, a header line, one row per slot in time order, then one
 /// row per as-needed dose (DESIGN §3 Reports).
 public enum ReportCSV {
-    public static let header = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes"]
+    public static let header = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known",
+                                        "over_limit"]
 
     /// One row; nil fields are empty in CSV and `null` in JSON.
     public struct Row {
@@ -140,6 +144,8 @@ public enum ReportCSV {
         public var lateMinutes: Int?
         /// Taken at a time nobody recorded (imported): JSON only, `"time_unknown": true`.
         public var timeUnknown = false
+        /// An as-needed dose recorded with `--force` beyond a limit.
+        public var overLimit = false
     }
 
     public static func rows(_ r: Report) -> [Row] {
@@ -149,7 +155,7 @@ public enum ReportCSV {
                 timeUnknown: s.timeUnknown)
         } + r.asNeeded.map { d in
             Row(date: d.date.description, scheduled: nil, medication: d.medication, dose: d.dose,
-                status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil)
+                status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil, overLimit: d.overLimit)
         }
     }
 
@@ -159,7 +165,8 @@ public enum ReportCSV {
         var out = header.joined(separator: ",") + "\r\n"
         for row in rows(r) {
             let text = [row.date, row.scheduled ?? "", row.medication, row.dose ?? "", row.status, row.takenAt ?? ""]
-            let cells = text.map { field(neutralised($0)) } + [row.lateMinutes.map(String.init) ?? ""]
+            let cells = text.map { field(neutralised($0)) }
+                + [row.lateMinutes.map(String.init) ?? "", row.takenAt == nil ? "" : row.timeUnknown ? "false" : "true", row.overLimit ? "true" : "false"]
             out += cells.joined(separator: ",") + "\r\n"
         }
         return out

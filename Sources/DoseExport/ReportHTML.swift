@@ -107,10 +107,12 @@ fileprivate struct ReportPage {
             + Self.figureColumns.map { el("th", ["class": "num f-" + $0], text: column($0)) })
         let rows = report.lines.map { line in
             el("tr", ["class": "medicine"], [medicineCell(line)]
-                + figureCells(line.figures, asNeeded: line.asNeeded, mostLate: line.mostLateSlot))
+                + figureCells(line.figures, asNeeded: line.asNeeded, mostLate: line.mostLateSlot,
+                            overLimit: report.asNeeded.filter { $0.medicationID == line.medication.id && $0.overLimit }.count))
         }
         let all = el("tr", ["class": "all"], [el("th", ["class": "name", "scope": "row"], text: catalog.text("report.all"))]
-            + figureCells(report.overall, asNeeded: report.lines.reduce(0) { $0 + $1.asNeeded }, mostLate: nil))
+            + figureCells(report.overall, asNeeded: report.lines.reduce(0) { $0 + $1.asNeeded }, mostLate: nil,
+                          overLimit: report.asNeeded.filter(\.overLimit).count))
         return section("medicines", catalog.text("report.medicines"), [
             el("table", ["class": "figures"], [el("thead", [:], [head]), el("tbody", [:], rows), el("tfoot", [:], [all])]),
             el("p", ["class": "note"], text: catalog.text("report.note")),
@@ -128,9 +130,12 @@ fileprivate struct ReportPage {
         return el("th", ["class": "name", "scope": "row"], parts)
     }
 
-    private func figureCells(_ f: Figures, asNeeded: Int, mostLate: LocalTime?) -> [Markup] {
+    /// `overLimit`: as-needed doses recorded with `--force` beyond a limit, said in words after the count.
+    private func figureCells(_ f: Figures, asNeeded: Int, mostLate: LocalTime?, overLimit: Int = 0) -> [Markup] {
+        let needed = overLimit == 0 ? String(asNeeded)
+            : String(asNeeded) + " (" + catalog.text("report.over_limit", ["count": String(overLimit)]) + ")"
         let values = [percent(f.adherence), percent(f.onTimePercent), String(f.taken), String(f.late), String(f.early),
-                      String(f.skipped), String(f.missed), String(asNeeded), lateness(f.meanLateMinutes),
+                      String(f.skipped), String(f.missed), needed, lateness(f.meanLateMinutes),
                       mostLate?.description ?? "–"]
         return zip(Self.figureColumns, values).map { el("td", ["class": "num f-" + $0], text: $1) }
     }

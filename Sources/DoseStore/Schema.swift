@@ -34,6 +34,9 @@ enum Schema {
         migrator.registerMigration("v8-hundredths") { db in
             try db.execute(sql: v8Hundredths)
         }
+        migrator.registerMigration("v9-over-limit") { db in
+            try db.execute(sql: v9OverLimit)
+        }
         return migrator
     }
 
@@ -278,5 +281,11 @@ enum Schema {
             WHERE amount IS NOT NULL AND kind IN ('stock', 'refill', 'take');
         CREATE TRIGGER event_no_update BEFORE UPDATE ON event
             BEGIN SELECT RAISE(ABORT, 'dosebar events are append-only'); END;
+        """
+
+    /// `event.over_limit`: 1 for an as-needed dose recorded with `take --force` beyond
+    /// `--max-per-day`/`--min-interval` (DESIGN §2); history and the report mark it.
+    static let v9OverLimit = """
+        ALTER TABLE event ADD COLUMN over_limit INTEGER NOT NULL DEFAULT 0 CHECK (over_limit IN (0, 1));
         """
 }

@@ -128,10 +128,10 @@ public struct StoreWriter {
     private func insert(_ record: inout EventRecord) throws -> Int64 {
         do {
             try db.cachedStatement(sql: """
-                INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [record.medicationID, record.kind, record.day, record.slotTime, record.at, record.loggedAt,
-                                         record.target, record.stockDelta, record.timeKnown])
+                                         record.target, record.stockDelta, record.timeKnown, record.overLimit])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
             throw unknownMedication(record.medicationID)
         }

@@ -255,6 +255,11 @@ import Testing
             try line(["kind": "edit", "changed": ["name"], "name": "Asp\u{202E}irin"]),
             try line(["kind": "take", "day": "2026-11-22", "slot": "08:00", "at": 1e300, "units": 1]),
             try line(["kind": "take", "day": "2026-11-22", "slot": "08:00", "at": 1_795_300_000.0, "units": Int.min]),
+            // over_limit: only a take of an as-needed dose, only a boolean.
+            // (Each valid but for over_limit: 2026-11-18 17:20 in Seoul, before the line's stamp.)
+            try line(["kind": "take", "day": "2026-11-18", "slot": "08:00", "at": 1_794_990_000.0, "units": 1, "over_limit": true]),
+            try line(["kind": "skip", "day": "2026-11-18", "slot": "08:00", "at": 1_794_990_000.0, "over_limit": true]),
+            try line(["kind": "take", "day": "2026-11-18", "at": 1_794_990_000.0, "units": 1, "over_limit": "yes"]),
         ]
         let target = dirB + "/dosebar/" + deviceA + ".jsonl"
         try (lines.joined(separator: "\n") + "\n").write(toFile: target, atomically: true, encoding: .utf8)
@@ -272,5 +277,7 @@ import Testing
         #expect(!dump.contains("\u{1B}") && !dump.contains("\u{202E}"), "a control character was stored")
         #expect(!dump.contains("9223372036854775807") && !dump.contains("-9223372036854775808"), "an amount of 2^63 was stored")
         #expect(!dump.contains("e+300"), "an instant of 1e300 was stored")
+        #expect(try Self.query(b, "SELECT count(*) FROM event WHERE over_limit != 0").trimmingCharacters(in: .whitespacesAndNewlines) == "0",
+                "over_limit stored from a line that may not carry it")
     }
 }

@@ -135,6 +135,7 @@ class Event:
     slot: tuple | None         # slot key for take/skip
     logged: datetime | None = None   # when the command ran (DOSEBAR_NOW)
     undone: bool = False
+    over_limit: bool = False   # an as-needed dose recorded with --force beyond its limits
 
 
 # --------------------------------------------------------------------------- the model
@@ -210,8 +211,10 @@ class Model:
             self._by_slot.setdefault(slot, []).append(e)
         return e
 
-    def log_take(self, med: str, at: datetime, slot: Slot | None, logged: datetime) -> Event:
-        return self._log(med, "take" if slot else "as_needed", at, slot.key if slot else None, logged)
+    def log_take(self, med: str, at: datetime, slot: Slot | None, logged: datetime, over_limit: bool = False) -> Event:
+        e = self._log(med, "take" if slot else "as_needed", at, slot.key if slot else None, logged)
+        e.over_limit = over_limit
+        return e
 
     def log_skip(self, med: str, at: datetime, slot: Slot, logged: datetime) -> Event:
         return self._log(med, "skip", at, slot.key, logged)
@@ -446,22 +449,25 @@ class Model:
                 rows.append({"date": d.isoformat(), "scheduled": self.iso(s.at), "medication": s.med,
                              "dose": self.meds[s.med].dose, "status": st,
                              "taken_at": self.iso(e.at) if st in TAKEN else None,
-                             "late_minutes": self.late_minutes(s, st, e)})
+                             "late_minutes": self.late_minutes(s, st, e),
+                             "time_known": True if st in TAKEN else None, "over_limit": False})
         extra = [e for e in self.events if e.kind == "as_needed" and not e.undone and e.at <= now
                  and d1 <= self.local_date(e.at) <= d2]
         extra.sort(key=lambda e: (e.at, e.med))
         for e in extra:
             rows.append({"date": self.local_date(e.at).isoformat(), "scheduled": None, "medication": e.med,
                          "dose": self.meds[e.med].dose, "status": "as_needed", "taken_at": self.iso(e.at),
-                         "late_minutes": None})
+                         "late_minutes": None, "time_known": True, "over_limit": e.over_limit})
         return rows
 
-    CSV_HEADER = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes"]
+    CSV_HEADER = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known",
+                  "over_limit"]
 
     def report_csv_rows(self, d1: date, d2: date, now: datetime) -> list[list[str]]:
         out = [list(self.CSV_HEADER)]
         for r in self.report_rows(d1, d2, now):
-            out.append(["" if r[k] is None else str(r[k]) for k in self.CSV_HEADER])
+            out.append(["" if r[k] is None else ("true" if r[k] else "false") if isinstance(r[k], bool) else str(r[k])
+                        for k in self.CSV_HEADER])
         return out
 
     def report_json(self, d1: date, d2: date, now: datetime) -> dict:

@@ -8,7 +8,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     enum CodingKeys: String, CodingKey {
         case id, medicationID = "medication_id", kind, day, slotTime = "slot_time", at, loggedAt = "logged_at", target
-        case stockDelta = "stock_delta", timeKnown = "time_known"
+        case stockDelta = "stock_delta", timeKnown = "time_known", overLimit = "over_limit"
     }
 
     enum Columns {
@@ -38,6 +38,8 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var stockDelta: Int
     /// 1, or 0 when the imported record did not say when the dose was taken (schema `v2`).
     var timeKnown: Int
+    /// 1 for an as-needed dose forced beyond its limits (schema `v9-over-limit`).
+    var overLimit: Int
 
     init(_ e: DoseEvent, day: LocalDate) {
         id = nil
@@ -50,10 +52,11 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         target = e.target
         stockDelta = e.stockDelta.hundredths
         timeKnown = e.timeKnown ? 1 : 0
+        overLimit = e.overLimit ? 1 : 0
     }
 
     /// The columns `init(indexed:)` reads, in its order (for queries that fetch many events).
-    static let indexedColumns = "e.id, e.medication_id, e.kind, e.day, e.slot_time, e.at, e.logged_at, e.target, e.stock_delta, e.time_known"
+    static let indexedColumns = "e.id, e.medication_id, e.kind, e.day, e.slot_time, e.at, e.logged_at, e.target, e.stock_delta, e.time_known, e.over_limit"
 
     /// A row of `indexedColumns`, read by position: decoding a year of events through `Codable`
     /// looked every column up by name and cost four times the query itself.
@@ -68,6 +71,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         target = row[7]
         stockDelta = row[8]
         timeKnown = row[9]
+        overLimit = row[10]
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -82,6 +86,6 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         }
         return DoseEvent(id: id ?? 0, medicationID: medicationID, kind: kind, slot: slot,
                          at: Date(timeIntervalSince1970: at), loggedAt: Date(timeIntervalSince1970: loggedAt),
-                         target: target, stockDelta: Amount(hundredths: stockDelta), timeKnown: timeKnown != 0)
+                         target: target, stockDelta: Amount(hundredths: stockDelta), timeKnown: timeKnown != 0, overLimit: overLimit != 0)
     }
 }
