@@ -88,6 +88,7 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         slot = try c.decodeIfPresent(String.self, forKey: .slot)
         at = try c.decodeIfPresent(Double.self, forKey: .at)
         timeKnown = try c.decodeIfPresent(Bool.self, forKey: .timeKnown)
+        overLimit = try c.decodeIfPresent(Bool.self, forKey: .overLimit)
         target = try c.decodeIfPresent(String.self, forKey: .target)
         for key in [CodingKeys.perDose, .stock, .units] {
             let (value, exact) = try Self.amount(c, key)
