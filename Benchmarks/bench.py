@@ -271,16 +271,17 @@ def sync_bench(hf, binary, data, src, run_dir, shm, n, history, a):
 # and N − 1 duplicates, every one of which the slot's set of doses must be checked against.
 SLOT_FILE = """import json, sys, uuid
 path, n = sys.argv[1], int(sys.argv[2])
-device, gid, millis = "0123456789abcdef", str(uuid.uuid4()), 1795100000000
-def line(op, i):
-    op.update({"device": device, "id": str(uuid.uuid4()), "medicine": gid, "stamp": f"{millis + i:013d}-00000-{device}"})
+# Each line is stamped just after what it records (a take's instant may not be after its stamp).
+device, gid, at = "0123456789abcdef", str(uuid.uuid4()), 1795129200
+def line(op, millis):
+    op.update({"device": device, "id": str(uuid.uuid4()), "medicine": gid, "stamp": f"{millis:013d}-00000-{device}"})
     return json.dumps(op, sort_keys=True, separators=(",", ":")) + "\\n"
 with open(path, "w") as f:
-    f.write(line({"kind": "add", "name": "Aspirin", "per_dose": 1, "low_days": 7}, 0))
+    f.write(line({"kind": "add", "name": "Aspirin", "per_dose": 1, "low_days": 7}, at * 1000 - 2))
     f.write(line({"kind": "schedule", "effective": "2026-11-01", "schedule": {"kind": "daily", "start": "2026-11-01",
-                                                                             "times": ["08:00"], "window": 7200}}, 1))
+                                                                             "times": ["08:00"], "window": 7200}}, at * 1000 - 1))
     for i in range(n):
-        f.write(line({"kind": "take", "day": "2026-11-20", "slot": "08:00", "at": 1795129200 + i, "units": 1}, 2 + i))
+        f.write(line({"kind": "take", "day": "2026-11-20", "slot": "08:00", "at": at + i, "units": 1}, (at + i) * 1000 + 500))
 """
 
 SLOT_COUNTS = (1_000, 5_000)
@@ -308,6 +309,12 @@ def slot_bench(hf, binary, run_dir, shm, a):
             f.write(f"cp {fresh} {db} && rm -f {db}-wal {db}-shm\n")
         hf.measure(("sync-slot", n), f"sync now, {n:,} takes of one slot", f"{binary} sync now", env=env,
                    prepare=f"sh {reset}", runs=min(a.runs, 5), warmup=0)
+        # What was timed must be the work: every line applied, none skipped, the slot taken once.
+        status = subprocess.run([binary, "sync", "status"], env=env, capture_output=True, text=True).stdout
+        day = json.loads(subprocess.run([binary, "history", "--json", "--from", "2026-11-20", "--to", "2026-11-20"],
+                                        env=env, capture_output=True, text=True).stdout)[0]
+        if f"{n + 2} operations applied" not in status or "skipped" in status or day.get("taken") != 1:
+            sys.exit(f"bench: the {n:,}-take sync file did not apply as written (sync status: {status!r}; day: {day})")
         shutil.rmtree(work)
 
 
