@@ -15,6 +15,10 @@ public enum DoseResolver {
     /// `archived` allows it (history keeps archived medicines; an active one wins a tie of names).
     public static func match(_ name: String, in medications: [Medication], catalog: Catalog = .english,
                              archived allowed: Bool = false) throws -> Medication {
+        // An empty name is a prefix of every name: with one medicine, `take ''` would take it.
+        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw DosebarError.usage(catalog.text("error.empty_name"))
+        }
         let active = medications.filter { $0.archivedOn == nil }
         if let m = try find(name, in: active, catalog) { return m }
         if allowed, let m = try find(name, in: medications.filter { $0.archivedOn != nil }, catalog) { return m }

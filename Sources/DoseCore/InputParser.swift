@@ -1,17 +1,16 @@
 import Foundation
 
-/// Parses user-written durations and lists: `2h`, `90m`, `1h30m`, `45` (minutes), times `08:00,21:00`,
+/// Parses user-written durations and lists: `2h`, `90m`, `1h30m` (a unit is required), times `08:00,21:00`,
 /// schedules `3d`/`2w`/`1m`, cycles `21/7`. Every failure is a `DosebarError.usage` naming the input.
 public enum InputParser {
-    /// Seconds in a duration like `2h`, `90m`, `1h30m`, `1d`; a bare number means minutes.
+    /// Seconds in a duration like `2h`, `90m`, `1h30m`, `1d`. A bare number is refused (is `6` six
+    /// minutes or six hours? a minimum interval read the wrong way is a wrong dose), but for `0`.
     public static func duration(_ text: String, flag: String = "--window") throws -> Int {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !t.isEmpty, t.count <= 16 else { throw DosebarError.usage("\(flag): '\(text)' is not a duration (try 2h, 90m or 1h30m)") }
-        if let minutes = Int(t) {
-            guard minutes >= 0, minutes <= 7 * 24 * 60 else {
-                throw DosebarError.usage("\(flag): '\(text)' is out of range (0 to 7 days)")
-            }
-            return minutes * 60
+        if let n = Int(t) {
+            guard n != 0 else { return 0 }
+            throw DosebarError.usage("\(flag): '\(text)' needs a unit: \(n)m for minutes, \(n)h for hours")
         }
         var total = 0, number = "", sawUnit = false
         for ch in t {

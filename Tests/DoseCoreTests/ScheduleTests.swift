@@ -65,7 +65,11 @@ import Testing
         #expect(try InputParser.duration("2h") == 7200)
         #expect(try InputParser.duration("90m") == 5400)
         #expect(try InputParser.duration("1h30m") == 5400)
-        #expect(try InputParser.duration("45") == 2700)
+        // A bare number names no unit: refused with the fix, but 0 (the same in every unit).
+        #expect(throws: DosebarError.usage("--window: '45' needs a unit: 45m for minutes, 45h for hours")) {
+            try InputParser.duration("45")
+        }
+        #expect(try InputParser.duration("0") == 0)
     }
 
     @Test(arguments: ["", "h", "2x", "-5", "1h30", "99999999999999999999h", "8d", "ten"])
