@@ -233,25 +233,33 @@ with open(path, "a") as f:
 """
 
 
+def fresh_device(binary, run_dir, shm, name):
+    """A device that has nothing yet, syncing through an empty folder (`sync init`), and a script
+    that puts its database back as it is now, for hyperfine's --prepare.
+    Returns (work directory, environment, sync folder, reset script)."""
+    work = os.path.join(run_dir, name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    db = os.path.join(work, "dosebar.sqlite")
+    env = dosebar_env(db, os.path.join(shm, name))
+    folder = os.path.join(work, "Sync")
+    run_ok([binary, "sync", "init", folder], env)
+    fresh = os.path.join(work, "fresh.sqlite")
+    shutil.copyfile(db, fresh)
+    reset = os.path.join(work, "reset.sh")
+    with open(reset, "w") as f:
+        f.write(f"cp {fresh} {db} && rm -f {db}-wal {db}-shm\n")
+    return work, env, folder, reset
+
+
 def sync_bench(hf, binary, data, src, run_dir, shm, n, history, a):
     """`sync now` on a device that has nothing yet, with another device's whole history in its
     folder; then `sync now` with one new take in that file, to hold against `take`."""
     d, inf = sync_file(data, binary, src, n, history)
     name = f"{n} med{'s' if n > 1 else ''} × {HISTORY_NAMES[history]}"
-    work = os.path.join(run_dir, f"sync-{n}-{history}")
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    db = os.path.join(work, "dosebar.sqlite")
-    env = dosebar_env(db, os.path.join(shm, f"sync-{n}-{history}"))
-    folder = os.path.join(work, "Sync")
-    run_ok([binary, "sync", "init", folder], env)     # an empty folder: a device with nothing yet
-    fresh = os.path.join(work, "fresh.sqlite")
-    shutil.copyfile(db, fresh)
+    work, env, folder, reset = fresh_device(binary, run_dir, shm, f"sync-{n}-{history}")
     other = os.path.join(folder, "dosebar", inf["device"] + ".jsonl")
     shutil.copyfile(os.path.join(d, inf["device"] + ".jsonl"), other)
-    reset = os.path.join(work, "reset.sh")
-    with open(reset, "w") as f:
-        f.write(f"cp {fresh} {db} && rm -f {db}-wal {db}-shm\n")
     log(f"  (another device's file: {inf['operations']:,} operations, {size_text(inf['bytes'])}; "
         f"its sync init took {ms(inf['init_seconds'])})")
     hf.measure(("sync-all", n, history), f"sync now, a fresh device: {name}", f"{binary} sync now", env=env,
@@ -291,22 +299,11 @@ SLOT_BUDGET = 1.0   # seconds for 5,000 takes of one slot (DESIGN §10: linear; 
 def slot_bench(hf, binary, run_dir, shm, a):
     """`sync now` on a fresh device with another device's file of N takes of one slot."""
     for n in SLOT_COUNTS:
-        work = os.path.join(run_dir, f"slot-{n}")
-        shutil.rmtree(work, ignore_errors=True)
-        os.makedirs(work)
-        db = os.path.join(work, "dosebar.sqlite")
-        env = dosebar_env(db, os.path.join(shm, f"slot-{n}"))
-        folder = os.path.join(work, "Sync")
-        run_ok([binary, "sync", "init", folder], env)
-        fresh = os.path.join(work, "fresh.sqlite")
-        shutil.copyfile(db, fresh)
+        work, env, folder, reset = fresh_device(binary, run_dir, shm, f"slot-{n}")
         writer = os.path.join(work, "slot-file.py")
         with open(writer, "w") as f:
             f.write(SLOT_FILE)
         run_ok([sys.executable, writer, os.path.join(folder, "dosebar", "0123456789abcdef.jsonl"), str(n)], env)
-        reset = os.path.join(work, "reset.sh")
-        with open(reset, "w") as f:
-            f.write(f"cp {fresh} {db} && rm -f {db}-wal {db}-shm\n")
         hf.measure(("sync-slot", n), f"sync now, {n:,} takes of one slot", f"{binary} sync now", env=env,
                    prepare=f"sh {reset}", runs=min(a.runs, 5), warmup=0)
         # What was timed must be the work: every line applied, none skipped, the slot taken once.
