@@ -15,12 +15,16 @@ public struct Medication: Hashable, Sendable, Identifiable {
     public var lowDays: Int
     /// The first day the medicine no longer appears (archived from this day on); nil when active.
     public var archivedOn: LocalDate?
+    /// The instant tracking starts (DESIGN §3 Tracking start): a slot before it with no event is
+    /// untracked. Nil: tracked from its first schedule day.
+    public var trackedFrom: Date?
     /// Schedule versions sorted by `effective`; the one in force on a date is the last with `effective ≤ date`.
     public var versions: [ScheduleVersion]
 
     public init(id: Int64, name: String, dose: String? = nil, group: String? = nil, note: String? = nil,
                 stock: Amount? = nil, perDose: Amount = 1, lowDays: Int = 7, archivedOn: LocalDate? = nil,
-                versions: [ScheduleVersion]) {
+                trackedFrom: Date? = nil, versions: [ScheduleVersion]) {
+        self.trackedFrom = trackedFrom
         self.id = id; self.name = name; self.dose = dose; self.group = group; self.note = note
         self.stock = stock; self.perDose = perDose; self.lowDays = lowDays; self.archivedOn = archivedOn
         self.versions = versions.sorted { $0.effective < $1.effective }

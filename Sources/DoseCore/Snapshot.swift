@@ -62,7 +62,10 @@ public struct Snapshot: Hashable, Sendable {
     public static let schema = 1
 
     public struct Counts: Hashable, Sendable {
+        /// Over today's slots.
         public var total = 0, taken = 0, skipped = 0, due = 0, late = 0, missed = 0, upcoming = 0
+        /// Earlier days' slots still open, listed before today's (DESIGN §4).
+        public var carried = 0
         public init() {}
     }
 
@@ -71,14 +74,19 @@ public struct Snapshot: Hashable, Sendable {
         public var medicationID: Int64
         public var dose: String?
         public var group: String?
+        /// The local date the slot belongs to (the date of its scheduled time): yesterday for a carried slot.
+        public var day: LocalDate
         public var scheduled: LocalInstant
         public var status: SlotStatus
         public var takenAt: LocalInstant?
+        /// False when the take's time is not known (an import's "confirmed, time unknown"): `takenAt` is then the slot's time.
+        public var timeKnown: Bool
         public var lateMinutes: Int?
-        public init(medication: String, medicationID: Int64, dose: String?, group: String?,
-                    scheduled: LocalInstant, status: SlotStatus, takenAt: LocalInstant?, lateMinutes: Int?) {
+        public init(medication: String, medicationID: Int64, dose: String?, group: String?, day: LocalDate,
+                    scheduled: LocalInstant, status: SlotStatus, takenAt: LocalInstant?, timeKnown: Bool = true, lateMinutes: Int?) {
             self.medication = medication; self.medicationID = medicationID; self.dose = dose; self.group = group
-            self.scheduled = scheduled; self.status = status; self.takenAt = takenAt; self.lateMinutes = lateMinutes
+            self.day = day; self.scheduled = scheduled; self.status = status; self.takenAt = takenAt
+            self.timeKnown = timeKnown; self.lateMinutes = lateMinutes
         }
     }
 

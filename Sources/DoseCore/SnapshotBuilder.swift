@@ -182,8 +182,8 @@ public struct SnapshotBuilder: Sendable {
             let takenAt: LocalInstant? = (status.isTaken || status == .skipped) ? slotEventAt[index] : nil
             tally.doses.append(Snapshot.Dose(
                 medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
-                group: slot.medication.group, scheduled: slotScheduled[index], status: status,
-                takenAt: takenAt, lateMinutes: lateMinutes))
+                group: slot.medication.group, day: slot.key.date, scheduled: slotScheduled[index], status: status,
+                takenAt: takenAt, timeKnown: !(status.isTaken && slot.event?.timeKnown == false), lateMinutes: lateMinutes))
         }
         return tally
     }
