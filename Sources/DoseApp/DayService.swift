@@ -26,7 +26,7 @@ public struct DayService {
         let zone = context.zone
         // One read transaction for the usual case; summaries pending (a new day, a change in the past) cost a write and a re-read.
         var (medications, last, events, recent) = try store.read { r in
-            (try r.medications(includeArchived: true), try r.lastSummary(), try r.events(days: date...date),
+            (try r.medications(includeArchived: true), try r.lastSummary(), try r.events(days: date.adding(days: -1)...date),
              try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
         }
         let firstDay = medications.flatMap { $0.versions.map { min($0.effective, $0.schedule.start) } }.min()
@@ -39,7 +39,7 @@ public struct DayService {
                                                       zone: zone, after: last))
             }
             (medications, events, recent) = try store.read { r in
-                (try r.medications(includeArchived: true), try r.events(days: date...date),
+                (try r.medications(includeArchived: true), try r.events(days: date.adding(days: -1)...date),
                  try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
             }
         }

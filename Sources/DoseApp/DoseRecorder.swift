@@ -24,26 +24,32 @@ public struct DoseRecorder {
         public var confirmation: DoseConfirmation
     }
 
-    /// `take`/`skip` of `names` (every due dose when empty) at `at` (default now).
+    /// `take`/`skip` of `names` (every open dose when empty) at `at` (default now); `slot`: the dose
+    /// `--slot [DATE ]HH:MM` names (its date defaults to the day of `at`, else today).
     /// `force`: an as-needed dose beyond its limits is recorded, marked `over_limit`, instead of refused.
-    public func record(_ kind: DoseEvent.Kind, names: [String], at: Date?, next: Bool, force: Bool = false) throws -> [Recorded] {
+    public func record(_ kind: DoseEvent.Kind, names: [String], at: Date?, next: Bool, force: Bool = false,
+                       slot: (date: LocalDate?, time: LocalTime)? = nil) throws -> [Recorded] {
         let now = context.now, zone = context.zone
         if let at, at > now.addingTimeInterval(60) {
             throw DosebarError.badData("--at \(zone.local(at).iso8601) is in the future: log a dose when it happens")
         }
         let when = at ?? now
-        let day = zone.date(of: when)
+        let day = slot?.date ?? zone.date(of: when)
         return try store.write { w -> [Recorded] in
             let all = try w.reader.medications(includeArchived: true)
-            let plan = DayPlan(date: day, medications: all.filter { $0.archivedOn == nil }, events: try w.reader.events(days: day...day),
-                               zone: zone)
-            let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, medications: all,
-                                                   at: at, now: now, next: next, force: force, catalog: context.catalog)
+            let active = all.filter { $0.archivedOn == nil }
+            // The day before too: its slots still open after midnight are taken as last night's (DESIGN §2).
+            let plan = DayPlan(date: day, medications: active, events: try w.reader.events(days: day.adding(days: -1)...day), zone: zone)
+            let following = DayPlan(date: day.adding(days: 1), medications: active,
+                                    events: try w.reader.events(days: day.adding(days: 1)...day.adding(days: 1)), zone: zone, carry: false)
+            let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, following: following,
+                                                   medications: all, at: at, now: now, next: next, force: force,
+                                                   slot: slot?.time, catalog: context.catalog)
             let journal = try SyncJournal.open(w, context)
             let logged = try w.reader.actionInstant(now: context.now)
             var recorded: [Recorded] = []
             for target in targets {
-                var r = try write(kind, target, at: when, logged: logged, day: day, in: w, journal)
+                var r = try write(kind, target, at: when, logged: logged, day: zone.date(of: when), in: w, journal)
                 if r.slot == nil, let item = plan.asNeeded.first(where: { $0.medication.id == r.medication.id }) {
                     // This dose, the day's earlier ones and those recorded before it in this command.
                     let before = recorded.filter { $0.slot == nil && $0.medication.id == r.medication.id }.count
@@ -53,7 +59,9 @@ public struct DoseRecorder {
                 recorded.append(r)
             }
             try journal?.finish()
-            try w.historyChanged(on: day, today: context.today)
+            // The earliest day whose history changed: a carried slot belongs to yesterday.
+            let changed = recorded.map { $0.slot?.key.date ?? zone.date(of: when) }.min() ?? day
+            try w.historyChanged(on: changed, today: context.today)
             return recorded
         }
     }
@@ -69,9 +77,9 @@ public struct DoseRecorder {
             let logged = try w.reader.actionInstant(now: context.now)
             var recorded: [Recorded] = []
             for day in Set(slots.map(\.date)).sorted() {
-                let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: day...day), zone: zone)
+                let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: day...day), zone: zone, carry: false)
                 for key in slots where key.date == day {
-                    guard let slot = plan.slots.first(where: { $0.key == key }), slot.event == nil else { continue }
+                    guard let slot = (plan.slots + plan.untracked).first(where: { $0.key == key }), slot.event == nil else { continue }
                     recorded.append(try write(kind, .slot(slot), at: context.now, logged: logged, day: day, in: w, journal))
                 }
                 try w.historyChanged(on: day, today: context.today)

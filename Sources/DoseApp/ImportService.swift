@@ -96,7 +96,7 @@ public struct ImportService {
         var plans: [LocalDate: DayPlan] = [:]
         func dayPlan(of day: LocalDate) -> DayPlan {
             if let p = plans[day] { return p }
-            let p = DayPlan(date: day, medications: planned, events: [], zone: zone)
+            let p = DayPlan(date: day, medications: planned, events: [], zone: zone, carry: false)
             plans[day] = p
             return p
         }

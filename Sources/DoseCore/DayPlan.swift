@@ -8,10 +8,14 @@ public struct PlannedSlot: Sendable {
     public var instant: Date
     /// Tolerance window in seconds.
     public var window: Int
-    /// When the slot's local day ends (it is `missed` from then on if unresolved).
-    public var dayEnd: Date
+    /// The cut-off C = max(T + W, min(T′ − W, T + 24 h)), T′ the medicine's next slot (DESIGN §3, the
+    /// leaflet rule): unresolved, the slot is open until then and `missed` from then on.
+    public var cutoff: Date
     /// The event resolving it (latest effective taken/skipped), if any.
     public var event: DoseEvent?
+    /// False for a slot before the medicine's tracking start with no event (DESIGN §3): in no
+    /// snapshot and no figure; only `--at`/`--slot` reach it.
+    public var tracked = true
 
     /// Status at `t` (DESIGN §3). Events logged for a time after `t` do not count yet.
     public func status(at t: Date) -> SlotStatus {
@@ -22,10 +26,16 @@ public struct PlannedSlot: Sendable {
             if x > T + W { return .takenLate }
             return .taken
         }
-        if t >= dayEnd { return .missed }
+        if t >= cutoff { return .missed }
         if t < instant { return .upcoming }
         if t.timeIntervalSince1970 < instant.timeIntervalSince1970 + Double(window) { return .due }
         return .late
+    }
+
+    /// Due or late at `t`.
+    public func isOpen(at t: Date) -> Bool {
+        let s = status(at: t)
+        return s == .due || s == .late
     }
 
     /// Whole minutes late at `t` (only meaningful when late).
@@ -34,7 +44,14 @@ public struct PlannedSlot: Sendable {
     /// Instants at which this slot's status (or lateness grade) may change, ignoring events.
     public var transitions: [Date] {
         [instant, instant.addingTimeInterval(Double(window)), instant.addingTimeInterval(7200),
-         instant.addingTimeInterval(14400), dayEnd]
+         instant.addingTimeInterval(14400), cutoff]
+    }
+
+    /// The cut-off of a slot at `instant` whose medicine's next slot is at `next` (nil: none within reach).
+    public static func cutoff(instant: Date, window: Int, next: Date?) -> Date {
+        let day = instant.addingTimeInterval(86400)
+        let closes = next.map { min($0.addingTimeInterval(-Double(window)), day) } ?? day
+        return max(instant.addingTimeInterval(Double(window)), closes)
     }
 }
 
@@ -46,8 +63,14 @@ public struct DayPlan: Sendable {
     public let dayEnd: Date
     /// The zone's offset from UTC all day long; nil on a day when it changes.
     public let offset: Int?
-    /// Sorted by scheduled instant, then medication name.
+    /// Sorted by scheduled instant, then medication name: the tracked slots of the day.
     public private(set) var slots: [PlannedSlot]
+    /// The day's slots before their medicine's tracking start, with no event (DESIGN §3): only
+    /// `take --at`/`--slot` reach them.
+    public private(set) var untracked: [PlannedSlot] = []
+    /// The day before's tracked slots that may still be open during this day (DESIGN §4 carried
+    /// slots): cut-off after this day's start and not resolved before it. Empty unless planned with `carry`.
+    public private(set) var carried: [PlannedSlot] = []
     /// Active as-needed medicines with today's taken instants (ascending).
     public private(set) var asNeeded: [(medication: Medication, maxPerDay: Int?, minInterval: Int?, taken: [Date])]
     /// The as-needed doses of the day recorded with `--force` beyond a limit, by medicine (DESIGN §2).
@@ -58,12 +81,16 @@ public struct DayPlan: Sendable {
     public let hasMedications: Bool
 
     /// Builds the plan of `date` from every medicine's schedule in force that day and the events of that day.
-    public init(date: LocalDate, medications: [Medication], events: [DoseEvent], zone: Zone) {
-        self.init(date: date, medications: medications, events: events, zone: zone, byName: false)
+    /// `events` may include the day before's: with `carry`, its slots still open after midnight are `carried`.
+    public init(date: LocalDate, medications: [Medication], events: [DoseEvent], zone: Zone, carry: Bool = true) {
+        self.init(date: date, medications: medications, events: events, zone: zone, byName: false, carry: carry)
     }
 
     /// `byName`: `medications` already come in name-then-id order (the history ledger's, day after day).
-    init(date: LocalDate, medications: [Medication], events: [DoseEvent], zone: Zone, byName: Bool) {
+    /// `courseEnds`: the day a medicine was really archived, when `medications` pretend otherwise (the
+    /// ledger keeps an archived medicine's last day in its plan): its last slots have no next slot.
+    init(date: LocalDate, medications: [Medication], events: [DoseEvent], zone: Zone, byName: Bool, carry: Bool = false,
+         courseEnds: [Int64: LocalDate] = [:]) {
         self.date = date
         self.zone = zone
         let start = zone.startOfDay(date), end = zone.endOfDay(date)
@@ -80,7 +107,7 @@ public struct DayPlan: Sendable {
         let cancelled = events.contains { $0.kind == .undone } ? Set(events.compactMap { $0.kind == .undone ? $0.target : nil }) : []
         for e in events where e.kind != .undone && !cancelled.contains(e.id) {
             if let key = e.slot {
-                guard key.date == date else { continue }
+                guard key.date == date || (carry && key.date == date.adding(days: -1)) else { continue }
                 if let old = latest[key], (old.loggedAt, old.id) > (e.loggedAt, e.id) { continue }
                 latest[key] = e
             } else if e.kind == .taken, zone.date(of: e.at) == date {
@@ -90,11 +117,21 @@ public struct DayPlan: Sendable {
         }
         var slots: [PlannedSlot] = []
         var order: [(instant: Date, rank: Int)] = []
+        var previous: [PlannedSlot] = []
+        var previousOrder: [(instant: Date, rank: Int)] = []
         let ranks = byName ? Array(medications.indices) : DayPlan.nameRanks(medications)
         var asNeeded: [(Medication, Int?, Int?, [Date], rank: Int)] = []
         var cycles: [(Medication, CyclePosition, rank: Int)] = []
         var any = false
+        let yesterday = date.adding(days: -1)
         for (index, m) in medications.enumerated() {
+            if carry {
+                for slot in DayPlan.slots(of: m, on: yesterday, zone: zone, events: latest, courseEnd: courseEnds[m.id])
+                where slot.tracked && slot.cutoff > start && (slot.event.map { $0.at >= start } ?? true) {
+                    previous.append(slot)
+                    previousOrder.append((slot.instant, ranks[index]))
+                }
+            }
             guard let s = m.schedule(on: date) else { continue }
             if s.start > date { continue }
             if let until = s.until, date > until { continue }
@@ -104,24 +141,66 @@ public struct DayPlan: Sendable {
                 continue
             }
             if let pos = s.cyclePosition(on: date) { cycles.append((m, pos, ranks[index])) }
-            guard s.occurs(on: date) else { continue }
-            for t in s.times {
-                let instant = dayOffset == nil ? zone.instant(date, t) : start.addingTimeInterval(Double(t.minuteOfDay * 60))
-                let key = SlotKey(medicationID: m.id, date: date, time: t)
-                order.append((instant, ranks[index]))
-                slots.append(PlannedSlot(key: key, medication: m, instant: instant, window: s.window,
-                                         dayEnd: end, event: latest[key]))
+            for slot in DayPlan.slots(of: m, on: date, zone: zone, events: latest, courseEnd: courseEnds[m.id],
+                                      dayStart: start, offset: dayOffset) {
+                if slot.tracked {
+                    order.append((slot.instant, ranks[index]))
+                    slots.append(slot)
+                } else {
+                    untracked.append(slot)
+                }
             }
         }
         // By instant, then name and id (ranked once: comparing names for every pair was most of a year's history).
         let sorted = order.indices.sorted { (order[$0].instant, order[$0].rank) < (order[$1].instant, order[$1].rank) }
         self.slots = sorted.map { slots[$0] }
+        carried = previousOrder.indices.sorted { (previousOrder[$0].instant, previousOrder[$0].rank) < (previousOrder[$1].instant, previousOrder[$1].rank) }
+            .map { previous[$0] }
         // As-needed medicines and cycles by name too: not by local row id, which differs between
         // machines that sync one history.
         self.asNeeded = asNeeded.sorted { $0.rank < $1.rank }
             .map { (medication: $0.0, maxPerDay: $0.1, minInterval: $0.2, taken: $0.3) }
         self.cycles = cycles.sorted { $0.rank < $1.rank }.map { (medication: $0.0, position: $0.1) }
         hasMedications = any || medications.contains { $0.archivedOn == nil || $0.archivedOn! > date }
+    }
+
+    /// The slots of `m` on `date` (none when no schedule of it is in force or it does not occur), each
+    /// with its cut-off and event. `dayStart`/`offset`: the day's start and fixed offset, when known.
+    static func slots(of m: Medication, on date: LocalDate, zone: Zone, events: [SlotKey: DoseEvent], courseEnd: LocalDate?,
+                      dayStart: Date? = nil, offset: Int? = nil) -> [PlannedSlot] {
+        guard let s = m.schedule(on: date), s.start <= date, s.until.map({ date <= $0 }) ?? true,
+              !s.recurrence.isAsNeeded, s.occurs(on: date), !s.times.isEmpty else { return [] }
+        func instant(_ t: LocalTime) -> Date {
+            if let dayStart, offset != nil { return dayStart.addingTimeInterval(Double(t.minuteOfDay * 60)) }
+            return zone.instant(date, t)
+        }
+        let instants = s.times.map(instant)
+        let after = nextSlot(of: m, after: date, zone: zone, courseEnd: courseEnd)
+        var out: [PlannedSlot] = []
+        out.reserveCapacity(s.times.count)
+        for (i, t) in s.times.enumerated() {
+            let key = SlotKey(medicationID: m.id, date: date, time: t)
+            let next = i + 1 < instants.count ? instants[i + 1] : after
+            let event = events[key]
+            let tracked = event != nil || m.trackedFrom.map { instants[i] >= $0 } ?? true
+            out.append(PlannedSlot(key: key, medication: m, instant: instants[i], window: s.window,
+                                   cutoff: PlannedSlot.cutoff(instant: instants[i], window: s.window, next: next),
+                                   event: event, tracked: tracked))
+        }
+        return out
+    }
+
+    /// The first slot of `m` on the two days after `date` (a later one cannot move a cut-off: it is
+    /// at most T + 24 h, and a window at most 12 h). None once the course ends or it is archived.
+    static func nextSlot(of m: Medication, after date: LocalDate, zone: Zone, courseEnd: LocalDate?) -> Date? {
+        for d in [date.adding(days: 1), date.adding(days: 2)] {
+            if let courseEnd, d >= courseEnd { return nil }
+            guard let s = m.schedule(on: d) else { return nil }
+            if s.recurrence.isAsNeeded { return nil }
+            guard s.start <= d, s.until.map({ d <= $0 }) ?? true, s.occurs(on: d), let first = s.times.first else { continue }
+            return zone.instant(d, first)
+        }
+        return nil
     }
 
     /// `t` with its offset from UTC (no time zone lookup when `t` falls on this day and the offset holds all day).

@@ -39,16 +39,26 @@ public enum DoseResolver {
         return candidates.first
     }
 
-    /// `take NAME` (or `skip NAME`) at `now` with no `--at`: the medicine's earliest due/late slot today,
-    /// else its next slot if it opens within the window, else an extra as-needed dose.
-    public static func target(for m: Medication, plan: DayPlan, now: Date, allowExtra: Bool, force: Bool = false,
-                              catalog: Catalog = .english) throws -> Target {
-        let mine = plan.slots.filter { $0.key.medicationID == m.id }
-        if let open = mine.first(where: { [.due, .late].contains($0.status(at: now)) }) { return .slot(open) }
-        if let soon = mine.first(where: { $0.status(at: now) == .upcoming }),
-           soon.instant.timeIntervalSince(now) <= Double(soon.window) {
-            return .slot(soon)
-        }
+    /// The slots of `m` a take or skip can reach from `plan`: yesterday's still open after midnight
+    /// (carried), the day's, and the next day's when given; in time order. `untracked`: also those
+    /// before the medicine's tracking start (only a back-dated or named dose reaches them).
+    static func slots(of m: Medication, plan: DayPlan, following: DayPlan?, untracked: Bool = false) -> [PlannedSlot] {
+        var out = plan.carried.filter { $0.key.medicationID == m.id } + plan.slots.filter { $0.key.medicationID == m.id }
+        if untracked { out += plan.untracked.filter { $0.key.medicationID == m.id } }
+        if let following { out += following.slots.filter { $0.key.medicationID == m.id } }
+        return out.sorted { $0.instant < $1.instant }
+    }
+
+    /// `take NAME` (or `skip NAME`) at `now` with no `--at` (DESIGN §2): the medicine's open slot,
+    /// whatever day it belongs to (a 22:00 dose taken at 00:30 is last night's); else its next slot if
+    /// that opens within the window; else a dose of an as-needed medicine; else exit 65 saying when
+    /// it is next due. Never two doses: a forgotten slot that closed is missed, not caught up.
+    public static func target(for m: Medication, plan: DayPlan, following: DayPlan? = nil, now: Date, allowExtra: Bool,
+                              force: Bool = false, catalog: Catalog = .english) throws -> Target {
+        let mine = slots(of: m, plan: plan, following: following)
+        if let open = mine.first(where: { $0.isOpen(at: now) }) { return .slot(open) }
+        let upcoming = mine.first { $0.status(at: now) == .upcoming }
+        if let soon = upcoming, soon.instant.timeIntervalSince(now) <= Double(soon.window) { return .slot(soon) }
         if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
             if let refusal = limitRefusal(m, item.maxPerDay, item.minInterval, taken: item.taken.filter { $0 <= now },
                                           now: now, plan: plan, catalog: catalog) {
@@ -57,13 +67,27 @@ public enum DoseResolver {
             }
             return .extra(m)
         }
-        if let upcoming = mine.first(where: { $0.status(at: now) == .upcoming }) {
-            throw DosebarError.badData(catalog.text("error.not_due", ["name": m.name, "time": plan.zone.local(upcoming.instant).clock]))
+        // A slot that would be open but is before the medicine was added: ask, do not guess.
+        if let early = plan.untracked.first(where: { $0.key.medicationID == m.id && $0.isOpen(at: now) }) {
+            throw untracked(early, plan: plan, catalog: catalog)
         }
-        if mine.isEmpty {
+        if let upcoming {
+            let day = plan.zone.date(of: upcoming.instant), time = plan.zone.local(upcoming.instant).clock
+            if day == plan.date {
+                throw DosebarError.badData(catalog.text("error.not_due", ["name": m.name, "time": time]))
+            }
+            throw DosebarError.badData(catalog.text("error.not_due.day", ["name": m.name, "when": nextWhen(day, time, plan: plan, catalog)]))
+        }
+        if !mine.contains(where: { $0.key.date == plan.date }) {
             throw DosebarError.badData(catalog.text("error.not_scheduled_today", ["name": m.name]))
         }
         throw DosebarError.badData(catalog.text("error.nothing_to_take", ["name": m.name]))
+    }
+
+    /// `tomorrow at 08:00`, `on 2026-11-26 at 08:00`.
+    private static func nextWhen(_ day: LocalDate, _ time: String, plan: DayPlan, _ catalog: Catalog) -> String {
+        day == plan.date.adding(days: 1) ? catalog.text("next.tomorrow", ["time": time])
+            : catalog.text("next.date", ["time": time, "date": day.description])
     }
 
     /// Why a dose of an as-needed medicine at `now` is beyond its limits, naming the limit, when the
@@ -92,14 +116,19 @@ public enum DoseResolver {
         return nil
     }
 
-    /// `take NAME --at X`: on X's day, the unresolved slot whose window contains X, else the nearest
-    /// unresolved slot; an as-needed medicine logs an extra dose.
-    public static func target(for m: Medication, plan: DayPlan, at x: Date, allowExtra: Bool, force: Bool = false,
-                              catalog: Catalog = .english) throws -> Target {
-        let open = plan.slots.filter { $0.key.medicationID == m.id && $0.event == nil }
-        let inWindow = open.filter { abs($0.instant.timeIntervalSince(x)) <= Double($0.window) }
-        if let best = (inWindow.isEmpty ? open : inWindow).min(by: { abs($0.instant.timeIntervalSince(x)) < abs($1.instant.timeIntervalSince(x)) }) {
-            return .slot(best)
+    /// `take NAME --at X` (DESIGN §2): the slot `take NAME` would have picked at X, whether or not it
+    /// has been resolved since — open at X (T ≤ X < C), else opening within its window (T − W ≤ X < T).
+    /// An unresolved one wins; when the slot X points at is already taken or skipped, exit 65 naming
+    /// it ("the 08:00 dose was taken at 07:50"), never a slot hours away. Slots before the medicine's
+    /// tracking start count: a back-dated dose makes them tracked. An as-needed medicine logs a dose.
+    public static func target(for m: Medication, plan: DayPlan, following: DayPlan? = nil, at x: Date, allowExtra: Bool,
+                              force: Bool = false, now: Date? = nil, catalog: Catalog = .english) throws -> Target {
+        let mine = slots(of: m, plan: plan, following: following, untracked: true)
+        let openAtX = mine.filter { $0.instant <= x && x < $0.cutoff }
+        let opening = mine.filter { $0.instant > x && $0.instant.timeIntervalSince(x) <= Double($0.window) }
+        if let free = openAtX.first(where: { $0.event == nil }) ?? opening.first(where: { $0.event == nil }) { return .slot(free) }
+        if let resolved = openAtX.first ?? opening.first {
+            throw Self.resolved(resolved, plan: plan, today: now.map(plan.zone.date(of:)) ?? plan.date, catalog: catalog)
         }
         if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
             // Back-dated, the limits hold as at X: the day's doses, the last one before X.
@@ -110,41 +139,114 @@ public enum DoseResolver {
             }
             return .extra(m)
         }
-        let mine = plan.slots.contains { $0.key.medicationID == m.id }
-        throw DosebarError.badData(catalog.text(mine ? "error.resolved_on" : "error.not_scheduled_on",
-                                                ["name": m.name, "date": plan.date.description]))
+        let local = plan.zone.local(x)
+        let when = plan.zone.date(of: x) == (now.map(plan.zone.date(of:)) ?? plan.date) ? local.clock
+            : catalog.text("confirm.slot.date", ["time": local.clock, "date": plan.zone.date(of: x).description])
+        if let next = mine.first(where: { $0.instant > x }) {
+            let day = plan.zone.date(of: next.instant), time = plan.zone.local(next.instant).clock
+            throw DosebarError.badData(catalog.text("error.nothing_at", [
+                "name": m.name, "when": when,
+                "next": day == plan.zone.date(of: x) ? time : nextWhen(day, time, plan: plan, catalog)]))
+        }
+        throw DosebarError.badData(catalog.text("error.nothing_at.none", ["name": m.name, "when": when]))
     }
 
-    /// `take` with no names: every due or late slot now; with `next`, when none is due, every slot at
-    /// the earliest upcoming time.
+    /// `--slot [DATE ]HH:MM`: the dose of `m` at that nominal time on `plan`'s day, tracked or not;
+    /// exit 65 when it does not exist (listing that day's doses) or is already resolved.
+    public static func named(_ m: Medication, time: LocalTime, plan: DayPlan, today: LocalDate,
+                             catalog: Catalog = .english) throws -> Target {
+        let day = (plan.slots + plan.untracked).filter { $0.key.medicationID == m.id }.sorted { $0.instant < $1.instant }
+        guard let slot = day.first(where: { $0.key.time == time }) else {
+            let times = day.map(\.key.time.description).joined(separator: ", ")
+            throw DosebarError.badData(catalog.text("error.no_slot", [
+                "name": m.name, "time": time.description, "date": plan.date.description,
+                "times": times.isEmpty ? "" : catalog.text("error.no_slot.times", ["times": times])]))
+        }
+        if slot.event != nil { throw resolved(slot, plan: plan, today: today, catalog: catalog) }
+        return .slot(slot)
+    }
+
+    /// `today`, `yesterday's 22:00`, `2026-11-20 22:00`: a slot named relative to `today`.
+    public static func slotName(_ slot: PlannedSlot, zone: Zone, today: LocalDate, catalog: Catalog) -> String {
+        let time = zone.local(slot.instant).clock
+        let key = slot.key.date == today ? "slot.named.today" : slot.key.date == today.adding(days: -1) ? "slot.named.yesterday"
+            : slot.key.date == today.adding(days: 1) ? "slot.named.tomorrow" : "slot.named"
+        return catalog.text(key, ["time": time, "date": slot.key.date.description])
+    }
+
+    /// The medicine's name as it is typed in a command (quoted when it holds a space or quote).
+    static func hint(_ m: Medication) -> String {
+        m.name.contains(where: { $0 == " " || $0 == "'" }) ? "\"\(m.name)\"" : m.name
+    }
+
+    /// "the 08:00 dose was taken at 07:50".
+    static func resolved(_ slot: PlannedSlot, plan: DayPlan, today: LocalDate, catalog: Catalog) -> DosebarError {
+        let e = slot.event!
+        let local = plan.zone.local(e.at), day = plan.zone.date(of: e.at)
+        let when = day == today ? local.clock : catalog.text("confirm.slot.date", ["time": local.clock, "date": day.description])
+        let args = ["name": slot.medication.name, "slot": slotName(slot, zone: plan.zone, today: today, catalog: catalog),
+                    "when": when, "hint": hint(slot.medication),
+                    "unknown": e.timeKnown ? "" : catalog.text("error.slot_taken.unknown")]
+        return .badData(catalog.text(e.kind == .skipped ? "error.slot_skipped" : "error.slot_taken", args))
+    }
+
+    /// A slot before the medicine's tracking start: named, with the command that records it.
+    static func untracked(_ slot: PlannedSlot, plan: DayPlan, catalog: Catalog) -> DosebarError {
+        let m = slot.medication
+        let added = m.trackedFrom.map { t in
+            let day = plan.zone.date(of: t)
+            return day == plan.date ? plan.zone.local(t).clock
+                : catalog.text("confirm.slot.date", ["time": plan.zone.local(t).clock, "date": day.description])
+        } ?? ""
+        let key = slot.key.date == plan.date ? slot.key.time.description : "\"\(slot.key.date) \(slot.key.time)\""
+        return .badData(catalog.text("error.untracked", ["name": m.name, "hint": hint(m), "added": added, "key": key,
+                                                        "slot": slotName(slot, zone: plan.zone, today: plan.date, catalog: catalog)]))
+    }
+
+    /// `take` with no names (a bar click, a notification's "Taken"): each medicine's open slot, one
+    /// per medicine whatever day it belongs to; with `next`, when none is open at all, every slot at
+    /// the earliest upcoming time today (one per medicine). `at`: as it was then, of slots not resolved since.
     public static func dueSlots(plan: DayPlan, now: Date, next: Bool) -> [PlannedSlot] {
-        let due = plan.slots.filter { [.due, .late].contains($0.status(at: now)) }
-        if !due.isEmpty || !next { return due }
+        var seen = Set<Int64>()
+        let open = (plan.carried + plan.slots).filter { $0.event.map { $0.at > now } ?? true && $0.instant <= now && now < $0.cutoff }
+            .sorted { $0.instant < $1.instant }
+            .filter { seen.insert($0.key.medicationID).inserted }
+        // In display order: carried first, then the day's, each by time and name.
+        let order = Dictionary((plan.carried + plan.slots).enumerated().map { ($1.key, $0) }) { a, _ in a }
+        let due = open.filter { $0.event == nil }.sorted { order[$0.key]! < order[$1.key]! }
+        if !due.isEmpty || !next || !open.isEmpty { return due }
         let upcoming = plan.slots.filter { $0.status(at: now) == .upcoming }
         guard let first = upcoming.first else { return [] }
-        return upcoming.filter { $0.instant == first.instant }
+        var once = Set<Int64>()
+        return upcoming.filter { $0.instant == first.instant && once.insert($0.key.medicationID).inserted }
     }
 
-    /// What `take`/`skip` with `names` (every due dose when empty) means on `plan`'s day: at `at`
-    /// (back-dating) or now. A slot named twice is recorded once.
-    public static func targets(names: [String], taking: Bool, plan: DayPlan, medications: [Medication],
-                               at: Date?, now: Date, next: Bool, force: Bool = false, catalog: Catalog = .english) throws -> [Target] {
+    /// What `take`/`skip` with `names` (every open dose when empty) means on `plan`'s day: at `at`
+    /// (back-dating) or now; `slot`: the dose named by `--slot` (on `plan`'s day). A slot named twice is recorded once.
+    public static func targets(names: [String], taking: Bool, plan: DayPlan, following: DayPlan? = nil, medications: [Medication],
+                               at: Date?, now: Date, next: Bool, force: Bool = false, slot: LocalTime? = nil,
+                               catalog: Catalog = .english) throws -> [Target] {
         if names.isEmpty {
+            if slot != nil { throw DosebarError.usage(catalog.text("error.slot_needs_name")) }
             let when = at ?? now
             let slots = dueSlots(plan: plan, now: when, next: next && at == nil)
             guard !slots.isEmpty else { throw nothingDue(plan: plan, at: when, catalog: catalog) }
             return slots.map { .slot($0) }
         }
+        let today = plan.zone.date(of: now)
         var targets: [Target] = []
         for name in names {
             let m = try match(name, in: medications, catalog: catalog)
             let t: Target
-            if let at {
-                t = try target(for: m, plan: plan, at: at, allowExtra: taking, force: force, catalog: catalog)
+            if let slot {
+                t = try named(m, time: slot, plan: plan, today: today, catalog: catalog)
+            } else if let at {
+                t = try target(for: m, plan: plan, following: following, at: at, allowExtra: taking, force: force, now: now,
+                               catalog: catalog)
             } else if !taking {
                 t = try skipTarget(for: m, plan: plan, now: now, catalog: catalog)
             } else {
-                t = try target(for: m, plan: plan, now: now, allowExtra: true, force: force, catalog: catalog)
+                t = try target(for: m, plan: plan, following: following, now: now, allowExtra: true, force: force, catalog: catalog)
             }
             if case .slot(let s) = t, targets.contains(where: { if case .slot(let o) = $0 { o.key == s.key } else { false } }) {
                 continue
@@ -154,14 +256,17 @@ public enum DoseResolver {
         return targets
     }
 
-    /// `skip NAME` with no `--at`: the earliest due or late dose, else the next one today.
+    /// `skip NAME` with no `--at`: its open dose (whatever day), else its next one today.
     public static func skipTarget(for m: Medication, plan: DayPlan, now: Date, catalog: Catalog = .english) throws -> Target {
-        let mine = plan.slots.filter { $0.key.medicationID == m.id }
-        if let s = mine.first(where: { [.due, .late, .upcoming].contains($0.status(at: now)) }) { return .slot(s) }
-        throw DosebarError.badData(catalog.text(mine.isEmpty ? "error.not_scheduled_today" : "error.nothing_to_skip", ["name": m.name]))
+        let mine = slots(of: m, plan: plan, following: nil)
+        if let s = mine.first(where: { $0.isOpen(at: now) }) ?? mine.first(where: { $0.status(at: now) == .upcoming }) {
+            return .slot(s)
+        }
+        throw DosebarError.badData(catalog.text(mine.contains { $0.key.date == plan.date } ? "error.nothing_to_skip" : "error.not_scheduled_today",
+                                                ["name": m.name]))
     }
 
-    /// `take` with no names when nothing is due: says what is next.
+    /// `take` with no names when nothing is open: says what is next.
     public static func nothingDue(plan: DayPlan, at: Date, catalog: Catalog = .english) -> DosebarError {
         if let next = plan.slots.first(where: { $0.status(at: at) == .upcoming }) {
             return .badData(catalog.text("error.nothing_due_next", ["name": next.medication.name,

@@ -16,6 +16,11 @@ public struct History: Sendable {
     public var streakThroughYesterday: Int { yesterday?.streak ?? 0 }
     public var bestBeforeToday: Int { recent.last?.best ?? 0 }
 
+    /// The summary of the day before yesterday, if any (the streak a pending yesterday leaves as it was).
+    public var dayBeforeYesterday: DaySummary? {
+        recent.last { $0.date == today.adding(days: -2) }
+    }
+
     /// Summaries of the `n` days before today.
     public func last(_ n: Int) -> [DaySummary] {
         let from = today.adding(days: -n)
@@ -39,7 +44,7 @@ public struct History: Sendable {
         var out: [DaySummary] = []
         var d = range.lowerBound
         while d <= range.upperBound {
-            let s = DayPlan(date: d, medications: medications, events: byDay[d] ?? [], zone: zone).summary(after: previous)
+            let s = DayPlan(date: d, medications: medications, events: byDay[d] ?? [], zone: zone, carry: false).summary(after: previous)
             out.append(s)
             previous = s
             d = d.adding(days: 1)

@@ -13,15 +13,17 @@ public enum HistoryState: String, Sendable, CaseIterable {
     case missed
     /// Some taken, some missed.
     case partial
-    /// Today, until it is complete.
+    /// Today until it is complete; a past day while one of its slots is still open (a 22:00 dose
+    /// not yet taken at 00:30).
     case pending
 
-    /// The state of a finished day from its counts (`resting`: a cycle rested that day).
+    /// The state of a day from its counts (`resting`: a cycle rested that day). Slots neither taken,
+    /// skipped nor missed are still open: the day is pending.
     public init(total: Int, taken: Int, skipped: Int, missed: Int, resting: Bool, isToday: Bool = false) {
         if total == 0 { self = resting ? .rest : .none; return }
         let complete = missed == 0 && taken > 0 && taken + skipped == total
         if complete { self = .done; return }
-        if isToday { self = .pending; return }
+        if isToday || taken + skipped + missed < total { self = .pending; return }
         if skipped == total { self = .skipped; return }
         if taken == 0 && missed > 0 { self = .missed; return }
         // Some taken, some missed (a finished day has no unresolved slot left).
@@ -57,7 +59,7 @@ public struct SlotRecord: Sendable, Hashable {
     public var status: SlotStatus
     /// When it was taken (nil unless `taken*`).
     public var takenAt: LocalInstant?
-    /// For `taken_late`: minutes from scheduled to taken; for `missed`: to the end of its day.
+    /// For `taken_late`: minutes from scheduled to taken; for `missed`: to its cut-off (C − T).
     public var lateMinutes: Int?
     /// Taken, but the record it was imported from did not say when (`takenAt` is the scheduled time).
     public var timeUnknown = false
@@ -176,13 +178,16 @@ public struct HistoryLedger: Sendable {
         DispatchQueue.concurrentPerform(iterations: parts) { k in
             let chunk = toJudge[toJudge.count * k / parts ..< toJudge.count * (k + 1) / parts]
             out.put(k, chunk.map { day in
-                HistoryLedger.judge(DayPlan(date: day, medications: planned, events: grouped[day] ?? [], zone: zone, byName: true),
+                HistoryLedger.judge(DayPlan(date: day, medications: planned, events: grouped[day] ?? [], zone: zone, byName: true,
+                                            courseEnds: archived),
                                     archivedOn: archived, now: now)
             })
         }
         var judged: [LocalDate: DayOutcome] = [:]
         for part in out.all { for outcome in part { judged[outcome.date] = outcome } }
-        fresh = judged.values.filter { $0.date < today }.sorted { $0.date < $1.date }
+        // Only settled days go to the cache: yesterday's 22:00 dose may still be open after midnight,
+        // and its outcome is not final until its cut-off (DESIGN §3).
+        fresh = judged.values.filter { $0.date < today && $0.slots.allSatisfy { $0.status.isKnown } }.sorted { $0.date < $1.date }
 
         let byID = MedicationTable(medications)
         var inForce: [Int64: ClosedRange<LocalDate>] = [:]
@@ -260,7 +265,7 @@ public struct HistoryLedger: Sendable {
             let status = slot.status(at: now)
             var late: Int?
             if status == .takenLate, let e = slot.event { late = Int(saturating: (e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
-            if status == .missed { late = slot.lateMinutes(at: slot.dayEnd) }
+            if status == .missed { late = slot.lateMinutes(at: slot.cutoff) }
             outcome.slots.append(DayOutcome.Slot(
                 medicationID: slot.key.medicationID, time: slot.key.time, scheduled: plan.local(slot.instant), status: status,
                 takenAt: status.isTaken ? slot.event.map { plan.local($0.at) } : nil, lateMinutes: late,

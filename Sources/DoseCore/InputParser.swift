@@ -45,6 +45,18 @@ public enum InputParser {
         return Array(Set(result)).sorted()
     }
 
+    /// `--slot [DATE ]HH:MM` (DESIGN §2): a dose's day (nil: the caller's default) and nominal time.
+    /// The date may be `YYYY-MM-DD`, `today` or `yesterday`, separated by a space or `T`.
+    public static func slot(_ text: String, today: LocalDate) throws -> (date: LocalDate?, time: LocalTime) {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let parts = t.split(whereSeparator: { $0 == " " || $0 == "T" }).map(String.init)
+        func refuse() -> DosebarError { .usage("--slot: '\(text)' is not [YYYY-MM-DD ]HH:MM (e.g. 22:00 or \"\(today.adding(days: -1)) 22:00\")") }
+        guard parts.count == 1 || parts.count == 2, let time = LocalTime(parts.last!) else { throw refuse() }
+        guard parts.count == 2 else { return (nil, time) }
+        guard let day = try? date(parts[0], flag: "--slot", today: today) else { throw refuse() }
+        return (day, time)
+    }
+
     /// `YYYY-MM-DD`, `today`, `tomorrow`, `yesterday`, relative to `today`.
     public static func date(_ text: String, flag: String, today: LocalDate) throws -> LocalDate {
         switch text.lowercased() {

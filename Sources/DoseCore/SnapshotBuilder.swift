@@ -34,6 +34,18 @@ public struct SnapshotBuilder: Sendable {
             if let dose = slot.medication.dose, !dose.isEmpty { line += " " + dose }
             return line
         }
+        // Yesterday's slots still open after midnight, of medicines still in force today (DESIGN §4).
+        carried = plan.carried.filter { slot in slot.medication.archivedOn.map { $0 > plan.date } ?? true }
+        carriedScheduled = carried.map { zone.local($0.instant) }
+        carriedEventAt = carried.map { $0.event.map { zone.local($0.at) } }
+        carriedNames = carried.map { slot in
+            catalog.text("slot.carried_name", ["name": slot.medication.name, "time": zone.local(slot.instant).clock])
+        }
+        carriedLabels = carried.map { slot in
+            var line = catalog.text("slot.yesterday", ["time": zone.local(slot.instant).clock]) + "  " + slot.medication.name
+            if let dose = slot.medication.dose, !dose.isEmpty { line += " " + dose }
+            return line
+        }
         var words: [SlotStatus: String] = [:]
         for status in SlotStatus.allCases { words[status] = catalog.status(status) }
         statusWords = words
@@ -64,6 +76,14 @@ public struct SnapshotBuilder: Sendable {
     private let pastTroubled: [String: Int]
     private let pastWeek: [Snapshot.WeekDay]
     private let restingToday: Bool
+    /// Yesterday's slots that may be open during the day, and what is shown of them.
+    private let carried: [PlannedSlot]
+    private let carriedScheduled: [LocalInstant]
+    private let carriedEventAt: [LocalInstant?]
+    /// `Yaz (yesterday 22:00)`: how messages and the bar name a carried slot.
+    private let carriedNames: [String]
+    /// `yesterday 22:00  Yaz 3 mg`: a carried slot's tooltip line head.
+    private let carriedLabels: [String]
 
     /// Average scheduled units per day of a medicine's schedule in force on `date`; 0 for a schedule
     /// an older dosebar stored out of range (every 0 days, a cycle of 0/0, a per-dose below 1).
@@ -106,17 +126,24 @@ public struct SnapshotBuilder: Sendable {
         let zone = plan.zone
         let tally = tally(at: t)
         let counts = tally.counts
-        let state = dayState(counts)
-        let streak = streak(counts)
-        let adherence = adherence(tally)
+        let state = dayState(counts, carried: tally)
+        let yesterday = yesterday(at: t)
+        let streak = streak(counts, yesterday: yesterday)
+        let adherence = adherence(tally, yesterday: yesterday)
         let asNeeded = asNeeded(at: t)
-        let week = pastWeek + [Snapshot.WeekDay(day: plan.date, state: HistoryState(
+        var past = pastWeek
+        if let y = yesterday, !past.isEmpty {
+            past[past.count - 1].state = HistoryState(total: y.summary.total, taken: y.summary.taken, skipped: y.summary.skipped,
+                                                      missed: y.summary.missed, resting: past[past.count - 1].state == .rest)
+            if y.open > 0 { past[past.count - 1].state = .pending }
+        }
+        let week = past + [Snapshot.WeekDay(day: plan.date, state: HistoryState(
             total: counts.total, taken: counts.taken, skipped: counts.skipped, missed: counts.missed,
             resting: restingToday, isToday: true))]
         let nextLine = tally.next.first.map { first in
             Snapshot.Next(medication: tally.next.map(\.medication.name).joined(separator: ", "), scheduled: zone.local(first.instant))
         }
-        var messages = messages(tally, state: state, streak: streak.current)
+        var messages = messages(tally, state: state, streak: streak.current, yesterday: yesterday)
         // An entry that is not complete shows only the first message: the suggestions, near the
         // end of the rule list, matter to it only when nothing before them matched.
         if complete || messages.isEmpty { messages += suggestions(troubled: tally.troubled) }
@@ -127,7 +154,7 @@ public struct SnapshotBuilder: Sendable {
         let text = barText(state: state, counts: counts, late: tally.lateSlots, due: tally.dueSlots, next: tally.next,
                            streak: streak.current)
         let tooltip = complete
-            ? tooltipText(doses: tally.doses, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence,
+            ? tooltipText(doses: tally.doses, labels: tally.labels, asNeeded: asNeeded, messages: rendered, streak: streak, adherence: adherence,
                           week: week) : ""
         let resolved = counts.taken + counts.skipped
         return Snapshot(
@@ -142,8 +169,12 @@ public struct SnapshotBuilder: Sendable {
     private struct Tally {
         var counts = Snapshot.Counts()
         var doses: [Snapshot.Dose] = []
-        var lateSlots: [(PlannedSlot, Int)] = []
-        var dueSlots: [PlannedSlot] = []
+        /// Late and due slots, carried ones first, each with how messages name it.
+        var lateSlots: [(Named, Int)] = []
+        var dueSlots: [Named] = []
+        var carriedLate = 0, carriedDue = 0
+        /// Tooltip line heads of `doses`.
+        var labels: [String] = []
         /// Every upcoming slot at the earliest upcoming instant.
         var next: [PlannedSlot] = []
         var onTimeToday = 0, takenToday = 0, knownToday = 0
@@ -151,9 +182,37 @@ public struct SnapshotBuilder: Sendable {
         var troubled: [Int] = []
     }
 
+    /// A slot and the name messages give it (`Yaz`, or `Yaz (yesterday 22:00)` when carried).
+    private struct Named {
+        var slot: PlannedSlot
+        var name: String
+    }
+
     private func tally(at t: Date) -> Tally {
         var tally = Tally()
-        tally.doses.reserveCapacity(plan.slots.count)
+        tally.doses.reserveCapacity(plan.slots.count + carried.count)
+        // Carried slots first, while open (DESIGN §4): resolved or closed, they are history.
+        for (index, slot) in carried.enumerated() {
+            let status = slot.status(at: t)
+            guard status == .due || status == .late else { continue }
+            tally.counts.carried += 1
+            let named = Named(slot: slot, name: carriedNames[index])
+            var lateMinutes: Int?
+            if status == .late {
+                let m = slot.lateMinutes(at: t)
+                lateMinutes = m
+                tally.lateSlots.append((named, m))
+                tally.carriedLate += 1
+            } else {
+                tally.dueSlots.append(named)
+                tally.carriedDue += 1
+            }
+            tally.labels.append(carriedLabels[index])
+            tally.doses.append(Snapshot.Dose(
+                medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
+                group: slot.medication.group, day: slot.key.date, scheduled: carriedScheduled[index], status: status,
+                takenAt: nil, lateMinutes: lateMinutes))
+        }
         for (index, slot) in plan.slots.enumerated() {
             let status = slot.status(at: t)
             tally.counts.total += 1
@@ -162,12 +221,12 @@ public struct SnapshotBuilder: Sendable {
             case .upcoming:
                 tally.counts.upcoming += 1
                 if tally.next.isEmpty || tally.next[0].instant == slot.instant { tally.next.append(slot) }
-            case .due: tally.counts.due += 1; tally.dueSlots.append(slot)
+            case .due: tally.counts.due += 1; tally.dueSlots.append(Named(slot: slot, name: slot.medication.name))
             case .late:
                 tally.counts.late += 1
                 let m = slot.lateMinutes(at: t)
                 lateMinutes = m
-                tally.lateSlots.append((slot, m))
+                tally.lateSlots.append((Named(slot: slot, name: slot.medication.name), m))
                 tally.troubled.append(index)
             case .missed:
                 tally.counts.missed += 1; tally.knownToday += 1
@@ -179,7 +238,8 @@ public struct SnapshotBuilder: Sendable {
                 tally.troubled.append(index)
             case .skipped: tally.counts.skipped += 1; tally.knownToday += 1
             }
-            let takenAt: LocalInstant? = (status.isTaken || status == .skipped) ? slotEventAt[index] : nil
+            let takenAt: LocalInstant? = status.isTaken ? slotEventAt[index] : nil
+            tally.labels.append(slotLabels[index])
             tally.doses.append(Snapshot.Dose(
                 medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
                 group: slot.medication.group, day: slot.key.date, scheduled: slotScheduled[index], status: status,
@@ -189,12 +249,12 @@ public struct SnapshotBuilder: Sendable {
     }
 
     /// The day state (DESIGN §3), first that applies.
-    private func dayState(_ counts: Snapshot.Counts) -> DayState {
+    private func dayState(_ counts: Snapshot.Counts, carried tally: Tally) -> DayState {
         let resolved = counts.taken + counts.skipped
-        let pending = counts.upcoming + counts.due + counts.late > 0
-        if !plan.hasMedications { return .empty }
-        if counts.late > 0 { return .late }
-        if counts.due > 0 { return .due }
+        let pending = counts.upcoming + counts.due + counts.late + counts.carried > 0
+        if !plan.hasMedications && counts.carried == 0 { return .empty }
+        if counts.late + tally.carriedLate > 0 { return .late }
+        if counts.due + tally.carriedDue > 0 { return .due }
         if counts.missed > 0 && !pending { return .missed }
         if counts.total > 0 && resolved == counts.total { return .done }
         if counts.upcoming > 0 { return .upcoming }
@@ -203,7 +263,32 @@ public struct SnapshotBuilder: Sendable {
     }
 
     /// The streak through today: yesterday's carried on when today is complete, 0 when today broke it.
-    private func streak(_ counts: Snapshot.Counts) -> Snapshot.Streak {
+    /// Yesterday as of `t` when one of its slots may still be open after midnight: its summary with
+    /// those slots judged at `t`, and how many are open (the day is pending then). Nil when nothing of
+    /// yesterday can change today (its cached summary is final).
+    private func yesterday(at t: Date) -> (summary: DaySummary, open: Int)? {
+        guard !carried.isEmpty else { return nil }
+        var y = history.yesterday ?? DaySummary(date: plan.date.adding(days: -1), total: 0, taken: 0, onTime: 0, skipped: 0, missed: 0)
+        var open = 0
+        func count(_ status: SlotStatus, _ sign: Int) {
+            switch status {
+            case .taken: y.taken += sign; y.onTime += sign
+            case .takenEarly, .takenLate: y.taken += sign
+            case .skipped: y.skipped += sign
+            case .missed: y.missed += sign
+            case .upcoming, .due, .late: break
+            }
+        }
+        let known = history.yesterday != nil
+        for slot in carried {
+            if known { count(slot.status(at: .distantFuture), -1) } else { y.total += 1 }
+            let now = slot.status(at: t)
+            if now.isKnown { count(now, 1) } else { open += 1 }
+        }
+        return (y, open)
+    }
+
+    private func streak(_ counts: Snapshot.Counts, yesterday: (summary: DaySummary, open: Int)?) -> Snapshot.Streak {
         let resolved = counts.taken + counts.skipped
         let todayComplete = counts.total > 0 && resolved == counts.total && counts.taken > 0
         let todayState: Snapshot.Streak.Today
@@ -211,17 +296,26 @@ public struct SnapshotBuilder: Sendable {
         else if counts.total == 0 || (resolved == counts.total && counts.taken == 0) { todayState = .none }
         else if todayComplete { todayState = .done }
         else { todayState = .pending }
-        let current = todayState == .broken ? 0 : history.streakThroughYesterday + (todayComplete ? 1 : 0)
-        return Snapshot.Streak(current: current, best: max(history.bestBeforeToday, current), today: todayState)
+        var through = history.streakThroughYesterday, best = history.bestBeforeToday
+        if let y = yesterday {
+            // A pending yesterday neither breaks nor extends: the streak stands where the day before left it.
+            let before = history.dayBeforeYesterday
+            let chained = before?.streak ?? 0
+            through = y.open > 0 ? chained : y.summary.isBroken ? 0 : y.summary.isComplete ? chained + 1 : chained
+            best = max(before?.best ?? 0, through)
+        }
+        let current = todayState == .broken ? 0 : through + (todayComplete ? 1 : 0)
+        return Snapshot.Streak(current: current, best: max(best, current), today: todayState)
     }
 
     /// Percent taken over 7 and 30 days and percent on time over 30, today's known outcomes included.
-    private func adherence(_ tally: Tally) -> Snapshot.Adherence {
+    private func adherence(_ tally: Tally, yesterday: (summary: DaySummary, open: Int)?) -> Snapshot.Adherence {
         func percent(_ a: Int, _ b: Int) -> Int? { b == 0 ? nil : Int(saturating: (Double(a) * 100 / Double(b)).rounded()) }
         var taken7 = tally.takenToday, known7 = tally.knownToday, taken30 = tally.takenToday, known30 = tally.knownToday
         var onTime30 = tally.onTimeToday
         let week = history.today.adding(days: -6)
-        for d in history.recent {
+        for stored in history.recent {
+            let d = yesterday.map { $0.summary.date == stored.date ? $0.summary : stored } ?? stored
             let known = d.taken + d.skipped + d.missed
             taken30 += d.taken; known30 += known; onTime30 += d.onTime
             if d.date >= week { taken7 += d.taken; known7 += known }
@@ -246,7 +340,8 @@ public struct SnapshotBuilder: Sendable {
     }
 
     /// The message rules of DESIGN §3, in priority order (the move suggestions come after).
-    private func messages(_ tally: Tally, state: DayState, streak current: Int) -> [Message] {
+    private func messages(_ tally: Tally, state: DayState, streak current: Int,
+                          yesterday: (summary: DaySummary, open: Int)?) -> [Message] {
         var messages: [Message] = []
         if state == .empty { messages.append(Message(MessageID.empty, .info)) }
         let maxLate = tally.lateSlots.map(\.1).max() ?? 0
@@ -258,7 +353,7 @@ public struct SnapshotBuilder: Sendable {
         if !tally.dueSlots.isEmpty {
             messages.append(Message(MessageID.dueNow, .warning, ["names": .list(uniqueNames(tally.dueSlots))]))
         }
-        if let y = history.yesterday, y.missed > 0 {
+        if let y = yesterday?.summary ?? history.yesterday, y.missed > 0 {
             messages.append(Message(MessageID.missedYesterday, .warning, ["count": .number(y.missed)]))
         }
         for s in stockLines where s.low {
@@ -297,12 +392,18 @@ public struct SnapshotBuilder: Sendable {
         return messages
     }
 
+    /// Each medicine once, as the first of its slots names it.
+    private func uniqueNames(_ slots: [Named]) -> [String] {
+        var seen = Set<Int64>()
+        return slots.compactMap { seen.insert($0.slot.key.medicationID).inserted ? $0.name : nil }
+    }
+
     private func uniqueNames(_ slots: [PlannedSlot]) -> [String] {
         var seen = Set<Int64>()
         return slots.compactMap { seen.insert($0.key.medicationID).inserted ? $0.medication.name : nil }
     }
 
-    private func barText(state: DayState, counts: Snapshot.Counts, late: [(PlannedSlot, Int)], due: [PlannedSlot],
+    private func barText(state: DayState, counts: Snapshot.Counts, late: [(Named, Int)], due: [Named],
                          next: [PlannedSlot], streak: Int) -> String {
         var args: [String: String] = ["done": String(counts.taken + counts.skipped), "total": String(counts.total),
                                       "streak": String(streak)]
@@ -342,13 +443,13 @@ public struct SnapshotBuilder: Sendable {
         return line
     }
 
-    private func tooltipText(doses: [Snapshot.Dose], asNeeded: [Snapshot.AsNeeded], messages: [RenderedMessage],
+    private func tooltipText(doses: [Snapshot.Dose], labels: [String], asNeeded: [Snapshot.AsNeeded], messages: [RenderedMessage],
                              streak: Snapshot.Streak, adherence: Snapshot.Adherence, week: [Snapshot.WeekDay]) -> String {
         var lines: [String] = []
         lines.reserveCapacity(doses.count + asNeeded.count + 6)
         for (i, d) in doses.enumerated() {
-            var line = slotLabels[i] + "  " + (statusWords[d.status] ?? d.status.rawValue)
-            if let at = d.takenAt, d.status != .skipped { line += " " + at.clock }
+            var line = labels[i] + "  " + (statusWords[d.status] ?? d.status.rawValue)
+            if let at = d.takenAt { line += " " + at.clock }
             lines.append(line)
         }
         if doses.isEmpty { lines.append(catalog.text("tooltip.none")) }

@@ -7,12 +7,13 @@ public struct TimelineProvider: Sendable {
 
     public init(builder: SnapshotBuilder) { self.builder = builder }
 
-    /// Entry instants: hours, slot transitions (T, T+W, T+2h, T+4h), logged events and
+    /// Entry instants: hours, slot transitions (T, T+W, T+2h, T+4h, the cut-off C) of the day's and carried slots, logged events and
     /// as-needed release times, within the day, sorted and unique.
     public func instants() -> [Date] {
         let plan = builder.plan
         var set = Set(plan.zone.hours(of: plan.date))
-        for slot in plan.slots {
+        // Yesterday's slots still open after midnight change too: their grades and their cut-off.
+        for slot in plan.carried + plan.slots {
             for t in slot.transitions { set.insert(t) }
             if let e = slot.event { set.insert(e.at) }
         }

@@ -7,11 +7,14 @@ struct Take: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "take",
         abstract: "Log doses as taken (every due dose when no name is given).",
-        usage: "dosebar take [<names> ...] [--at <time>] [--next] [--force] [<global options>]",
+        usage: "dosebar take [<names> ...] [--at <time>] [--slot <dose>] [--next] [--force] [<global options>]",
         discussion: """
-        'take NAME' takes that medicine's earliest due or late dose today, else its next dose if it \
-        opens within the tolerance window, else a dose of an as-needed medicine. \
-        --at back-dates: the dose of that day whose window holds the time, else the nearest one. \
+        'take NAME' takes that medicine's open dose, whatever day it belongs to (a 22:00 pill taken \
+        at 00:30 is last night's, taken late), else its next dose if it opens within the tolerance \
+        window, else a dose of an as-needed medicine. A forgotten dose stays open until it is nearly \
+        time for the next one; then it is missed, never doubled: one command takes at most one dose \
+        of a medicine. --at says when it was taken and picks the dose 'take NAME' would have picked \
+        then (refused when that dose is already taken or skipped); --slot names the dose instead. \
         An as-needed dose beyond --max-per-day or --min-interval is refused unless --force.
 
         Examples:
@@ -20,6 +23,7 @@ struct Take: ParsableCommand {
           $ dosebar take Aspirin Magnesium
           $ dosebar take Aspirin --at 08:10
           $ dosebar take Aspirin --at 2026-11-21T21:05
+          $ dosebar take Yaz --slot "2026-11-21 22:00" --at 2026-11-22T00:30
           $ dosebar take Ibuprofen --force    # beyond --max-per-day: recorded, marked over_limit
         """
     )
@@ -27,6 +31,8 @@ struct Take: ParsableCommand {
     @Argument(help: "Medicines (names or unique prefixes).", completion: .medicineNames) var names: [String] = []
     @Option(name: .long, help: ArgumentHelp("When it was taken: HH:MM today or YYYY-MM-DDTHH:MM.", valueName: "time"))
     var at: String?
+    @Option(name: .long, help: ArgumentHelp("Which dose: HH:MM, or 'YYYY-MM-DD HH:MM' for another day's.", valueName: "dose"))
+    var slot: String?
     @Flag(name: .long, help: "When nothing is due, take the next dose(s).") var next = false
     @Flag(name: .long, help: "Record an as-needed dose beyond --max-per-day/--min-interval (marked over_limit).")
     var force = false
@@ -38,7 +44,8 @@ struct Take: ParsableCommand {
         let context = try AppContext(global.options, configErrors: .useDefaults)
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
-        let recorded = try DoseRecorder(context: context, store: store).record(.taken, names: names, at: instant, next: next, force: force)
+        let recorded = try DoseRecorder(context: context, store: store).record(.taken, names: names, at: instant, next: next, force: force,
+                                                                                  slot: try slot.map { try InputParser.slot($0, today: context.today) })
         for r in recorded { Output.line(r.line(context.catalog, zone: context.zone, today: context.today)) }
         Refresh.afterChange(context, store)
         Output.configWarning(context)

@@ -57,7 +57,9 @@ struct Today: ParsableCommand {
                 var status = c.status(d.status)
                 if let at = d.takenAt, d.status.isTaken { status += " " + at.clock }
                 if let late = d.lateMinutes { status += " " + c.minutes(late) }
-                rows.append([d.scheduled.clock, d.medication, d.dose ?? "", status])
+                // A carried slot (yesterday's, still open) says so: "yesterday 22:00".
+                let time = d.day == snapshot.day ? d.scheduled.clock : c.text("slot.yesterday", ["time": d.scheduled.clock])
+                rows.append([time, d.medication, d.dose ?? "", status])
                 statuses.append(d.status)
             }
             for (line, status) in zip(TextTable.render(rows), statuses) {
