@@ -9,7 +9,7 @@ public enum Refresh {
     public struct Written: Sendable {
         /// Today's timeline as written.
         public var timeline: Timeline
-        /// Today's slots (the daemon decides notifications from them).
+        /// Yesterday's slots that may still be open, then today's (the daemon decides notifications from them).
         public var slots: [PlannedSlot]
         /// The names of the files whose content changed.
         public var changed: [String]
@@ -32,7 +32,7 @@ public enum Refresh {
             let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now)
             let exporter = Exporter(options: context.config.renderOptions(context.catalog))
             let outcome = try exporter.write(timeline, now: context.now, to: SharedDirectory(path: context.dirPath))
-            return try body(Written(timeline: timeline, slots: day.plan.slots, changed: outcome.changed,
+            return try body(Written(timeline: timeline, slots: day.plan.carried + day.plan.slots, changed: outcome.changed,
                                     leftAlone: outcome.leftAlone))
         }
     }

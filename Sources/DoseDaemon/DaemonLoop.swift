@@ -173,6 +173,12 @@ final class DaemonLoop {
         for record in notes.open where toTakeOver.contains(record.id) {
             toTakeOver.remove(record.id)
             var alert = record.alert
+            if alert.kind == .missed {
+                // A missed notice has no action to take over: left on screen, forgotten here.
+                host.release(record, close: false)
+                notes.open.removeAll { $0.id == record.id }
+                continue
+            }
             // The kind stays: a late transition not announced yet is owed on its own.
             alert.doses = alert.doses.filter { unresolved[$0.slot] == .due || unresolved[$0.slot] == .late }
             host.release(record, close: alert.doses.isEmpty)

@@ -7,10 +7,17 @@ import Foundation
 /// Pure (DoseCore only): the daemon's loop tests compile this file too.
 struct DoseAlert: Hashable, Sendable, Codable {
     /// Which transition the notification announces.
+    /// `missed`: the last notification of a slot that closed unresolved (DESIGN §5) — "missed, do not
+    /// double the next dose"; it offers no action (there is nothing left to take).
     enum Kind: String, Sendable, Comparable, Codable {
-        case due, late
-        static func < (a: Kind, b: Kind) -> Bool { a == .due && b == .late }
+        case due, late, missed
+        private var rank: Int { self == .due ? 0 : self == .late ? 1 : 2 }
+        static func < (a: Kind, b: Kind) -> Bool { a.rank < b.rank }
     }
+
+    /// How long after its cut-off a closed slot is still announced as missed (a daemon started, or a
+    /// laptop woken, later than that says nothing: the news is old and the next dose is near).
+    static let missedNoticeSpan: TimeInterval = 6 * 3600
 
     /// One dose named in the notification.
     struct Dose: Hashable, Sendable, Codable {
@@ -62,9 +69,10 @@ struct DoseAlert: Hashable, Sendable, Codable {
     /// This alert's keys, one per dose.
     var keys: [String] { doses.map { DoseAlert.key(kind, $0.slot) } }
 
-    /// The alerts owed at `now` for the day's slots: every slot that is `due` or `late` now whose
-    /// transition was not announced yet (`alreadySent` answers for a key), grouped by kind and
-    /// scheduled instant. Resolved, upcoming and missed slots never produce an alert.
+    /// The alerts owed at `now` for the day's slots (carried ones included): every slot that is `due`
+    /// or `late` now, or closed unresolved within ``missedNoticeSpan``, whose transition was not
+    /// announced yet (`alreadySent` answers for a key), grouped by kind and scheduled instant.
+    /// Resolved and upcoming slots never produce an alert.
     static func owed(slots: [PlannedSlot], now: Date, alreadySent: (String) -> Bool) -> [DoseAlert] {
         var groups: [DoseAlert] = []
         for slot in slots {
@@ -72,6 +80,7 @@ struct DoseAlert: Hashable, Sendable, Codable {
             switch slot.status(at: now) {
             case .due: kind = .due
             case .late: kind = .late
+            case .missed where now.timeIntervalSince(slot.cutoff) < missedNoticeSpan: kind = .missed
             default: continue
             }
             if alreadySent(key(kind, slot.key)) { continue }

@@ -49,6 +49,8 @@ final class Notifier {
         // An earlier notification is replaced when what is still open of it is all in this one.
         let slots = Set(alert.slots)
         for (pid, other) in open {
+            // A missed notice stays on screen until closed, whatever comes after it.
+            if other.alert.kind == .missed && alert.kind != .missed { continue }
             let stillOpen = Set(other.alert.slots).intersection(unresolved ?? Set(other.alert.slots))
             if stillOpen.isSubset(of: slots) { close(pid) }
         }
@@ -56,8 +58,13 @@ final class Notifier {
         var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late ? "critical" : "normal")",
                          "--category=reminder", "--icon=appointment-soon", "--print-id"]
         if let replacing { arguments.append("--replace-id=\(replacing)") }
-        for choice in AlertAnswer.Choice.allCases {
-            arguments.append("--action=\(choice.rawValue)=\(text.label(choice))")
+        if alert.kind == .missed {
+            // Nothing to take or snooze: it waits on screen until closed, like the others.
+            arguments.append("--wait")
+        } else {
+            for choice in AlertAnswer.Choice.allCases {
+                arguments.append("--action=\(choice.rawValue)=\(text.label(choice))")
+            }
         }
         arguments += [text.summary, text.body]
         var pid: pid_t?
@@ -106,7 +113,10 @@ final class Notifier {
     /// Closes the notifications none of whose doses is in `unresolved` any more.
     func withdraw(unresolved: Set<SlotKey>) {
         self.unresolved = unresolved
-        for (pid, shown) in open where !shown.alert.slots.contains(where: unresolved.contains) { close(pid) }
+        // A missed notice is about a closed slot: it stays until the person closes it.
+        for (pid, shown) in open where shown.alert.kind != .missed && !shown.alert.slots.contains(where: unresolved.contains) {
+            close(pid)
+        }
     }
 
     /// Closes every open notification (the daemon is stopping: nobody would act on a click).

@@ -365,9 +365,34 @@ struct DaemonLoopTests {
         let keys = owed.flatMap(\.keys)
         #expect(keys == ["late:5:2026-11-22T07:00", "due:1:2026-11-22T08:00"])
         #expect(DoseAlert.owed(slots: plan.slots, now: now) { keys.contains($0) }.isEmpty)
-        // Before anything is due, and after the day ended (missed), nothing is owed.
+        // Before anything is due nothing is owed.
         #expect(DoseAlert.owed(slots: plan.slots, now: Sim.t("2026-11-22T06:59:00+09:00")) { _ in false }.isEmpty)
-        #expect(DoseAlert.owed(slots: plan.slots, now: Sim.t("2026-11-23T00:00:00+09:00")) { _ in false }.isEmpty)
+    }
+
+    @Test("a slot that closes unresolved is owed one last notice (missed, do not double), within 6 hours of its cut-off")
+    func missedNotice() {
+        let zone = Zone(TimeZone(identifier: "Asia/Seoul")!)
+        let day = LocalDate("2026-11-22")!
+        let meds = Sim.meds + [Sim.med(5, "Zinc", ["07:00"], window: 3600)]
+        let taken = DoseEvent(id: 1, medicationID: 2, kind: .taken, slot: SlotKey(medicationID: 2, date: day, time: LocalTime("08:00")!),
+                              at: Sim.t("2026-11-22T08:05:00+09:00"), loggedAt: Sim.t("2026-11-22T08:05:00+09:00"))
+        let plan = DayPlan(date: day, medications: meds, events: [taken], zone: zone, carry: false)
+        func owed(_ at: String) -> [String] {
+            DoseAlert.owed(slots: plan.slots, now: Sim.t(at)) { _ in false }.flatMap(\.keys)
+        }
+        // Daily doses close at the next one's window: Zinc 07:00 (W 1 h) at 06:00 the next morning,
+        // Aspirin 08:00 (W 2 h) at 06:00 too; Vitamin D 21:00 at 19:00 the next evening.
+        #expect(owed("2026-11-23T05:59:00+09:00") == ["late:5:2026-11-22T07:00", "late:1:2026-11-22T08:00", "late:3:2026-11-22T21:00"])
+        #expect(owed("2026-11-23T06:00:00+09:00") == ["missed:5:2026-11-22T07:00", "missed:1:2026-11-22T08:00", "late:3:2026-11-22T21:00"])
+        // Announced once: a key already sent is not owed again.
+        #expect(DoseAlert.owed(slots: plan.slots, now: Sim.t("2026-11-23T07:00:00+09:00")) { $0.hasPrefix("missed:") }.flatMap(\.keys)
+                == ["late:3:2026-11-22T21:00"])
+        // Six hours after the cut-off the news is old: nothing more.
+        #expect(owed("2026-11-23T12:00:00+09:00") == ["late:3:2026-11-22T21:00"])
+        #expect(owed("2026-11-24T01:00:00+09:00").isEmpty)
+        let text = NotificationText(DoseAlert.owed(slots: plan.slots, now: Sim.t("2026-11-23T06:00:00+09:00")) { _ in false }[0],
+                                    zone: zone, now: Sim.t("2026-11-23T06:00:00+09:00"), catalog: .english)
+        #expect(text.summary == "Zinc: missed — do not double the next dose")
     }
 
     @Test("a fixed clock arms no timer; a failing refresh is retried later, never in a spin")
