@@ -42,7 +42,9 @@ public struct UndoService {
                 try journal?.undone(e)
             }
             try journal?.finish()
-            try w.historyChanged(on: day, today: context.today)
+            // One action may span two days: a click takes last night's dose and this morning's.
+            let earliest = ([event] + batch).map { $0.slot?.date ?? context.zone.date(of: $0.at) }.min() ?? day
+            try w.historyChanged(on: earliest, today: context.today)
             let name = all.first { $0.id == event.medicationID }?.name ?? "#\(event.medicationID)"
             return Undone(event: event, medicationName: name, others: batch.count)
         }
@@ -51,7 +53,9 @@ public struct UndoService {
     /// One `take` of several doses is one action: its events were written in one transaction
     /// (consecutive ids, the same logged instant), and undo reverts them together.
     private func sameAction(as event: DoseEvent, medicationID: Int64?, day: LocalDate, in w: StoreWriter) throws -> [DoseEvent] {
-        let sameDay = Dictionary(try w.reader.events(days: day...day).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // The day before and after too: one action may take yesterday's open dose and today's.
+        let sameDay = Dictionary(try w.reader.events(days: day.adding(days: -1)...day.adding(days: 1)).map { ($0.id, $0) },
+                                 uniquingKeysWith: { a, _ in a })
         var batch: [DoseEvent] = []
         var id = event.id - 1
         while let e = sameDay[id], e.loggedAt == event.loggedAt, e.kind == event.kind,
