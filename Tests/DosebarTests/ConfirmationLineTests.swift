@@ -18,7 +18,9 @@ import Testing
         let yaz = try h.ok("take", "Yaz", "--at", "2026-11-21T23:30", now: "2026-11-22T00:40:00+09:00")
         #expect(yaz.out == "Took Yaz (yesterday's 22:00 dose) at 2026-11-21 23:30, 1h 30m late · 12 left (12 days)\n", "\(yaz.out)")
 
-        let early = try h.ok("take", "Aspirin", "--at", "06:50", now: "2026-11-22T07:00:00+09:00")
+        // At 06:50 yesterday's 08:00 dose is still open (it closes at 07:00, the next one's window):
+        // `--at 06:50` alone would take it; `--slot` names today's.
+        let early = try h.ok("take", "Aspirin", "--slot", "08:00", "--at", "06:50", now: "2026-11-22T07:00:00+09:00")
         #expect(early.out == "Took Aspirin 100 mg (08:00 dose) at 06:50, 1h 10m early · 29 left (29 days)\n", "\(early.out)")
 
         // Two medicines in one command: one line each; 7 days left of 7 is low, none left says so.

@@ -63,6 +63,18 @@ import Testing
 
         var skipped: Int { ((snapshot["counts"] as? [String: Any])?["skipped"] as? Int) ?? -1 }
 
+        /// Yesterday's doses still open, listed first (DESIGN §4), per medicine: one that leaves the
+        /// list at the same instant was resolved (a carried dose is history once taken or skipped).
+        var carriedByName: [String: Int] {
+            var out: [String: Int] = [:]
+            let today = snapshot["day"] as? String
+            for d in snapshot["doses"] as? [[String: Any]] ?? [] where d["day"] as? String != today {
+                out[d["medication"] as! String, default: 0] += 1
+            }
+            return out
+        }
+        var carried: Int { carriedByName.values.reduce(0, +) }
+
         /// (stock, per dose) per medicine whose stock is tracked.
         var stock: [String: (Int, Int)] {
             var out: [String: (Int, Int)] = [:]
@@ -142,13 +154,14 @@ import Testing
             // … shows (so the round trip below is not vacuous) and moves stock as DESIGN §3 says:
             // each taken dose subtracts per-dose, never below 0.
             if command[0] == "skip" {
-                #expect(during.skipped == before.skipped + 1, "\(command) shows as skipped at \(at)")
+                #expect(during.skipped + before.carried - during.carried == before.skipped + 1, "\(command) shows as skipped at \(at)")
                 let sameList = during.list == before.list
                 #expect(sameList, "a skip moved stock at \(at)")
             } else {
                 var doses = 0
                 for name in names {
                     let k = (during.takenByName[name] ?? 0) - (before.takenByName[name] ?? 0)
+                        + (before.carriedByName[name] ?? 0) - (during.carriedByName[name] ?? 0)
                     #expect(k >= 0, "\(name) lost a taken dose to \(command) at \(at)")
                     doses += k
                     if let tracked = before.stock[name] {
