@@ -44,12 +44,15 @@ import Testing
                       ("snapshot.schema.json", dir.path(of: "snapshot.json")),
                       ("waybar.schema.json", dir.path(of: "waybar.json"))]
         }
-        // A multi-entry timeline too (entries of one day share its slots).
+        // A multi-entry timeline too (Fish oil, due at 13:00, late at 15:00).
         let all = SharedDirectory(path: temp.path + "/all")
         var entries = [Fixtures.newYork, Fixtures.newYork]
         entries[1].at = Fixtures.at("2026-03-09", "15:00", Fixtures.newYorkEDT)
-        entries[1].doses[3].status = .late
-        entries[1].doses[3].lateMinutes = 120
+        let fishOil = try #require(entries[1].doses.firstIndex { $0.medication == "Fish oil" })
+        entries[1].doses[fishOil].status = .late
+        entries[1].doses[fishOil].lateMinutes = 120
+        let iron = try #require(entries[1].doses.firstIndex { $0.medication == "Iron" })
+        entries[1].doses[iron].lateMinutes = 240
         try Exporter().export(Fixtures.timeline(entries), now: entries[1].at.date, to: all)
         pairs.append(("timeline.schema.json", all.path(of: "timeline.json")))
 
