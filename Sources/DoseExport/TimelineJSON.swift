@@ -204,37 +204,41 @@ public enum TimelineJSON {
         init(_ timeline: Timeline) throws {
             guard let last = timeline.entries.last else { return }
             pastWeek = Array(last.week.dropLast())
-            let statusIndex = Dictionary(uniqueKeysWithValues: SlotStatus.allCases.enumerated().map { ($1, Int8($0)) })
             // Each entry's doses as indexes into `slots`, merged in display order: a slot first
             // listed by a later entry goes right after the slot listed before it there.
             var order: [Key: Int] = [:]
             var indexes: [[Int]] = []
-            var previous: [Snapshot.Dose] = [], previousIndexes: [Int] = []
             var inserted = false
-            for entry in timeline.entries {
+            let entries = timeline.entries
+            for (e, entry) in entries.enumerated() {
                 try Self.check(entry, in: timeline, pastWeek: pastWeek)
                 var mine: [Int] = []
                 mine.reserveCapacity(entry.doses.count)
                 var p = 0
-                for dose in entry.doses {
+                // Field by field, in place: copying a dose would retain and release its strings.
+                for d in entry.doses.indices {
                     // Slots mostly repeat the previous entry's in its order: walk it alongside.
-                    var q = p
-                    while q < previous.count, !Self.same(previous[q], dose) { q += 1 }
-                    if q < previous.count {
-                        mine.append(previousIndexes[q]); p = q + 1
-                    } else if let i = order[Key(dose)] {
+                    if e > 0 {
+                        let previous = entries[e - 1].doses
+                        var q = p
+                        while q < previous.count, !Self.same(previous, q, entry.doses, d) { q += 1 }
+                        if q < previous.count {
+                            mine.append(indexes[e - 1][q]); p = q + 1
+                            continue
+                        }
+                    }
+                    let key = Key(entry.doses[d])
+                    if let i = order[key] {
                         mine.append(i)
                     } else {
-                        // A new slot: placed after the one listed before it (or first), its index
-                        // `slots.count` for now; `rank` orders them all at the end.
-                        order[Key(dose)] = slots.count
-                        slots.append(Slot(dose: dose, take: nil))
+                        // A new slot, first listed here; `merge` places it among the others.
+                        order[key] = slots.count
+                        slots.append(Slot(dose: entry.doses[d], take: nil))
                         mine.append(slots.count - 1)
-                        inserted = inserted || !indexes.isEmpty
+                        inserted = inserted || e > 0
                     }
                 }
                 indexes.append(mine)
-                previous = entry.doses; previousIndexes = mine
             }
             // Display order: a slot's rank is where the entries put it among the others. With
             // no slot appearing after the first entry, that is the order of first listing.
@@ -243,33 +247,51 @@ public enum TimelineJSON {
             for (pos, i) in rank.enumerated() { position[i] = pos }
             slots = rank.map { slots[$0] }
 
-            statuses.reserveCapacity(timeline.entries.count)
-            for (e, entry) in timeline.entries.enumerated() {
+            statuses.reserveCapacity(entries.count)
+            for (e, entry) in entries.enumerated() {
                 var row = [Int8](repeating: -1, count: slots.count)
-                for (dose, i) in zip(entry.doses, indexes[e]) {
-                    let s = position[i]
-                    guard row[s] < 0 else { throw Self.refuse(entry, timeline, "the slot of \(dose.medication) at \(dose.scheduled.iso8601) twice") }
-                    let slot = slots[s].dose
-                    guard slot.medication == dose.medication, slot.dose == dose.dose, slot.group == dose.group else {
-                        throw Self.refuse(entry, timeline, "the slot of \(dose.medication) at \(dose.scheduled.iso8601) under another name, dose or group")
+                for d in entry.doses.indices {
+                    let s = position[indexes[e][d]]
+                    func refuse(_ what: String) -> DosebarError {
+                        Self.refuse(entry, timeline, "the dose of \(entry.doses[d].medication) at \(entry.doses[d].scheduled.iso8601) \(what)")
                     }
-                    if dose.status.isTaken {
-                        guard let takenAt = dose.takenAt else { throw Self.refuse(entry, timeline, "a taken dose without its time") }
+                    guard row[s] < 0 else { throw refuse("twice") }
+                    guard slots[s].dose.medication == entry.doses[d].medication, slots[s].dose.dose == entry.doses[d].dose,
+                          slots[s].dose.group == entry.doses[d].group else {
+                        throw refuse("under another name, dose or group")
+                    }
+                    let status = entry.doses[d].status
+                    if status.isTaken {
+                        guard let takenAt = entry.doses[d].takenAt else { throw refuse("taken without its time") }
+                        let timeKnown = entry.doses[d].timeKnown
                         if let take = slots[s].take {
-                            guard take.at == takenAt, take.timeKnown == dose.timeKnown else {
-                                throw Self.refuse(entry, timeline, "the dose of \(dose.medication) at \(dose.scheduled.iso8601) taken at another time")
-                            }
+                            guard take.at == takenAt, take.timeKnown == timeKnown else { throw refuse("taken at another time") }
                         } else {
-                            slots[s].take = (takenAt, dose.timeKnown)
+                            slots[s].take = (takenAt, timeKnown)
                         }
                     }
-                    let late = dose.status == .late ? Self.lateMinutes(entry.at, dose.scheduled) : nil
-                    guard dose.lateMinutes == late else {
-                        throw Self.refuse(entry, timeline, "late_minutes \(dose.lateMinutes.map(String.init) ?? "null") for a \(dose.status.rawValue) dose (expected \(late.map(String.init) ?? "null"))")
+                    let late = status == .late ? Self.lateMinutes(entry.at, entry.doses[d].scheduled) : nil
+                    guard entry.doses[d].lateMinutes == late else {
+                        throw refuse("\(status.rawValue) with late_minutes \(entry.doses[d].lateMinutes.map(String.init) ?? "null") "
+                                     + "(at − scheduled: \(late.map(String.init) ?? "null"))")
                     }
-                    row[s] = statusIndex[dose.status]!
+                    row[s] = Self.statusIndex(status)
                 }
                 statuses.append(row)
+            }
+        }
+
+        /// The index of `status` in `SlotStatus.allCases`.
+        private static func statusIndex(_ status: SlotStatus) -> Int8 {
+            switch status {
+            case .upcoming: 0
+            case .due: 1
+            case .late: 2
+            case .missed: 3
+            case .taken: 4
+            case .takenEarly: 5
+            case .takenLate: 6
+            case .skipped: 7
             }
         }
 
@@ -278,8 +300,8 @@ public enum TimelineJSON {
             Int((at.date.timeIntervalSince(scheduled.date) / 60).rounded(.down))
         }
 
-        private static func same(_ a: Snapshot.Dose, _ b: Snapshot.Dose) -> Bool {
-            a.medicationID == b.medicationID && a.scheduled.date == b.scheduled.date && a.day == b.day
+        private static func same(_ a: [Snapshot.Dose], _ i: Int, _ b: [Snapshot.Dose], _ j: Int) -> Bool {
+            a[i].medicationID == b[j].medicationID && a[i].scheduled.date == b[j].scheduled.date && a[i].day == b[j].day
         }
 
         /// A display order of `count` slots in which every entry's list keeps its order: slots
