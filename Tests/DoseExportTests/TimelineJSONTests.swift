@@ -340,11 +340,12 @@ import Testing
     }
 
     /// The scenario days really cover what they claim (a guard against a scenario that drifts).
-    /// `missed` is the one status today's timeline never shows: a slot is missed once its day has ended.
+    /// `missed` is not required: whether a slot closes within its own day depends on its cut-off
+    /// (DESIGN §3), the carried days of `carriedDay` cover the rest.
     @Test func scenarioDaysCoverEveryStatus() {
         let statuses = Set(Self.days.flatMap { $0.timeline.entries.flatMap { $0.doses.map(\.status) } })
         let wanted = Set(SlotStatus.allCases).subtracting([.missed])
-        #expect(statuses == wanted, "missing: \(wanted.subtracting(statuses))")
+        #expect(statuses.isSuperset(of: wanted), "missing: \(wanted.subtracting(statuses))")
         let entries = Self.days.flatMap(\.timeline.entries)
         #expect(entries.contains { $0.asNeeded.contains { $0.maxPerDay == nil && $0.takenToday > 0 } })
         #expect(entries.contains { $0.asNeeded.contains { $0.nextAllowed != nil } })
