@@ -186,8 +186,8 @@ import Testing
     /// A day built by hand the way DESIGN §4 describes one after midnight: 0–3 slots of yesterday
     /// carried (late, listed first) until each leaves — closed, or taken and listed as taken for an
     /// entry or two — and yesterday `pending` in the strip while one is open, then final; today's
-    /// slots moving from upcoming through due and late, taken (on time, early, late, time unknown)
-    /// or skipped. Entries at a random minute of every hour.
+    /// slots moving from upcoming through due and late (then missed, for some), taken (on time,
+    /// early, late, time unknown) or skipped. Entries at a random minute of every hour.
     static func carriedDay(seed: UInt64) -> Timeline {
         var rng = SplitMix64(seed: seed)
         let base = Fixtures.newYork, day = base.day, yesterday = day.adding(days: -1), o = Fixtures.newYorkEDT
@@ -210,15 +210,17 @@ import Testing
                 : nil
             return Carried(dose: dose, leaves: leaves, take: take, takenEntries: rng.int(1...2))
         }
-        struct Today { var dose: Snapshot.Dose; var event: (LocalInstant, Bool, Bool)? }    // at, skipped, time known
+        // at, skipped, time known; minutes after T at which it closes (its cut-off)
+        struct Today { var dose: Snapshot.Dose; var event: (LocalInstant, Bool, Bool)?; var closes: Int }
         let todayTimes = (0..<rng.int(0...4)).map { _ in rng.int(6...22) * 60 }.sorted()
         let today: [Today] = todayTimes.enumerated().map { i, minute in
             let scheduled = at(day, minute)
             let dose = Snapshot.Dose(medication: "Today \(i)", medicationID: Int64(1 + i), dose: nil, group: i % 2 == 0 ? "g" : nil,
                                      day: day, scheduled: scheduled, status: .upcoming, takenAt: nil, lateMinutes: nil)
-            guard rng.chance(0.7) else { return Today(dose: dose, event: nil) }
+            let closes = rng.chance(0.5) ? rng.int(120...600) : 24 * 60
+            guard rng.chance(0.6) else { return Today(dose: dose, event: nil, closes: closes) }
             let x = at(day, max(0, min(24 * 60 - 1, minute + rng.int(-300...300))))
-            return Today(dose: dose, event: (x, rng.chance(0.2), rng.chance(0.8)))
+            return Today(dose: dose, event: (x, rng.chance(0.2), rng.chance(0.8)), closes: closes)
         }
         let finalYesterday: HistoryState = rng.pick([.done, .partial, .missed])
 
@@ -254,7 +256,7 @@ import Testing
                     }
                 } else {
                     let m = minutes(t, d.scheduled)
-                    d.status = m < 0 ? .upcoming : m < 120 ? .due : .late
+                    d.status = m < 0 ? .upcoming : m < 120 ? .due : m < slot.closes ? .late : .missed
                     if d.status == .late { d.lateMinutes = m }
                 }
                 doses.append(d)
@@ -272,18 +274,20 @@ import Testing
     /// The property of DESIGN §4 on days that start with carried slots which later leave and a
     /// yesterday whose state changes: every entry expands to exactly its snapshot.
     @Test func carriedDaysExpandToTheirSnapshots() throws {
-        var sawCarried = 0, sawYesterdayChange = 0, sawTakenCarried = 0
+        var sawCarried = 0, sawYesterdayChange = 0, sawTakenCarried = 0, statuses: Set<SlotStatus> = []
         for seed in Self.carriedSeeds {
             let timeline = Self.carriedDay(seed: seed)
             let checked = try checkExpansion(timeline, "seed \(seed)")
             #expect(checked == timeline.entries.count, "seed \(seed)")
             let entries = timeline.entries
             if entries[0].counts.carried > 0 { sawCarried += 1 }
+            statuses.formUnion(entries.flatMap { $0.doses.map(\.status) })
             if Set(entries.map { $0.week[5].state }).count > 1 { sawYesterdayChange += 1 }
             if entries.contains(where: { $0.doses.contains { $0.day != timeline.day && $0.status.isTaken } }) {
                 sawTakenCarried += 1
             }
         }
+        #expect(statuses == Set(SlotStatus.allCases), "\(statuses)")
         #expect(sawCarried > 50 && sawYesterdayChange > 50 && sawTakenCarried > 30,
                 "\(sawCarried) \(sawYesterdayChange) \(sawTakenCarried)")
     }
