@@ -415,6 +415,13 @@ import Testing
                 index = found?.upperBound ?? index
             }
         }
+        // A carried dose's day, in dosebar's words in each language, with the placeholders a reader fills.
+        for catalog in [Catalog.english, .korean] {
+            let words = try #require(try parse(try TimelineJSON.text(Self.days[0].timeline, words: catalog))["words"] as? [String: Any])
+            let slotDay = try #require(words["slot_day"] as? [String: String])
+            #expect(slotDay["yesterday"] == catalog.templates["menu.slot.yesterday"] && slotDay["yesterday"]?.contains("{time}") == true)
+            #expect(slotDay["date"] == catalog.templates["menu.slot.date"] && slotDay["date"]?.contains("{date}") == true)
+        }
         let top = try parse(text)
         #expect(top.count == 11)
         #expect((top["entries"] as? [[String: Any]])?.allSatisfy { $0.count == 13 } == true)
