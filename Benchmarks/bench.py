@@ -636,6 +636,9 @@ def main():
     p.add_argument("--no-daemon", action="store_true",
                    help="skip the daemon rows (take → file and → watch line, RSS, idle wake-ups)")
     p.add_argument("--quick", action="store_true", help="1 and 50 medicines, 5 runs: a smoke test")
+    p.add_argument("--sizes", action="store_true",
+                   help="only the timeline.json size rows (50 and 1,000 medicines × 1 month against the DESIGN §4 "
+                        "budget): no timing, no floors; any build will do (--bin .build/debug/dosebar)")
     p.add_argument("--data", default=os.environ.get("DOSEBAR_BENCH_DATA", "/var/tmp/dosebar-bench"),
                    help="where scenario databases are cached and runs happen (a disk, like a real database)")
     a = p.parse_args()
@@ -647,7 +650,7 @@ def main():
     if not a.no_instructions and not (shutil.which("valgrind") and shutil.which("objcopy")):
         log("bench: valgrind or objcopy missing: no instruction counts (apt-get install valgrind binutils)")
         a.no_instructions = True
-    for tool in ("hyperfine", "sqlite3"):           # scripts/bench installs them when missing
+    for tool in () if a.sizes else ("hyperfine", "sqlite3"):    # scripts/bench installs them when missing
         if not shutil.which(tool):
             sys.exit(f"bench: {tool} is missing (apt-get install -y {tool})")
     if not a.bin and not shutil.which("swift"):
@@ -660,6 +663,9 @@ def main():
     os.makedirs(run_dir)
     binary = os.path.join(run_dir, "dosebar")       # a copy: a rebuild meanwhile cannot swap it
     shutil.copy2(binary_src, binary)
+    if a.sizes:
+        sizes_only(a, binary, run_dir)
+        return
     sizes = binary_sizes(binary, run_dir)
     linked = "static Swift runtime" if "libswiftCore" not in subprocess.run(
         ["ldd", binary], capture_output=True, text=True).stdout else "dynamic Swift runtime"
@@ -766,9 +772,32 @@ def main():
     log(f"\n(full hyperfine output: {hf.logfile.name}; table: {run_dir}/results.txt)")
 
 
+def sizes_only(a, binary, run_dir):
+    """`--sizes`: timeline.json as export writes it for 50 and 1,000 medicines × 1 month, against the budget."""
+    class Sizes:
+        results = {}
+    shm = tempfile.mkdtemp(prefix="dosebar-bench-", dir="/dev/shm")
+    try:
+        for n in sorted(TIMELINE_BUDGET):
+            src, _ = scenario(a.data, binary, n, "1m", False)
+            db = fresh_copy(src, os.path.join(run_dir, f"{n}-1m"))
+            shared = os.path.join(shm, f"{n}-1m")
+            run_ok([binary, "export", "--quiet"], dosebar_env(db, shared))
+            timeline_size(Sizes, shared, n, "1m")
+    finally:
+        shutil.rmtree(shm, ignore_errors=True)
+    checks = []
+    L = timeline_report(Sizes.results, ["1m"], checks)
+    L += [f"  [{'ok' if ok else 'MISSED'}] {what}: {val}" for what, ok, val in checks]
+    print("\n".join([f"DOSEBAR_NOW={NOW} TZ={TZ}; sources: {source_state()}"] + L))
+
+
 def timeline_size(hf, shared, n, history):
-    size = os.path.getsize(os.path.join(shared, "timeline.json"))
+    path = os.path.join(shared, "timeline.json")
+    size = os.path.getsize(path)
     hf.results[("timeline-bytes", n, history)] = size
+    with open(path) as f:
+        hf.results["timeline-schema"] = json.load(f).get("schema")
     log(f"  {'timeline.json, ' + str(n) + ' meds × ' + HISTORY_NAMES[history]:<52} {size_text(size):>9}")
 
 
@@ -984,23 +1013,7 @@ def report(res, info, meds, histories, a, linked):
         L.append("  " + ", ".join(f"{n} med{'s' if n > 1 else ''} × {HISTORY_NAMES[h]}: {ms(v['first_export_seconds'])}"
                                   for (n, h), v in sorted(firsts)))
         L.append("")
-    counts = sorted({k[1] for k in res if isinstance(k, tuple) and k[0] == "timeline-bytes"})
-    if counts:
-        L.append("timeline.json as written by export (DESIGN §4 budget: ≤ 100 KB with 50 medicines, ≤ 2 MB with 1,000)")
-        L.append(f"  {'':<24}" + "".join(f"{HISTORY_NAMES[h]:>22}" for h in histories) + "   target")
-        for n in counts:
-            vals = {h: res.get(("timeline-bytes", n, h)) for h in histories}
-            budget = TIMELINE_BUDGET.get(n)
-            verdicts = []
-            for h, v in vals.items():
-                if v is not None and budget:
-                    ok = v <= budget
-                    checks.append((f"timeline.json, {n} meds, {HISTORY_NAMES[h]} ≤ {size_text(budget)}", ok, size_text(v)))
-                    verdicts.append("ok" if ok else "MISSED")
-            L.append(f"  {f'{n} med' + ('s' if n > 1 else ''):<24}"
-                     + "".join(f"{(size_text(v) if v is not None else '—'):>22}" for v in vals.values())
-                     + (f"   ≤{size_text(budget)}: " + "/".join(verdicts) if verdicts else ""))
-        L.append("")
+    L += timeline_report(res, histories, checks)
     L += sync_report(res, ins, checks)
     L += daemon_report(res, checks)
     b = res.get("binary")
@@ -1039,6 +1052,29 @@ def report(res, info, meds, histories, a, linked):
         for what, ok, val in checks:
             L.append(f"  [{'ok' if ok else 'MISSED'}] {what}: {val}")
     return "\n".join(L)
+
+
+def timeline_report(res, histories, checks):
+    """The timeline.json rows (DESIGN §4, schema 3): its size as export wrote it, against the budget."""
+    L = []
+    counts = sorted({k[1] for k in res if isinstance(k, tuple) and k[0] == "timeline-bytes"})
+    if counts:
+        L.append(f"timeline.json (schema {res.get('timeline-schema', '?')}) as written by export (DESIGN §4 budget: ≤ 100 KB with 50 medicines, ≤ 2 MB with 1,000)")
+        L.append(f"  {'':<24}" + "".join(f"{HISTORY_NAMES[h]:>22}" for h in histories) + "   target")
+        for n in counts:
+            vals = {h: res.get(("timeline-bytes", n, h)) for h in histories}
+            budget = TIMELINE_BUDGET.get(n)
+            verdicts = []
+            for h, v in vals.items():
+                if v is not None and budget:
+                    ok = v <= budget
+                    checks.append((f"timeline.json, {n} meds, {HISTORY_NAMES[h]} ≤ {size_text(budget)}", ok, size_text(v)))
+                    verdicts.append("ok" if ok else "MISSED")
+            L.append(f"  {f'{n} med' + ('s' if n > 1 else ''):<24}"
+                     + "".join(f"{(size_text(v) if v is not None else '—'):>22}" for v in vals.values())
+                     + (f"   ≤{size_text(budget)}: " + "/".join(verdicts) if verdicts else ""))
+        L.append("")
+    return L
 
 
 # Issue 15: applying another device's 20 years × 50 medicines once takes "a few seconds at most".

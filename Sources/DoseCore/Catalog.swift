@@ -52,6 +52,8 @@ public struct Catalog: Sendable {
             "notify.reminder": "Reminder: {summary}",
             "action.taken": "Taken", "action.snooze": "Snooze 10 min", "action.skip": "Skip",
             "menu.take_all": "Take all due",
+            // A carried dose's time in a menu of today's doses (timeline.json `words.slot_day`).
+            "menu.slot.yesterday": "yesterday {time}", "menu.slot.date": "{date} {time}",
             // History (DESIGN §3): day states, calendar, stats.
             "history.state.none": "nothing scheduled", "history.state.rest": "rest day", "history.state.done": "all taken",
             "history.state.skipped": "skipped", "history.state.missed": "missed", "history.state.partial": "some missed",
@@ -259,6 +261,7 @@ public struct Catalog: Sendable {
             "notify.reminder": "다시 알림: {summary}",
             "action.taken": "복용함", "action.snooze": "10분 뒤 다시", "action.skip": "건너뛰기",
             "menu.take_all": "지금 먹을 약 모두 복용",
+            "menu.slot.yesterday": "어제 {time}", "menu.slot.date": "{date} {time}",
             "history.state.none": "일정 없음", "history.state.rest": "휴약일", "history.state.done": "모두 복용",
             "history.state.skipped": "건너뜀", "history.state.missed": "누락", "history.state.partial": "일부 누락",
             "history.state.pending": "오늘 (진행 중)",

@@ -214,7 +214,7 @@ public struct Snapshot: Hashable, Sendable {
 }
 
 /// The timeline of one local day: a snapshot for every hour and every status change.
-/// (Its file format, `timeline.json` schema 2, is `TimelineJSON`'s.)
+/// (Its file format, `timeline.json` schema 3, is `TimelineJSON`'s.)
 public struct Timeline: Hashable, Sendable {
     public var generatedAt: LocalInstant
     public var day: LocalDate

@@ -67,6 +67,7 @@ public enum SnapshotJSON {
         c.set("late", counts.late)
         c.set("missed", counts.missed)
         c.set("upcoming", counts.upcoming)
+        c.set("carried", counts.carried)
     }
 
     /// The items of `as_needed`.
@@ -142,12 +143,13 @@ public enum SnapshotJSON {
         }
     }
 
-    /// A dose's slot fields (`slots` of the timeline).
+    /// A dose's slot fields (also the start of each of the timeline's `slots`).
     static func fillSlot(_ d: JSONObjectBuilder, _ dose: Snapshot.Dose) {
         d.set("medication", dose.medication)
         d.set("medication_id", Int(dose.medicationID))
         d.set("dose", dose.dose)
         d.set("group", dose.group)
+        d.set("day", dose.day.description)
         d.set("scheduled", dose.scheduled.iso8601)
     }
 
@@ -156,6 +158,7 @@ public enum SnapshotJSON {
         fillSlot(d, dose)
         d.set("status", dose.status.rawValue)
         d.set("taken_at", dose.takenAt?.iso8601)
+        d.set("time_known", dose.timeKnown)
         d.set("late_minutes", dose.lateMinutes)
     }
 

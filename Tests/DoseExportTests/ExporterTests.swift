@@ -4,14 +4,13 @@ import Foundation
 import Testing
 
 @Suite struct ExporterTests {
-    /// A day with three entries: 13:30 (late), 14:00 (same but later), 21:00 (done).
+    /// A day with three entries: 13:30 (late), 13:30:30 (same but later: the late minutes are the
+    /// same), 21:00 (done).
     var timeline: Timeline {
         let o = Fixtures.newYorkEDT
-        var second = Fixtures.newYork
-        second.at = Fixtures.at("2026-03-09", "14:00", o)
+        var second = Fixtures.moved(Fixtures.newYork, to: LocalInstant(date: Fixtures.newYork.at.date.addingTimeInterval(30), offset: o))
         second.validUntil = Fixtures.at("2026-03-09", "21:00", o)
-        var third = Fixtures.newYork
-        third.at = Fixtures.at("2026-03-09", "21:00", o)
+        var third = Fixtures.moved(Fixtures.newYork, to: Fixtures.at("2026-03-09", "21:00", o))
         third.validUntil = Fixtures.at("2026-03-10", "00:00", o)
         third.state = .done
         third.progress = 100
@@ -45,12 +44,12 @@ import Testing
         let temp = try TemporaryDirectory()
         let dir = SharedDirectory(path: temp.path + "/dosebar")
         let exporter = Exporter()
-        try exporter.export(timeline, now: Fixtures.at("2026-03-09", "13:45", Fixtures.newYorkEDT).date, to: dir)
+        try exporter.export(timeline, now: Fixtures.newYork.at.date.addingTimeInterval(15), to: dir)
         let snapshotJSON = try String(contentsOfFile: dir.path(of: "snapshot.json"), encoding: .utf8)
         #expect(snapshotJSON == SnapshotJSON.snapshot(Fixtures.newYork) + "\n")
         #expect(!snapshotJSON.contains("generated_at"))
 
-        // 14:30: the 14:00 entry differs only in at/valid_until, so the bar files stay.
+        // 14:30: the 13:30:30 entry differs only in at/valid_until, so the bar files stay.
         let changed = try exporter.export(timeline, now: Fixtures.at("2026-03-09", "14:30", Fixtures.newYorkEDT).date, to: dir)
         #expect(changed == ["snapshot.json"])
 

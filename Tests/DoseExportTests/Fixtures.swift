@@ -134,6 +134,17 @@ enum Fixtures {
         [("newyork", newYork), ("seoul", seoulDone), ("hostile", hostile), ("empty", empty), ("rest", rest)]
     }
 
+    /// `snapshot` moved to `at`: a late dose's `late_minutes` follow (timeline.json derives them
+    /// from the entry's instant, and refuses an entry whose doses say otherwise).
+    static func moved(_ snapshot: Snapshot, to at: LocalInstant) -> Snapshot {
+        var s = snapshot
+        s.at = at
+        for i in s.doses.indices where s.doses[i].status == .late {
+            s.doses[i].lateMinutes = Int((at.date.timeIntervalSince(s.doses[i].scheduled.date) / 60).rounded(.down))
+        }
+        return s
+    }
+
     /// A timeline for the day of `entries`, generated at `generatedAt` (default: the first entry's instant).
     static func timeline(_ entries: [Snapshot], generatedAt: LocalInstant? = nil) -> Timeline {
         let first = entries[0]

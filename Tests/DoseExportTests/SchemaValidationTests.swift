@@ -44,14 +44,25 @@ import Testing
                       ("snapshot.schema.json", dir.path(of: "snapshot.json")),
                       ("waybar.schema.json", dir.path(of: "waybar.json"))]
         }
-        // A multi-entry timeline too (entries of one day share its slots).
+        // A multi-entry timeline too (Fish oil, due at 13:00, late at 15:00).
         let all = SharedDirectory(path: temp.path + "/all")
         var entries = [Fixtures.newYork, Fixtures.newYork]
         entries[1].at = Fixtures.at("2026-03-09", "15:00", Fixtures.newYorkEDT)
-        entries[1].doses[3].status = .late
-        entries[1].doses[3].lateMinutes = 120
+        let fishOil = try #require(entries[1].doses.firstIndex { $0.medication == "Fish oil" })
+        entries[1].doses[fishOil].status = .late
+        entries[1].doses[fishOil].lateMinutes = 120
+        let iron = try #require(entries[1].doses.firstIndex { $0.medication == "Iron" })
+        entries[1].doses[iron].lateMinutes = 240
         try Exporter().export(Fixtures.timeline(entries), now: entries[1].at.date, to: all)
         pairs.append(("timeline.schema.json", all.path(of: "timeline.json")))
+        // Just after midnight with last night's doses still open: carried doses, yesterday pending.
+        let seed = try #require(TimelineJSONTests.carriedSeeds.first { TimelineJSONTests.carriedDay(seed: $0).entries[0].counts.carried > 0 })
+        let night = TimelineJSONTests.carriedDay(seed: seed)
+        let carried = SharedDirectory(path: temp.path + "/carried")
+        try Exporter().export(night, now: night.entries[0].at.date, to: carried)
+        #expect(try String(contentsOfFile: carried.path(of: "snapshot.json"), encoding: .utf8)
+            .contains("{\"day\":\"2026-03-08\",\"state\":\"pending\"}"))
+        pairs += [("timeline.schema.json", carried.path(of: "timeline.json")), ("snapshot.schema.json", carried.path(of: "snapshot.json"))]
 
         let result = try Self.validate(pairs)
         #expect(result.status == 0, "schema validation failed:\n\(result.output)")
@@ -84,6 +95,11 @@ import Testing
             ("offset", good.replacingOccurrences(of: "\"at\":\"2026-03-09T13:30:00-04:00\"", with: "\"at\":\"2026-03-09T13:30:00\"")),
             ("extra", good.replacingOccurrences(of: "\"schema\":1,", with: "\"schema\":1,\"generated_at\":\"2026-03-09T13:30:00-04:00\",")),
             ("missing", good.replacingOccurrences(of: "\"taken_at\":null,", with: "")),
+            ("no day", good.replacingOccurrences(of: "\"day\":\"2026-03-09\",\"scheduled\"", with: "\"scheduled\"")),
+            ("no time_known", good.replacingOccurrences(of: "\"time_known\":true,", with: "")),
+            ("no carried", good.replacingOccurrences(of: ",\"carried\":0", with: "")),
+            ("pending past", good.replacingOccurrences(of: "{\"day\":\"2026-03-07\",\"state\":\"done\"}",
+                                                       with: "{\"day\":\"2026-03-07\",\"state\":\"pending\"}")),
             ("negative stock", good.replacingOccurrences(of: "\"remaining\":", with: "\"remaining\":-")),
         ]
         for (name, text) in broken {

@@ -26,7 +26,7 @@ import Testing
     @Test func optionalsAreNullWithTheirKeys() throws {
         let text = SnapshotJSON.snapshot(Fixtures.newYork)
         #expect(text.contains("\"dose\":null,\"group\":null"))
-        #expect(text.contains("\"taken_at\":null,\"late_minutes\":null"))
+        #expect(text.contains("\"taken_at\":null,\"time_known\":true,\"late_minutes\":null"))
         #expect(text.contains("\"late_minutes\":150"))
         let seoul = SnapshotJSON.snapshot(Fixtures.seoulDone)
         #expect(seoul.contains("\"next\":null"))
@@ -44,13 +44,15 @@ import Testing
         #expect(o["state"] as? String == "late")
         #expect(o["progress"] as? Int == 40)
         let counts = try #require(o["counts"] as? [String: Int])
-        #expect(counts == ["total": 5, "taken": 2, "skipped": 0, "due": 1, "late": 1, "missed": 0, "upcoming": 1])
+        #expect(counts == ["total": 5, "taken": 2, "skipped": 0, "due": 1, "late": 1, "missed": 0, "upcoming": 1, "carried": 0])
         let doses = try #require(o["doses"] as? [[String: Any]])
         #expect(doses.count == 5)
         let metformin = try #require(doses.first { $0["medication"] as? String == "Metformin" })
         #expect(metformin["status"] as? String == "taken_late")
         #expect(metformin["taken_at"] as? String == "2026-03-09T10:45:00-04:00")
         #expect(metformin["medication_id"] as? Int == 2)
+        #expect(metformin["day"] as? String == "2026-03-09")
+        #expect(metformin["time_known"] as? Bool == true)
         let next = try #require(o["next"] as? [String: Any])
         #expect(next["scheduled"] as? String == "2026-03-09T21:00:00-04:00")
         let streak = try #require(o["streak"] as? [String: Any])
@@ -68,6 +70,29 @@ import Testing
         #expect(week.allSatisfy { $0.count == 2 })
     }
 
+    /// Yesterday's 22:00 dose, still open (late) at 13:30.
+    static let carried = Snapshot.Dose(
+        medication: "Yaz", medicationID: 9, dose: nil, group: nil, day: LocalDate("2026-03-08")!,
+        scheduled: Fixtures.at("2026-03-08", "22:00", Fixtures.newYorkEDT), status: .late, takenAt: nil, lateMinutes: 930)
+
+    /// A carried dose is written first with its own day; `counts.carried` counts it; a take whose
+    /// time is not known says so.
+    @Test func carriedDoseAndUnknownTimeAreWritten() throws {
+        var s = Fixtures.newYork
+        s.doses.insert(Self.carried, at: 0)
+        s.counts.carried = 1
+        let metformin = try #require(s.doses.firstIndex { $0.medication == "Metformin" })
+        s.doses[metformin].timeKnown = false
+        let o = try parse(SnapshotJSON.snapshot(s))
+        #expect((o["counts"] as? [String: Int])?["carried"] == 1)
+        let doses = try #require(o["doses"] as? [[String: Any]])
+        #expect(doses[0]["medication"] as? String == "Yaz" && doses[0]["day"] as? String == "2026-03-08")
+        #expect(doses[0]["status"] as? String == "late" && doses[0]["late_minutes"] as? Int == 930)
+        #expect(doses[1]["day"] as? String == "2026-03-09")
+        #expect(doses[metformin]["time_known"] as? Bool == false)
+        #expect(doses.filter { $0["time_known"] as? Bool == true }.count == doses.count - 1)
+    }
+
     @Test func unicodeStaysUTF8() {
         let text = SnapshotJSON.snapshot(Fixtures.seoulDone)
         #expect(text.contains("\"medication\":\"오메가3\""))
@@ -80,6 +105,8 @@ import Testing
         var renamed = Fixtures.newYork
         renamed.doses.append(Fixtures.hostile.doses[0])    // a slot with escapes
         renamed.doses[0].medication = "Metformin XR"
+        renamed.doses[1].timeKnown = false
+        renamed.doses.insert(Self.carried, at: 0)
         for snapshot in Fixtures.scenarios.map(\.snapshot) + [renamed] {
             #expect(SnapshotJSON.snapshot(snapshot) == SnapshotJSON.referenceObject(snapshot).text)
         }

@@ -26,7 +26,7 @@ import Testing
         #expect(s["day"] as? String == "2026-11-22")
         #expect(s["timezone"] as? String == "Asia/Seoul")
         let counts = s["counts"] as! [String: Int]
-        #expect(counts == ["total": 2, "taken": 1, "skipped": 0, "due": 0, "late": 0, "missed": 0, "upcoming": 1])
+        #expect(counts == ["total": 2, "taken": 1, "skipped": 0, "due": 0, "late": 0, "missed": 0, "upcoming": 1, "carried": 0])
         let stock = (s["stock"] as! [[String: Any]])[0]
         #expect(stock["remaining"] as? Int == 29)
 

@@ -1,8 +1,9 @@
 // dosebar for GNOME Shell 45+: a panel indicator (icon + text) with a menu of
-// today's doses, a "Taken" item per due or late dose, a line per as-needed
-// medicine, a "Take all due" item and the strip of the last 7 days.
+// today's doses (after the earlier days' still open, with their day), a "Taken"
+// item per due or late dose, a line per as-needed medicine, a "Take all due" item
+// and the strip of the last 7 days.
 //
-// It reads timeline.json (schema 2, or 1 from an older dosebar) from dosebar's
+// It reads timeline.json (schema 3, or 2 or 1 from an older dosebar) from dosebar's
 // shared directory and picks and expands the entry in force itself (logic.js),
 // so it stays right between writes and without the daemon. It watches the
 // directory (not the file: dosebar replaces files by renaming) with a

@@ -4,12 +4,15 @@
 // menu show. Every function is pure: the time is passed in, as milliseconds since
 // the epoch.
 //
-// timeline.json is read in schema 2 (DESIGN §4: today's `slots`, `stock`, `cycle`
-// and `week` — the 6 days before today — once; each entry's `doses` are [status,
-// taken_at, late_minutes] parallel to `slots`, its `week_today` today's state in the
-// 7-day strip) and in schema 1 (every entry a whole snapshot, as dosebar wrote it
-// before), so an extension updated before dosebar keeps working. A higher schema
-// is from a dosebar newer than this extension: the panel says to update it.
+// timeline.json is read in schema 3 (DESIGN §4: `week` — the 6 days before today —,
+// `slots` — every slot any entry lists, carried ones of earlier days first, each with
+// its day and the take that resolves it —, `stock` and `cycle` once; each entry's
+// `doses` are a status or null per slot, its `week_today` today's state in the 7-day
+// strip and `week_yesterday` yesterday's when it differs from the top-level week), and
+// in the schemas dosebar wrote before (2: [status, taken_at, late_minutes] per slot;
+// 1: every entry a whole snapshot), so an extension updated before dosebar keeps
+// working. A higher schema is from a dosebar newer than this extension: the panel
+// says to update it.
 
 /** Day states of a snapshot (DESIGN §3), plus `stale` and `error` of our own. */
 export const STATES = ['empty', 'late', 'due', 'missed', 'done', 'upcoming', 'rest', 'none', 'stale', 'error'];
@@ -63,14 +66,14 @@ function fill(template, value) {
 }
 
 /** The timeline.json schemas this extension reads; the newest is what dosebar writes. */
-export const SCHEMAS = [1, 2];
+export const SCHEMAS = [1, 2, 3];
 
 /**
  * Parses the text of timeline.json. Returns `{timeline}` or `{error}` (with
  * `newerSchema` when the file is from a dosebar newer than this extension);
  * never throws. A timeline must have a known schema, a day, a reload_at and at
- * least one entry with an `at`; in schema 2, `slots` and, in every entry, as
- * many `doses` as slots.
+ * least one entry with an `at`; in schemas 2 and 3, `slots` and, in every entry,
+ * as many `doses` as slots (schema 2: triples; schema 3: a status word or null).
  */
 export function parseTimeline(text) {
     let data;
@@ -87,7 +90,7 @@ export function parseTimeline(text) {
         return {error: `unknown schema ${JSON.stringify(data.schema)}`};
     if (!Array.isArray(data.entries) || data.entries.length === 0)
         return {error: 'no entries'};
-    if (data.schema === 2 && !Array.isArray(data.slots))
+    if (data.schema >= 2 && !Array.isArray(data.slots))
         return {error: 'no slots'};
     for (const key of ['day', 'reload_at']) {
         if (typeof data[key] !== 'string')
@@ -98,36 +101,69 @@ export function parseTimeline(text) {
     for (const entry of data.entries) {
         if (!entry || typeof entry.at !== 'string' || Number.isNaN(Date.parse(entry.at)))
             return {error: 'an entry without a valid "at"'};
-        if (data.schema === 2 && (!Array.isArray(entry.doses) || entry.doses.length !== data.slots.length ||
-            !entry.doses.every(Array.isArray)))
+        if (data.schema >= 2 && (!Array.isArray(entry.doses) || entry.doses.length !== data.slots.length ||
+            !entry.doses.every(data.schema === 2 ? Array.isArray : d => d === null || typeof d === 'string')))
             return {error: `the entry at ${entry.at} has no dose per slot`};
     }
     return {timeline: data};
 }
 
 /**
- * The snapshot an entry stands for: in schema 2, each dose is its slot with the
- * entry's [status, taken_at, late_minutes], `week` is the top-level `week` (the 6
- * days before today) followed by today with the entry's `week_today`, and day,
- * timezone, stock and cycle come from the top level (a schema-1 entry is already
- * whole). A file without a week (a dosebar before the strip) expands without one.
- * Only the entry shown is expanded.
+ * The snapshot an entry stands for (a schema-1 entry is already whole). Schema 3: a
+ * dose for every slot whose status in the entry is not null — the slot with that
+ * status, its taken_at and time_known when the status is taken* (else null and
+ * true), late_minutes the whole minutes from `scheduled` to the entry's `at` when it
+ * is late; `week` is the top-level `week` (yesterday's state replaced by the entry's
+ * `week_yesterday`, if any) followed by today with the entry's `week_today`. Schema 2:
+ * each dose is its slot with the entry's [status, taken_at, late_minutes]. Day,
+ * timezone, stock and cycle come from the top level. A file without a week (a
+ * dosebar before the strip) expands without one. Only the entry shown is expanded.
  */
 export function expandEntry(timeline, entry) {
-    if (timeline.schema !== 2)
+    if (timeline.schema !== 2 && timeline.schema !== 3)
         return entry;
-    const doses = timeline.slots.map((slot, i) => {
-        const [status, takenAt, lateMinutes] = entry.doses[i];
-        return {...slot, status, taken_at: takenAt ?? null, late_minutes: lateMinutes ?? null};
-    });
-    const {week_today: weekToday, ...rest} = entry;
+    let doses;
+    if (timeline.schema === 2) {
+        doses = timeline.slots.map((slot, i) => {
+            const [status, takenAt, lateMinutes] = entry.doses[i];
+            return {...slot, status, taken_at: takenAt ?? null, late_minutes: lateMinutes ?? null};
+        });
+    } else {
+        const at = Date.parse(entry.at);
+        doses = [];
+        timeline.slots.forEach((slot, i) => {
+            const status = entry.doses[i];
+            if (typeof status !== 'string')
+                return;
+            const taken = status.startsWith('taken');
+            doses.push({
+                ...slot, status,
+                taken_at: taken ? slot.taken_at ?? null : null,
+                time_known: taken ? slot.time_known !== false : true,
+                late_minutes: status === 'late' ? Math.floor((at - Date.parse(slot.scheduled)) / 60000) : null,
+            });
+        });
+    }
+    const {week_today: weekToday, week_yesterday: weekYesterday, ...rest} = entry;
     const whole = {
         ...rest, doses,
         day: timeline.day, timezone: timeline.timezone, stock: timeline.stock ?? [], cycle: timeline.cycle ?? [],
     };
-    if (Array.isArray(timeline.week) && typeof weekToday === 'string')
-        whole.week = [...timeline.week, {day: timeline.day, state: weekToday}];
+    if (Array.isArray(timeline.week) && typeof weekToday === 'string') {
+        const past = [...timeline.week];
+        if (typeof weekYesterday === 'string' && past.length > 0)
+            past[past.length - 1] = {...past[past.length - 1], state: weekYesterday};
+        whole.week = [...past, {day: timeline.day, state: weekToday}];
+    }
     return whole;
+}
+
+/** The `YYYY-MM-DD` before `day` (a calendar date, no zone involved). */
+export function dayBefore(day) {
+    const m = /^(\d{4})-(\d\d)-(\d\d)$/.exec(String(day ?? ''));
+    if (!m)
+        return null;
+    return new Date(Date.UTC(+m[1], +m[2] - 1, +m[3] - 1)).toISOString().slice(0, 10);
 }
 
 /**
@@ -215,6 +251,9 @@ export function doseWords(timeline) {
         take: text(w.take) ?? 'Taken',
         takeAll: text(w.take_all) ?? 'Take all due',
         noDoses: text(w.nothing_today) ?? 'Nothing scheduled today',
+        // A carried dose's day and time (`yesterday 22:00`), in dosebar's words; without them the date.
+        yesterday: text(w.slot_day?.yesterday) ?? '{date} {time}',
+        otherDay: text(w.slot_day?.date) ?? '{date} {time}',
         // The strip exists only with dosebar's words for it: the extension has none of its own.
         week: weekLine === null ? null : {line: weekLine, symbol: state => text(w.week.symbols?.[state]) ?? String(state)},
     };
@@ -232,12 +271,26 @@ export function weekText(week, words) {
     return words.week.line.replace('{days}', () => days);
 }
 
-/** How one dose's status reads in the menu, e.g. `late`, `taken 08:10`. */
+/** How one dose's status reads in the menu, e.g. `late`, `taken 08:10` (no time when it is not known). */
 export function statusText(dose, words) {
     const word = words.status(dose.status);
-    if (dose.taken_at && String(dose.status).startsWith('taken'))
+    if (dose.taken_at && String(dose.status).startsWith('taken') && dose.time_known !== false)
         return `${word} ${clockOf(dose.taken_at)}`;
     return word;
+}
+
+/**
+ * When a dose is scheduled, as the menu shows it: `HH:MM` for one of `today`, and for a
+ * carried one (a slot of an earlier day still open) its day too, in dosebar's words:
+ * `yesterday 22:00`, else `2026-11-19 22:00`.
+ */
+export function whenText(dose, today, words) {
+    const time = clockOf(dose.scheduled);
+    const day = typeof dose.day === 'string' ? dose.day : null;
+    if (day === null || day === today)
+        return time;
+    const template = day === dayBefore(today) ? words.yesterday : words.otherDay;
+    return template.replace('{date}', () => day).replace('{time}', () => time);
 }
 
 /**
@@ -286,7 +339,7 @@ export function buildView(loaded, now, {today = null, command = 'dosebar', dir =
             due.push(name);
         items.push({
             kind: 'dose',
-            text: `${clockOf(dose.scheduled)}  ${what} — ${statusText(dose, said)}`,
+            text: `${whenText(dose, entry.day, said)}  ${what} — ${statusText(dose, said)}`,
             status: String(dose.status),
             action: actionable ? {label: said.take, argv: takeArgv(command, dir, [name])} : null,
         });

@@ -156,18 +156,18 @@ writeAtomically(`${shared}/timeline.json`, goodTimeline);
 check('good file again: recovers', await until(() => !classes().includes('dosebar-error')), classes().join(' '));
 const goodLabel = label(), goodTexts = JSON.stringify(texts());
 
-// The file dosebar writes is schema 2; a dosebar newer than the extension may write
-// schema 3: the panel and the menu say the extension needs updating.
+// The file dosebar writes is schema 3; a dosebar newer than the extension may write
+// schema 4: the panel and the menu say the extension needs updating.
 const good = JSON.parse(goodTimeline);
-check('timeline.json is schema 2', good.schema === 2, String(good.schema));
-writeAtomically(`${shared}/timeline.json`, JSON.stringify({...good, schema: 3}));
-check('schema 3: the panel asks for a newer extension', await until(() => label() === 'dosebar: update the extension'),
+check('timeline.json is schema 3', good.schema === 3, String(good.schema));
+writeAtomically(`${shared}/timeline.json`, JSON.stringify({...good, schema: 4}));
+check('schema 4: the panel asks for a newer extension', await until(() => label() === 'dosebar: update the extension'),
     `label '${label()}'`);
-check('schema 3: and the menu says why', texts().some(t => t.includes('(schema 3) needs a newer dosebar extension')),
+check('schema 4: and the menu says why', texts().some(t => t.includes('(schema 4) needs a newer dosebar extension')),
     JSON.stringify(texts()));
-check('schema 3: error style', classes().includes('dosebar-error'), classes().join(' '));
+check('schema 4: error style', classes().includes('dosebar-error'), classes().join(' '));
 
-// Schema 1 (every entry a whole snapshot, from an older dosebar) shows the same as schema 2
+// Schema 1 (every entry a whole snapshot, from an older dosebar) shows the same as schema 3
 // (with the words, which a reader takes from any schema: the strip needs them).
 const Logic = await import(`file://${extDir}/logic.js`);
 const schema1 = {
@@ -176,7 +176,7 @@ const schema1 = {
     entries: good.entries.map(e => ({schema: 1, ...Logic.expandEntry(good, e), messages: [e.message], tooltip: ''})),
 };
 writeAtomically(`${shared}/timeline.json`, JSON.stringify(schema1));
-check('schema 1: read like schema 2', await until(() => label() === goodLabel && JSON.stringify(texts()) === goodTexts),
+check('schema 1: read like schema 3', await until(() => label() === goodLabel && JSON.stringify(texts()) === goodTexts),
     `label '${label()}', ${JSON.stringify(texts())}`);
 writeAtomically(`${shared}/timeline.json`, goodTimeline);
 

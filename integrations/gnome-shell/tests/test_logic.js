@@ -2,9 +2,10 @@
 //
 //   gjs -m integrations/gnome-shell/tests/test_logic.js [timeline.json NOW]
 //
-// It feeds the logic timelines of schema 2 (what dosebar writes), schema 1 (an
-// older dosebar: read the same) and schema 3 (a newer dosebar: "update the
-// extension"). With a timeline.json written by the real `dosebar export` and the
+// It feeds the logic timelines of schema 3 (what dosebar writes: carried slots
+// of yesterday first, each slot once with its take, a status or null per slot and
+// entry), schemas 2 and 1 (an older dosebar: read the same) and schema 4 (a newer
+// dosebar: "update the extension"). With a timeline.json written by the real `dosebar export` and the
 // instant it was made for, it also checks the view built from it (the scenario
 // of integrations/tests: Levothyroxine late, Magnesium due, Omega-3 taken).
 // Prints `ok`/`not ok` per check and exits 1 if any failed.
@@ -37,11 +38,12 @@ function canonical(value) {
 }
 
 // A small timeline of 2026-11-22 in New York, first as schema 1 (every entry a
-// whole snapshot), then in schema 2 as dosebar writes it now.
+// whole snapshot), then in schema 3 as dosebar writes it now (and in schema 2).
 function dose(medication, hhmm, status, extra = {}) {
-    const id = {Levothyroxine: 1, Magnesium: 2}[medication];
+    const id = {Levothyroxine: 1, Magnesium: 2, Yaz: 3, Night: 4}[medication];
+    const day = extra.day ?? '2026-11-22';
     return {medication, medication_id: id, dose: medication === 'Levothyroxine' ? '50 µg' : null, group: null,
-        scheduled: `2026-11-22T${hhmm}:00-05:00`, status, taken_at: null, late_minutes: null, ...extra};
+        day, scheduled: `${day}T${hhmm}:00-05:00`, status, taken_at: null, time_known: true, late_minutes: null, ...extra};
 }
 function entry(hhmm, state, doses, text, message = {id: 'next_up', severity: 'info', text: 'Next'}, asNeeded = []) {
     return {schema: 1, at: `2026-11-22T${hhmm}:00-05:00`, day: '2026-11-22', timezone: 'America/New_York',
@@ -73,14 +75,63 @@ const EN_WORDS = {
     status: {upcoming: 'upcoming', due: 'due', late: 'late', missed: 'missed', taken: 'taken',
         taken_early: 'taken early', taken_late: 'taken late', skipped: 'skipped'},
     take: 'Taken', take_all: 'Take all due', nothing_today: 'Nothing scheduled today',
+    slot_day: {yesterday: 'yesterday {time}', date: '{date} {time}'},
 };
 const KO_WORDS = {
     status: {upcoming: '예정', due: '복용 시간', late: '늦음', missed: '누락', taken: '복용함',
         taken_early: '일찍 복용', taken_late: '늦게 복용', skipped: '건너뜀'},
     take: '복용함', take_all: '지금 먹을 약 모두 복용', nothing_today: '오늘은 예정된 복용이 없습니다',
+    slot_day: {yesterday: '어제 {time}', date: '{date} {time}'},
 };
 
-/** The same day in schema 2 (DESIGN §4), written as dosebar does. */
+/** A schema-1 entry less what timeline.json leaves out; for schema 2, also less a dose's day and time_known. */
+function wanted(e, schema = 3) {
+    const {schema: _s, messages: _m, tooltip: _t, ...want} = e;
+    if (schema === 2)
+        want.doses = want.doses.map(({day: _d, time_known: _k, ...d}) => d);
+    return want;
+}
+
+/**
+ * The same day in schema 3 (DESIGN §4), written as dosebar does: every slot any entry lists once
+ * (first listed first), with the take of the first entry listing it taken; a status or null per slot
+ * and entry; with `past` (the 6 days before) the week, yesterday as in the last entry, and each
+ * entry's `week_today` (`today[i]`) and `week_yesterday` where `yesterday[i]` differs.
+ */
+function toSchema3(t, {past = null, today = [], yesterday = []} = {}) {
+    const slotKeys = ['medication', 'medication_id', 'dose', 'group', 'day', 'scheduled'];
+    const pick = (o, keys) => Object.fromEntries(keys.map(k => [k, o[k]]));
+    const key = d => `${d.medication_id}|${d.day}|${d.scheduled}`;
+    const slots = [], index = new Map();
+    for (const e of t.entries) {
+        for (const d of e.doses) {
+            if (!index.has(key(d))) {
+                index.set(key(d), slots.length);
+                slots.push({...pick(d, slotKeys), taken_at: null, time_known: true});
+            }
+            const slot = slots[index.get(key(d))];
+            if (d.status.startsWith('taken') && slot.taken_at === null)
+                Object.assign(slot, {taken_at: d.taken_at, time_known: d.time_known});
+        }
+    }
+    const week = past === null ? {} : {week: [...past.slice(0, 5), {...past[5], state: yesterday.at(-1) ?? past[5].state}]};
+    return {
+        schema: 3, generated_at: t.generated_at, day: t.day, timezone: t.timezone, reload_at: t.reload_at, ...week,
+        words: EN_WORDS, slots, stock: t.entries[0].stock, cycle: t.entries[0].cycle,
+        entries: t.entries.map((e, i) => {
+            const statuses = slots.map(() => null);
+            for (const d of e.doses)
+                statuses[index.get(key(d))] = d.status;
+            const days = past === null ? {} : {week_today: today[i]};
+            if (past !== null && yesterday[i] !== undefined && yesterday[i] !== week.week[5].state)
+                days.week_yesterday = yesterday[i];
+            return {...pick(e, ['at', 'valid_until', 'state', 'counts', 'progress']), ...days, doses: statuses,
+                ...pick(e, ['as_needed', 'next', 'streak', 'adherence', 'message', 'text'])};
+        }),
+    };
+}
+
+/** The same day in schema 2, as dosebar wrote it before. */
 function toSchema2(t) {
     const slotKeys = ['medication', 'medication_id', 'dose', 'group', 'scheduled'];
     const pick = (o, keys) => Object.fromEntries(keys.map(k => [k, o[k]]));
@@ -95,7 +146,8 @@ function toSchema2(t) {
         })),
     };
 }
-const timeline = toSchema2(timeline1);
+const timeline = toSchema3(timeline1);
+const timeline2 = toSchema2(timeline1);
 const text = JSON.stringify(timeline);
 
 // --- parseTimeline
@@ -105,21 +157,30 @@ check('parse: not JSON', /not JSON/.test(Logic.parseTimeline('{"schema":').error
 check('parse: half a file is an error, not a throw', Logic.parseTimeline(text.slice(0, text.length / 2)).error !== undefined);
 check('parse: an array', Logic.parseTimeline('[]').error === 'not a JSON object');
 check('parse: null', Logic.parseTimeline('null').error === 'not a JSON object');
-equal('parse: schema 2', parsed.timeline?.schema, 2);
+equal('parse: schema 3', parsed.timeline?.schema, 3);
+check('parse: schema 2 (an older dosebar) is read too', Logic.parseTimeline(JSON.stringify(timeline2)).timeline !== undefined);
 check('parse: schema 1 (an older dosebar) is read too', Logic.parseTimeline(JSON.stringify(timeline1)).timeline !== undefined);
-const newer = Logic.parseTimeline(JSON.stringify({...timeline, schema: 3, slots: 'whatever it became'}));
-check('parse: schema 3 is from a newer dosebar', newer.newerSchema === 3 && /newer/.test(newer.error ?? ''), JSON.stringify(newer));
+const newer = Logic.parseTimeline(JSON.stringify({...timeline, schema: 4, slots: 'whatever it became'}));
+check('parse: schema 4 is from a newer dosebar', newer.newerSchema === 4 && /newer/.test(newer.error ?? ''), JSON.stringify(newer));
 for (const odd of [0, '2', null, 1.5]) {
     const r = Logic.parseTimeline(JSON.stringify({...timeline, schema: odd}));
     check(`parse: schema ${JSON.stringify(odd)} is unknown, not newer`, /unknown schema/.test(r.error ?? '') && r.newerSchema === undefined,
         JSON.stringify(r));
 }
-check('parse: schema 2 without slots', Logic.parseTimeline(JSON.stringify({...timeline, slots: undefined})).error === 'no slots');
-check('parse: schema 2 with a dose missing in an entry', /dose per slot/.test(Logic.parseTimeline(JSON.stringify({
-    ...timeline, entries: [{...timeline.entries[0], doses: timeline.entries[0].doses.slice(1)}],
+for (const [name, t2] of [['3', timeline], ['2', timeline2]]) {
+    check(`parse: schema ${name} without slots`, Logic.parseTimeline(JSON.stringify({...t2, slots: undefined})).error === 'no slots');
+    check(`parse: schema ${name} with a dose missing in an entry`, /dose per slot/.test(Logic.parseTimeline(JSON.stringify({
+        ...t2, entries: [{...t2.entries[0], doses: t2.entries[0].doses.slice(1)}],
+    })).error ?? ''));
+    check(`parse: schema ${name} with a dose that is an object`, /dose per slot/.test(Logic.parseTimeline(JSON.stringify({
+        ...t2, entries: [{...t2.entries[0], doses: timeline1.entries[0].doses}],
+    })).error ?? ''));
+}
+check('parse: schema 3 with a triple (schema 2\'s dose)', /dose per slot/.test(Logic.parseTimeline(JSON.stringify({
+    ...timeline, entries: [{...timeline.entries[0], doses: timeline2.entries[0].doses}],
 })).error ?? ''));
-check('parse: schema 2 with a dose that is not a triple', /dose per slot/.test(Logic.parseTimeline(JSON.stringify({
-    ...timeline, entries: [{...timeline.entries[0], doses: timeline1.entries[0].doses}],
+check('parse: schema 3 with a number for a status', /dose per slot/.test(Logic.parseTimeline(JSON.stringify({
+    ...timeline, entries: [{...timeline.entries[0], doses: timeline.entries[0].doses.map(() => 1)}],
 })).error ?? ''));
 check('parse: no entries', Logic.parseTimeline(JSON.stringify({...timeline, entries: []})).error === 'no entries');
 check('parse: an entry without at', /at/.test(Logic.parseTimeline(JSON.stringify({...timeline, entries: [{}]})).error ?? ''));
@@ -135,11 +196,15 @@ equal('pick: exactly an entry', at('2026-11-22T09:00:00-05:00'), '2026-11-22T09:
 equal('pick: the same instant in UTC', at('2026-11-22T14:00:00Z'), '2026-11-22T09:00:00-05:00');
 equal('pick: after the last', at('2026-11-22T23:00:00-05:00'), '2026-11-22T09:15:00-05:00');
 
-// --- expandEntry: slots + the entry's triples + the top level = the schema-1 entry
+// --- expandEntry: slots + the entry's statuses (schema 3) or triples (schema 2) + the top level = the schema-1 entry
 for (const [i, e] of timeline.entries.entries()) {
     const whole = Logic.expandEntry(timeline, e);
-    const {schema: _s, messages: _m, tooltip: _t, ...want} = timeline1.entries[i];
-    equal(`expand: entry ${e.at} is the snapshot less schema, messages, tooltip`, canonical(whole), canonical(want));
+    equal(`expand: entry ${e.at} is the snapshot less schema, messages, tooltip`, canonical(whole), canonical(wanted(timeline1.entries[i])));
+}
+for (const [i, e] of timeline2.entries.entries()) {
+    const whole = Logic.expandEntry(timeline2, e);
+    equal(`expand schema 2: entry ${e.at} is the snapshot less schema, messages, tooltip`, canonical(whole),
+        canonical(wanted(timeline1.entries[i], 2)));
 }
 check('expand: a schema-1 entry is already whole', Logic.expandEntry(timeline1, timeline1.entries[1]) === timeline1.entries[1]);
 
@@ -219,26 +284,28 @@ equal('view: no file yet', [v.state, v.iconName], ['error', 'dialog-question-sym
 v = Logic.buildView(Logic.parseTimeline('{oops'), t('2026-11-22T09:30:00-05:00'), opts);
 check('view: a broken file says so', v.state === 'error' && v.message.includes('not JSON'), v.message);
 
-// Schema 1 (an older dosebar) shows the same as schema 2 at every instant.
+// Schemas 1 and 2 (an older dosebar) show the same as schema 3 at every instant.
 const parsed1 = Logic.parseTimeline(JSON.stringify(timeline1));
+const parsed2 = Logic.parseTimeline(JSON.stringify(timeline2));
 for (const iso of ['2026-11-22T00:30:00-05:00', '2026-11-22T07:00:00-05:00', '2026-11-22T09:10:00-05:00',
     '2026-11-22T12:00:00-05:00', '2026-11-23T08:00:00-05:00']) {
     const a = Logic.buildView(parsed1, t(iso), opts), b = Logic.buildView(parsed, t(iso), opts);
-    equal(`schema 1 and 2 give the same view at ${iso}`, a, b);
+    equal(`schema 1 and 3 give the same view at ${iso}`, a, b);
+    equal(`schema 2 and 3 give the same view at ${iso}`, Logic.buildView(parsed2, t(iso), opts), b);
 }
 // Without the line (a schema-1 file of a dosebar before as-needed lines), no as-needed row.
 const noLine = {...timeline1, entries: timeline1.entries.map(e => ({...e, as_needed: e.as_needed.map(({text: _, ...rest}) => rest)}))};
 v = Logic.buildView(Logic.parseTimeline(JSON.stringify(noLine)), t('2026-11-22T09:10:00-05:00'), opts);
 check('view: an as-needed item without a line is not shown', v.items.every(i => i.kind !== 'asNeeded'), JSON.stringify(v.items));
 
-// Schema 3: a dosebar newer than this extension. Clearly says so, in both languages.
-v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...timeline, schema: 3})), t('2026-11-22T09:10:00-05:00'), opts);
-equal('view schema 3: error state, no items', [v.state, v.items.length], ['error', 0]);
-check('view schema 3: the menu says a newer extension is needed',
-    v.message === 'This timeline.json (schema 3) needs a newer dosebar extension: update the extension.', v.message);
-check('view schema 3: so does the panel', /update the extension/.test(v.label), v.label);
-v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...timeline, schema: 3})), t('2026-11-22T09:10:00-05:00'), {...opts, lang: 'ko'});
-check('view schema 3, ko', v.message.includes('스키마 3') && v.message.includes('dosebar 확장'), v.message);
+// Schema 4: a dosebar newer than this extension. Clearly says so, in both languages.
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...timeline, schema: 4})), t('2026-11-22T09:10:00-05:00'), opts);
+equal('view schema 4: error state, no items', [v.state, v.items.length], ['error', 0]);
+check('view schema 4: the menu says a newer extension is needed',
+    v.message === 'This timeline.json (schema 4) needs a newer dosebar extension: update the extension.', v.message);
+check('view schema 4: so does the panel', /update the extension/.test(v.label), v.label);
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...timeline, schema: 4})), t('2026-11-22T09:10:00-05:00'), {...opts, lang: 'ko'});
+check('view schema 4, ko', v.message.includes('스키마 4') && v.message.includes('dosebar 확장'), v.message);
 
 const empty = {...timeline, slots: [], entries: [{...toSchema2({...timeline1, entries: [entry('00:00', 'empty', [], '💊 No medicines yet')]}).entries[0],
     message: {id: 'empty', severity: 'info', text: 'Add one'}}]};
@@ -287,13 +354,71 @@ check('week view: no strip in a file without a week', v.items.every(i => i.kind 
 check('the extension keeps no strip words or symbols of its own',
     JSON.stringify(Logic.WORDS).indexOf('Week') < 0 && Object.values(EN_WEEK.symbols).every(c => !JSON.stringify(Logic.WORDS).includes(c)));
 
+// --- carried slots (DESIGN §4): last night's 22:00 Yaz still open after midnight, listed first
+// with its day until it is taken at 00:30 (then it leaves); a slot of two days before, open
+// until 01:00; yesterday pending in the strip until both have left.
+const yaz = (status, extra = {}) => dose('Yaz', '22:00', status, {day: '2026-11-21', ...extra});
+const night = status => dose('Night', '23:30', status, {day: '2026-11-20', late_minutes: null});
+const levo = dose('Levothyroxine', '06:00', 'upcoming'), mag = dose('Magnesium', '09:00', 'upcoming');
+const carried1 = {
+    ...timeline1,
+    entries: [
+        entry('00:00', 'late', [yaz('late', {late_minutes: 120}), {...night('late'), late_minutes: 1470}, levo, mag],
+            '⏰ 0/2 · Yaz late 2h', {id: 'late_2h', severity: 'warning', text: 'Yaz (last night 22:00) is 2h late'}),
+        entry('00:30', 'late', [yaz('taken_late', {taken_at: '2026-11-22T00:30:00-05:00', time_known: false}),
+            {...night('late'), late_minutes: 1500}, levo, mag], '⏰ 0/2 · Night late'),
+        entry('01:00', 'upcoming', [levo, mag], '💊 0/2 · Levothyroxine 06:00'),
+    ],
+};
+const CARRIED_PAST = [['2026-11-16', 'done'], ['2026-11-17', 'done'], ['2026-11-18', 'done'], ['2026-11-19', 'done'],
+    ['2026-11-20', 'partial'], ['2026-11-21', 'done']].map(([day, state]) => ({day, state}));
+const carriedYesterday = ['pending', 'pending', 'done'];
+const carried = toSchema3(carried1, {past: CARRIED_PAST, today: ['pending', 'pending', 'pending'], yesterday: carriedYesterday});
+carried.words = {...EN_WORDS, week: EN_WEEK};
+const parsedCarried = Logic.parseTimeline(JSON.stringify(carried));
+check('carried: parses', parsedCarried.timeline !== undefined, JSON.stringify(parsedCarried.error));
+equal('carried: each slot once, carried first', carried.slots.map(s => `${s.medication} ${s.day}`),
+    ['Yaz 2026-11-21', 'Night 2026-11-20', 'Levothyroxine 2026-11-22', 'Magnesium 2026-11-22']);
+equal('carried: null where an entry does not list a slot', carried.entries.map(e => e.doses),
+    [['late', 'late', 'upcoming', 'upcoming'], ['taken_late', 'late', 'upcoming', 'upcoming'], [null, null, 'upcoming', 'upcoming']]);
+equal('carried: week_yesterday only where yesterday differs from the last entry',
+    carried.entries.map(e => e.week_yesterday ?? null), ['pending', 'pending', null]);
+for (const [i, e] of carried.entries.entries()) {
+    const want = wanted(carried1.entries[i]);
+    want.week = [...CARRIED_PAST.slice(0, 5), {day: '2026-11-21', state: carriedYesterday[i]}, {day: '2026-11-22', state: 'pending'}];
+    equal(`carried: entry ${e.at} expands to its snapshot`, canonical(Logic.expandEntry(carried, e)), canonical(want));
+}
+equal('carried: late_minutes are whole minutes, rounded down',
+    Logic.expandEntry(carried, {...carried.entries[0], at: '2026-11-22T00:00:59-05:00'}).doses[0].late_minutes, 120);
+v = Logic.buildView(parsedCarried, t('2026-11-22T00:10:00-05:00'), opts);
+equal('carried view: the carried doses first, with their day', v.items.filter(i => i.kind === 'dose').map(i => i.text),
+    ['yesterday 22:00  Yaz — late', '2026-11-20 23:30  Night — late', '06:00  Levothyroxine 50 µg — upcoming',
+        '09:00  Magnesium — upcoming']);
+equal('carried view: a Taken action for each', v.items.filter(i => i.action).map(i => i.action.argv.at(-1)), ['Yaz', 'Night']);
+equal('carried view: yesterday pending in the strip', v.items.at(-1), {kind: 'week', text: 'Week: ✓ ✓ ✓ ✓ ◐ ○ ○'});
+v = Logic.buildView(parsedCarried, t('2026-11-22T00:45:00-05:00'), opts);
+equal('carried view: a take whose time is not known shows no time', v.items[0].text, 'yesterday 22:00  Yaz — taken late');
+v = Logic.buildView(parsedCarried, t('2026-11-22T02:00:00-05:00'), opts);
+equal('carried view: gone once resolved or closed', v.items.filter(i => i.kind === 'dose').map(i => i.text),
+    ['06:00  Levothyroxine 50 µg — upcoming', '09:00  Magnesium — upcoming']);
+equal('carried view: yesterday final in the strip', v.items.at(-1), {kind: 'week', text: 'Week: ✓ ✓ ✓ ✓ ◐ ✓ ○'});
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...carried, words: {...KO_WORDS, week: EN_WEEK}})),
+    t('2026-11-22T00:10:00-05:00'), opts);
+equal('carried view ko: dosebar\'s words for the day', v.items.slice(0, 2).map(i => i.text),
+    ['어제 22:00  Yaz — 늦음', '2026-11-20 23:30  Night — 늦음']);
+v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...carried, words: {...carried.words, slot_day: undefined}})),
+    t('2026-11-22T00:10:00-05:00'), opts);
+equal('carried view: without dosebar\'s words, the date', v.items[0].text, '2026-11-21 22:00  Yaz — late');
+equal('dayBefore: across a month and a year', [Logic.dayBefore('2026-03-01'), Logic.dayBefore('2027-01-01'), Logic.dayBefore('x')],
+    ['2026-02-28', '2026-12-31', null]);
+
 // --- a timeline written by the real dosebar, when given
 const [file, now] = System.programArgs;
 if (file) {
     const [, bytes] = GLib.file_get_contents(file);
     const real = Logic.parseTimeline(new TextDecoder().decode(bytes));
     check('real: timeline.json of dosebar parses', real.error === undefined, real.error);
-    equal('real: schema 2', real.timeline?.schema, 2);
+    equal('real: schema 3', real.timeline?.schema, 3);
     if (real.timeline) {
         const rv = Logic.buildView(real, Date.parse(now), {today: real.timeline.day, command: 'dosebar', dir: ''});
         equal('real: state at the scenario instant', rv.state, 'late');
