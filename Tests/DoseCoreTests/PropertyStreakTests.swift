@@ -91,6 +91,7 @@ import Testing
         let yesterdayEvents = eventsByDay[yesterday] ?? []
         let plan = DayPlan(date: today, medications: meds, events: yesterdayEvents + todayEvents, zone: zone)
         let builder = SnapshotBuilder(plan: plan, history: History(today: today, recent: summaries), medications: meds)
+        if Oracle.outOfOrder(meds, days: yesterday...today.adding(days: 2), zone) { return }
         let ySlots = Oracle.slots(meds, on: yesterday, zone, events: yesterdayEvents).filter(\.tracked)
         let tSlots = Oracle.slots(meds, on: today, zone, events: todayEvents).filter(\.tracked)
         var probes = (0..<10).map { _ in g.instant(plan.dayStart, plan.dayEnd) }
@@ -98,7 +99,7 @@ import Testing
             probes += [slot.cutoff.addingTimeInterval(-1), slot.cutoff]
         }
         for e in yesterdayEvents + todayEvents where e.at >= plan.dayStart && e.at < plan.dayEnd { probes += [e.at.addingTimeInterval(-1), e.at] }
-        for t in probes {
+        for t in probes where t >= plan.dayStart && t < plan.dayEnd {
             let y = PropertyStreakTests.outcome(ySlots, events: yesterdayEvents, at: t)
             let through = y == .pending ? oracleStreak : y == .broken ? 0 : y == .complete ? oracleStreak + 1 : oracleStreak
             let now = PropertyStreakTests.outcome(tSlots, events: todayEvents, at: t)
