@@ -23,8 +23,11 @@ enum Fx {
                          at: instant(at), loggedAt: instant(at))
     }
 
-    static func plan(_ day: String, _ meds: [Medication], _ events: [DoseEvent] = [], tz: String = "Asia/Seoul") -> DayPlan {
-        DayPlan(date: date(day), medications: meds, events: events, zone: zone(tz))
+    /// The plan of `day`; `events` may hold the day before's too (its slots still open after midnight are
+    /// carried). `carry: false`: as if every slot of the day before was settled before midnight.
+    static func plan(_ day: String, _ meds: [Medication], _ events: [DoseEvent] = [], tz: String = "Asia/Seoul",
+                     carry: Bool = true) -> DayPlan {
+        DayPlan(date: date(day), medications: meds, events: events, zone: zone(tz), carry: carry)
     }
 
     static func builder(_ plan: DayPlan, history: [DaySummary] = [], catalog: Catalog = .english, meds: [Medication]) -> SnapshotBuilder {

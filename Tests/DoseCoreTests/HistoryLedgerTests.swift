@@ -86,22 +86,32 @@ import Testing
         #expect(l.mostLateSlot(medicationID: 1, days: Fx.date("2026-11-05")...Fx.date("2026-11-05")) == nil)
     }
 
-    @Test("DST in New York: 02:30 on 2026-03-08 is 03:30 EDT; a missed 01:30 on 2026-11-01 is late until a 25-hour day ends")
+    @Test("DST in New York: 02:30 on 2026-03-08 is 03:30 EDT; a missed 01:30's late_minutes is C − T, with C from the next day's 01:30")
     func daylightSaving() throws {
         let tz = "America/New_York"
-        let a = Fx.med(1, "A", at: ["01:30", "02:30"], from: "2026-03-01")
-        let e = [Fx.taken(1, "2026-03-08", "02:30", at: "2026-03-08T03:40:00-04:00")]
-        let spring = ledger("2026-03-08", "2026-03-08", [a], e, now: "2026-03-09T12:00:00-04:00", tz: tz)
+        // A: 01:30 alone (its next slot is the next day's 01:30); B: 02:30.
+        let a = Fx.med(1, "A", at: ["01:30"], from: "2026-03-01")
+        let b = Fx.med(2, "B", at: ["02:30"], from: "2026-03-01")
+        let e = [Fx.taken(2, "2026-03-08", "02:30", at: "2026-03-08T03:40:00-04:00")]
+        let spring = ledger("2026-03-08", "2026-03-08", [a, b], e, now: "2026-03-09T12:00:00-04:00", tz: tz)
         let moved = try #require(spring.slots.first { $0.time == Fx.time("02:30") })
         #expect(moved.scheduled.iso8601 == "2026-03-08T03:30:00-04:00" && moved.status == .taken)
-        // A 23-hour day: 01:30 EST is 06:30Z; the day ends at 04:00Z the next day: 21 h 30 min.
-        #expect(spring.slots.first { $0.time == Fx.time("01:30") }?.lateMinutes == 21 * 60 + 30)
-        let fall = ledger("2026-11-01", "2026-11-01", [a], [], now: "2026-11-02T12:00:00-05:00", tz: tz)
+        // 01:30 EST on the 8th is 06:30Z; the 9th's 01:30 EDT is 05:30Z: T′ − T = 23 h (a 23-hour day).
+        // C = max(T + 2 h, min(T′ − 2 h, T + 24 h)) = T + 21 h: 21 × 60 minutes.
+        let springMissed = try #require(spring.slots.first { $0.time == Fx.time("01:30") })
+        #expect(springMissed.status == .missed && springMissed.lateMinutes == 21 * 60)
+        let fall = ledger("2026-11-01", "2026-11-01", [a, b], [], now: "2026-11-02T12:00:00-05:00", tz: tz)
         let first = try #require(fall.slots.first)
-        // The first 01:30 (EDT, 05:30Z); the day ends at 05:00Z on 11-02: 23 h 30 min.
+        // The first 01:30 (EDT, 05:30Z); the 2nd's 01:30 EST is 06:30Z: T′ − T = 25 h; C = T + 23 h.
         #expect(first.scheduled.iso8601 == "2026-11-01T01:30:00-04:00" && first.status == .missed)
-        #expect(first.lateMinutes == 23 * 60 + 30)
+        #expect(first.lateMinutes == 23 * 60)
         #expect(fall.dayRecords().map(\.state) == [.missed])
+        // A 30-minute window: min(T′ − 30 min, T + 24 h) is T + 22 h 30 min in spring, T + 24 h (the cap) in autumn.
+        let tight = Fx.med(1, "A", at: ["01:30"], from: "2026-03-01", window: 1800)
+        #expect(ledger("2026-03-08", "2026-03-08", [tight], [], now: "2026-03-09T12:00:00-04:00", tz: tz).slots.first?.lateMinutes
+                == 22 * 60 + 30)
+        #expect(ledger("2026-11-01", "2026-11-01", [tight], [], now: "2026-11-02T12:00:00-05:00", tz: tz).slots.first?.lateMinutes
+                == 24 * 60)
     }
 
     @Test("Seoul, midnight: a 23:30 dose taken at 00:10 counts on its own day; as-needed doses on the day they were taken")

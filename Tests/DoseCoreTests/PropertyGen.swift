@@ -63,9 +63,14 @@ struct World {
     var zone: Zone
     var day: LocalDate
     var medications: [Medication]
+    /// The events of today's slots and as-needed doses.
     var events: [DoseEvent]
+    /// The events of yesterday's slots (some taken after midnight, DESIGN §3) and as-needed doses.
+    var yesterdayEvents: [DoseEvent] = []
 
-    var plan: DayPlan { DayPlan(date: day, medications: medications, events: events, zone: zone) }
+    /// Every event the store hands DoseCore for today: yesterday's slots may still be open (carried).
+    var allEvents: [DoseEvent] { yesterdayEvents + events }
+    var plan: DayPlan { DayPlan(date: day, medications: medications, events: allEvents, zone: zone) }
 }
 
 /// Generators of domain values, biased towards the edges: DST days, times near midnight and in
@@ -138,10 +143,15 @@ struct Gen {
         }
         // Amounts to hundredths: stock 0…60 units, a dose of 0.5, 1 or 1.5.
         let stock: Amount? = rng.chance(0.6) ? Amount(hundredths: rng.int(0...6000)) : nil
+        // Sometimes added with a back-dated --from: tracked from an instant within two days of `day`.
+        let trackedFrom: Date? = rng.chance(0.25)
+            ? Date(timeIntervalSince1970: Double((day.dayNumber + rng.int(-2...1)) * 86400 + rng.int(-14 * 3600...(38 * 3600))))
+            : nil
         return Medication(id: id, name: "Med\(id)", dose: rng.chance(0.5) ? "\(rng.int(1...500)) mg" : nil,
                           group: rng.chance(0.3) ? rng.pick(["morning", "evening"]) : nil,
                           stock: stock, perDose: Amount(hundredths: rng.int(1...3) * 50), lowDays: rng.int(0...10),
-                          archivedOn: rng.chance(0.1) ? day.adding(days: rng.int(-3...3)) : nil, versions: list)
+                          archivedOn: rng.chance(0.1) ? day.adding(days: rng.int(-3...3)) : nil, trackedFrom: trackedFrom,
+                          versions: list)
     }
 
     mutating func medications(around day: LocalDate, count: ClosedRange<Int> = 1...5, allowAsNeeded: Bool = true) -> [Medication] {
@@ -190,17 +200,23 @@ struct Gen {
     /// Effective events of `plan`'s day: some slots taken (near or far from their time) or skipped,
     /// a few resolved twice (the later log wins), as-needed doses; all inside the local day, as the
     /// CLI logs them.
-    mutating func events(for plan: DayPlan, resolveProbability p: Double = 0.5) -> [DoseEvent] {
+    /// `until`: takes and skips may come up to then (a day's slots stay open past its end, DESIGN §3);
+    /// the day's end when nil.
+    mutating func events(for plan: DayPlan, resolveProbability p: Double = 0.5, until: Date? = nil) -> [DoseEvent] {
         var out: [DoseEvent] = []
-        for slot in plan.slots where rng.chance(p) {
+        let last = until ?? plan.dayEnd
+        // Now and then a back-dated take or skip of a slot before the medicine's tracking start.
+        var slots = plan.slots
+        for slot in plan.untracked where rng.chance(0.3) { slots.append(slot) }
+        for slot in slots where rng.chance(p) {
             for _ in 0..<(rng.chance(0.1) ? 2 : 1) {
                 let at: Date
                 if rng.chance(0.6) {
                     let spread = Double(max(slot.window, 600)) * 2
                     let x = slot.instant.addingTimeInterval(Double(rng.int(Int(-spread)...Int(spread))))
-                    at = min(max(x, plan.dayStart), plan.dayEnd.addingTimeInterval(-1))
+                    at = min(max(x, plan.dayStart), last.addingTimeInterval(-1))
                 } else {
-                    at = instant(plan.dayStart, plan.dayEnd)
+                    at = instant(plan.dayStart, last)
                 }
                 out.append(event(slot.key.medicationID, rng.chance(0.8) ? .taken : .skipped, slot: slot.key, at: at))
             }
@@ -227,7 +243,11 @@ struct Gen {
         var meds = medications(around: day, allowAsNeeded: allowAsNeeded)
         if scheduled { meds.append(scheduledMedication(id: Int64(meds.count + 1), on: day)) }
         let events = events(for: DayPlan(date: day, medications: meds, events: [], zone: zone))
-        return World(seed: seed, zone: zone, day: day, medications: meds, events: events)
+        // Yesterday's slots: some settled before midnight, some after it (within today), some never.
+        let yesterday = DayPlan(date: day.adding(days: -1), medications: meds, events: [], zone: zone, carry: false)
+        let yesterdayEvents = self.events(for: yesterday, resolveProbability: 0.5,
+                                     until: rng.chance(0.5) ? yesterday.dayEnd.addingTimeInterval(86400) : nil)
+        return World(seed: seed, zone: zone, day: day, medications: meds, events: events, yesterdayEvents: yesterdayEvents)
     }
 }
 
@@ -259,6 +279,12 @@ enum Oracle {
     /// every minute of a wide band of UTC instants.
     static func instant(_ date: LocalDate, _ time: LocalTime, _ zone: Zone) -> Date {
         let naive = date.dayNumber * 86400 + time.minuteOfDay * 60
+        // Quickly: every instant whose wall time is `naive` is `naive − o` for an offset o in force
+        // around it; the earliest such one is the first occurrence. None: the time is in a gap.
+        let offsets = Set([-16 * 3600, 0, 16 * 3600].map { zone.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(naive + $0))) })
+        if let first = offsets.map({ naive - $0 }).filter({ wall(Date(timeIntervalSince1970: Double($0)), zone) == naive }).min() {
+            return Date(timeIntervalSince1970: Double(first))
+        }
         var t = naive - 16 * 3600
         while t <= naive + 16 * 3600 {
             if wall(Date(timeIntervalSince1970: Double(t)), zone) == naive { return Date(timeIntervalSince1970: Double(t)) }
@@ -273,17 +299,17 @@ enum Oracle {
         return Date(timeIntervalSince1970: Double(jump + (naive - before)))
     }
 
-    /// Every row of the status table that holds for an unresolved-or-resolved slot at `t`;
-    /// exactly one must.
-    static func statuses(scheduled T: Date, window W: Int, dayEnd: Date, event: DoseEvent?, at t: Date) -> [SlotStatus] {
+    /// Every row of the status table that holds for an unresolved-or-resolved slot at `t`, `cutoff` its
+    /// C (``cutoff(scheduled:window:next:)``); exactly one must.
+    static func statuses(scheduled T: Date, window W: Int, cutoff C: Date, event: DoseEvent?, at t: Date) -> [SlotStatus] {
         let e = event.flatMap { $0.at <= t ? $0 : nil }
         let notTaken = e == nil
         var rows: [SlotStatus] = []
         let tt = t.timeIntervalSince1970, TT = T.timeIntervalSince1970, w = Double(W)
-        if notTaken && t < dayEnd && tt < TT { rows.append(.upcoming) }
-        if notTaken && t < dayEnd && TT <= tt && tt < TT + w { rows.append(.due) }
-        if notTaken && t < dayEnd && TT + w <= tt { rows.append(.late) }
-        if notTaken && t >= dayEnd { rows.append(.missed) }
+        if notTaken && t < C && tt < TT { rows.append(.upcoming) }
+        if notTaken && t < C && TT <= tt && tt < TT + w { rows.append(.due) }
+        if notTaken && t < C && TT + w <= tt { rows.append(.late) }
+        if notTaken && t >= C { rows.append(.missed) }
         if let e, e.kind == .taken {
             let x = e.at.timeIntervalSince1970
             if TT - w <= x && x <= TT + w { rows.append(.taken) }
@@ -303,5 +329,103 @@ enum Oracle {
         case .missed: 3
         default: nil
         }
+    }
+}
+
+/// DESIGN §3 Slots, Status and Tracking start, from the medicines' schedule versions with Foundation's
+/// calendar: which slots a medicine has on a day, each one's next slot T′ and cut-off C.
+extension Oracle {
+    /// One slot as DESIGN §3 defines it.
+    struct Slot: CustomStringConvertible {
+        var key: SlotKey
+        var name: String
+        var instant: Date
+        var window: Int
+        var cutoff: Date
+        /// At or after the medicine's tracking start, or resolved by an event (a back-dated one).
+        var tracked: Bool
+        var description: String { "\(key) T=\(instant) C=\(cutoff) W=\(window) tracked=\(tracked)" }
+    }
+
+    static let utc: Calendar = { var c = Calendar(identifier: .gregorian); c.timeZone = TimeZone(identifier: "UTC")!; return c }()
+
+    /// The schedule of `m` that applies on `date`: the last version effective by then, not archived, within its course.
+    static func schedule(of m: Medication, on date: LocalDate) -> Schedule? {
+        if let a = m.archivedOn, date >= a { return nil }
+        guard let v = m.versions.last(where: { $0.effective <= date }) else { return nil }
+        let s = v.schedule
+        guard s.start <= date, s.until.map({ date <= $0 }) ?? true else { return nil }
+        return s
+    }
+
+    /// Whether `s` has doses on `date` (DESIGN §3's recurrence rules, counted with Foundation's calendar).
+    static func occurs(_ s: Schedule, on date: LocalDate) -> Bool {
+        func comps(_ d: LocalDate) -> DateComponents { DateComponents(year: d.year, month: d.month, day: d.day) }
+        let dayDate = utc.date(from: comps(date))!, startDate = utc.date(from: comps(s.start))!
+        let days = utc.dateComponents([.day], from: startDate, to: dayDate).day!
+        guard days >= 0 else { return false }
+        switch s.recurrence {
+        case .daily: return true
+        case .weekdays(let set):
+            let wd = utc.component(.weekday, from: dayDate) // 1 = Sunday
+            return set.contains(Weekday(rawValue: wd == 1 ? 7 : wd - 1)!)
+        case .everyDays(let n): return n > 0 && days % n == 0
+        case .everyWeeks(let n): return n > 0 && days % (7 * n) == 0
+        case .everyMonths(let n):
+            return n > 0 && (0...200).contains { k in k % n == 0 && utc.date(byAdding: .month, value: k, to: startDate) == dayDate }
+        case .cycle(let a, let r): return a > 0 && r >= 0 && days % (a + r) < a
+        case .asNeeded: return false
+        }
+    }
+
+    /// The instants of `m`'s doses on `date` with their times and window.
+    static func doses(of m: Medication, on date: LocalDate, _ zone: Zone) -> [(time: LocalTime, instant: Date, window: Int)] {
+        guard let s = schedule(of: m, on: date), occurs(s, on: date) else { return [] }
+        return s.times.map { ($0, instant(date, $0, zone), s.window) }
+    }
+
+    /// T′: the first slot of `m` after `T` (a slot of `date` or of the days after), by the versions in force; nil
+    /// when there is none within three days (a later one cannot move C past T + 24 h).
+    static func next(of m: Medication, after T: Date, from date: LocalDate, _ zone: Zone) -> Date? {
+        (0...3).flatMap { doses(of: m, on: date.adding(days: $0), zone).map(\.instant) }.filter { $0 > T }.min()
+    }
+
+    /// Whether a medicine has, on a day of `days`, a dose whose instant is not after the one of the time
+    /// before it: on a spring-forward day a moved time (02:30 → 03:30) passes a later one (03:00), or lands
+    /// on it. DESIGN §3 takes T′ as the first slot after T in time; DoseCore as the next by time of day,
+    /// so their cut-offs differ on such a day (reported with issue 21; worlds with one are left out until
+    /// that is decided).
+    static func outOfOrder(_ medications: [Medication], days: ClosedRange<LocalDate>, _ zone: Zone) -> Bool {
+        var d = days.lowerBound
+        while d <= days.upperBound {
+            for m in medications {
+                let instants = doses(of: m, on: d, zone).map(\.instant)
+                if zip(instants, instants.dropFirst()).contains(where: { $0 >= $1 }) { return true }
+            }
+            d = d.adding(days: 1)
+        }
+        return false
+    }
+
+    /// C = max(T + W, min(T′ − W, T + 24 h)), or T + 24 h without T′.
+    static func cutoff(scheduled T: Date, window W: Int, next: Date?) -> Date {
+        let day = T.addingTimeInterval(86400)
+        let closes = next.map { min($0.addingTimeInterval(-Double(W)), day) } ?? day
+        return max(T.addingTimeInterval(Double(W)), closes)
+    }
+
+    /// Every slot of `medications` on `date` (untracked ones too, marked), in no particular order.
+    static func slots(_ medications: [Medication], on date: LocalDate, _ zone: Zone, events: [DoseEvent]) -> [Slot] {
+        var out: [Slot] = []
+        for m in medications {
+            for d in doses(of: m, on: date, zone) {
+                let key = SlotKey(medicationID: m.id, date: date, time: d.time)
+                let resolved = events.contains { $0.slot == key && $0.kind != .undone }
+                out.append(Slot(key: key, name: m.name, instant: d.instant, window: d.window,
+                                cutoff: cutoff(scheduled: d.instant, window: d.window, next: next(of: m, after: d.instant, from: date, zone)),
+                                tracked: resolved || m.trackedFrom.map { d.instant >= $0 } ?? true))
+            }
+        }
+        return out
     }
 }

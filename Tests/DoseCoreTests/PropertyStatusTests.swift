@@ -10,31 +10,56 @@ import Testing
     }
 
     /// Instants worth looking at: every transition and event ±1 s, the day's edges, and random ones.
-    static func probes(_ plan: DayPlan, _ events: [DoseEvent], _ g: inout Gen, random: Int = 40) -> [Date] {
+    /// `more`: other anchors (the oracle's cut-offs of yesterday's slots).
+    static func probes(_ plan: DayPlan, _ events: [DoseEvent], _ g: inout Gen, random: Int = 40, more: [Date] = []) -> [Date] {
         var set = Set<Date>()
-        var anchors: [Date] = [plan.dayStart, plan.dayEnd]
-        for s in plan.slots { anchors += s.transitions }
+        var anchors: [Date] = [plan.dayStart, plan.dayEnd] + more
+        for s in plan.slots + plan.carried { anchors += s.transitions }
         anchors += events.map(\.at)
         for a in anchors { for d in [-1.0, 0, 1] { set.insert(a.addingTimeInterval(d)) } }
         for _ in 0..<random { set.insert(g.instant(plan.dayStart.addingTimeInterval(-3600), plan.dayEnd.addingTimeInterval(3600))) }
         return set.sorted()
     }
 
+    /// A dose line as `id@day@instant=status`, for comparing the snapshot's list with the oracle's.
+    static func line(_ id: Int64, _ day: LocalDate, _ at: Date, _ status: SlotStatus) -> String {
+        "\(id)@\(day)@\(Int(at.timeIntervalSince1970))=\(status.rawValue)"
+    }
+
+    /// Each of today's slots has the one status of DESIGN §3's table, its cut-off from the medicine's next
+    /// slot (the oracle's, from the schedule versions), and the snapshot lists yesterday's slots open at its
+    /// instant first (carried), then today's, counting today's only.
     @Test(arguments: Property.seeds(150, salt: 1))
     func everySlotHasExactlyOneStatusAndItIsTheTablesRow(seed: UInt64) {
         var g = Gen(seed: seed)
         let w = g.world(seed: seed, scheduled: true)
+        if Oracle.outOfOrder(w.medications, days: w.day.adding(days: -1)...w.day.adding(days: 2), w.zone) { return }
         let plan = w.plan
+        let events = w.allEvents
         #expect(!plan.slots.isEmpty, "the world's scheduled medicine has no slot on \(w.day); \(Property.label(seed))")
-        let dayEnd = Oracle.endOfDay(w.day, w.zone)
+        let dayStart = Oracle.startOfDay(w.day, w.zone), dayEnd = Oracle.endOfDay(w.day, w.zone)
         #expect(plan.dayEnd == dayEnd, "day end \(plan.dayEnd) vs Foundation's \(dayEnd); \(Property.label(seed))")
+        // The oracle's slots: today's tracked ones, and yesterday's of medicines still in force today.
+        let today = Dictionary(Oracle.slots(w.medications, on: w.day, w.zone, events: events).filter(\.tracked).map { ($0.key, $0) }) { a, _ in a }
+        let stillActive = w.medications.filter { $0.archivedOn.map { $0 > w.day } ?? true }
+        let yesterday = Oracle.slots(stillActive, on: w.day.adding(days: -1), w.zone, events: events).filter(\.tracked)
+            .sorted { ($0.instant, $0.name, $0.key.medicationID) < ($1.instant, $1.name, $1.key.medicationID) }
+        #expect(Set(plan.slots.map(\.key)) == Set(today.keys), "today's tracked slots; \(Property.label(seed))")
         let builder = SnapshotBuilder(plan: plan, history: History(today: w.day, recent: []), medications: w.medications)
-        let probes = PropertyStatusTests.probes(plan, w.events, &g)
+        let probes = PropertyStatusTests.probes(plan, events, &g, more: yesterday.flatMap { [$0.instant, $0.cutoff] })
         var checked = 0
+        for slot in plan.slots {
+            guard let o = today[slot.key] else { continue }
+            guard slot.cutoff == o.cutoff else {
+                Issue.record("slot \(slot.key) (\(w.zone.identifier), W=\(slot.window)s): cut-off \(w.zone.local(slot.cutoff).iso8601), oracle \(w.zone.local(o.cutoff).iso8601); \(Property.label(seed))")
+                return
+            }
+        }
         for t in probes {
             for slot in plan.slots {
-                let rows = Oracle.statuses(scheduled: slot.instant, window: slot.window, dayEnd: dayEnd,
-                                           event: PropertyStatusTests.winner(slot.key, w.events), at: t)
+                guard let o = today[slot.key] else { continue }
+                let rows = Oracle.statuses(scheduled: o.instant, window: o.window, cutoff: o.cutoff,
+                                           event: PropertyStatusTests.winner(slot.key, events), at: t)
                 let status = slot.status(at: t)
                 guard rows == [status] else {
                     Issue.record("slot \(slot.key) (\(w.zone.identifier), W=\(slot.window)s) at \(w.zone.local(t).iso8601): table rows \(rows), status \(status); \(Property.label(seed))")
@@ -42,11 +67,26 @@ import Testing
                 }
                 checked += 1
             }
+            // A day's snapshots are of its instants.
+            guard t >= dayStart && t < dayEnd else { continue }
             let s = builder.snapshot(at: t, validUntil: t)
             let c = s.counts
             #expect(c.total == plan.slots.count && c.total == c.taken + c.skipped + c.due + c.late + c.missed + c.upcoming,
                     "counts \(c) at \(t); \(Property.label(seed))")
-            #expect(s.doses.map(\.status) == plan.slots.map { $0.status(at: t) }, "\(Property.label(seed))")
+            // Carried: yesterday's slots open (due or late) at t by the table, earliest first (75 of the
+            // 150 base seeds' worlds list one at some probe).
+            var carried: [String] = []
+            for y in yesterday {
+                let rows = Oracle.statuses(scheduled: y.instant, window: y.window, cutoff: y.cutoff,
+                                           event: PropertyStatusTests.winner(y.key, events), at: t)
+                if rows == [.due] || rows == [.late] { carried.append(PropertyStatusTests.line(y.key.medicationID, y.key.date, y.instant, rows[0])) }
+            }
+            let want = carried + plan.slots.map { PropertyStatusTests.line($0.key.medicationID, $0.key.date, $0.instant, $0.status(at: t)) }
+            let got = s.doses.map { PropertyStatusTests.line($0.medicationID, $0.day, $0.scheduled.date, $0.status) }
+            guard got == want && c.carried == carried.count else {
+                Issue.record("at \(w.zone.local(t).iso8601) (\(w.zone.identifier)): doses \(got), expected \(want), carried \(c.carried); \(Property.label(seed))")
+                return
+            }
             for d in s.doses {
                 #expect((d.lateMinutes != nil) == (d.status == .late), "late_minutes only on late doses; \(Property.label(seed))")
                 if let m = d.lateMinutes { #expect(m >= 0) }
@@ -116,36 +156,13 @@ import Testing
     func slotsComeFromTheScheduleInForceThatDay(seed: UInt64) {
         var g = Gen(seed: seed)
         let w = g.world(seed: seed, scheduled: true)
-        // Independently: which medicines have which times on the day (DESIGN §3's recurrence rules).
-        var expected = Set<SlotKey>()
-        let cal = Oracle.calendar(Zone(TimeZone(identifier: "UTC")!))
-        func comps(_ d: LocalDate) -> DateComponents { DateComponents(year: d.year, month: d.month, day: d.day) }
-        let dayDate = cal.date(from: comps(w.day))!
-        for m in w.medications {
-            if let a = m.archivedOn, w.day >= a { continue }
-            guard let v = m.versions.last(where: { $0.effective <= w.day }) else { continue }
-            let s = v.schedule
-            guard s.start <= w.day, s.until.map({ w.day <= $0 }) ?? true else { continue }
-            let startDate = cal.date(from: comps(s.start))!
-            let days = cal.dateComponents([.day], from: startDate, to: dayDate).day!
-            let occurs: Bool
-            switch s.recurrence {
-            case .daily: occurs = true
-            case .weekdays(let set):
-                let wd = cal.component(.weekday, from: dayDate) // 1 = Sunday
-                occurs = set.contains(Weekday(rawValue: wd == 1 ? 7 : wd - 1)!)
-            case .everyDays(let n): occurs = days % n == 0
-            case .everyWeeks(let n): occurs = days % (7 * n) == 0
-            case .everyMonths(let n):
-                occurs = (0...200).contains { k in
-                    k % n == 0 && cal.date(byAdding: .month, value: k, to: startDate) == dayDate
-                }
-            case .cycle(let a, let r): occurs = days % (a + r) < a
-            case .asNeeded: occurs = false
-            }
-            if occurs { for t in s.times { expected.insert(SlotKey(medicationID: m.id, date: w.day, time: t)) } }
-        }
+        // Independently: which medicines have which times on the day (DESIGN §3's recurrence rules),
+        // tracked (at or after the medicine's tracking start, or resolved by a back-dated event).
+        let all = Oracle.slots(w.medications, on: w.day, w.zone, events: w.allEvents)
+        let expected = Set(all.filter(\.tracked).map(\.key))
         let got = Set(w.plan.slots.map(\.key))
+        #expect(Set(w.plan.untracked.map(\.key)) == Set(all.filter { !$0.tracked }.map(\.key)),
+                "untracked slots: \(w.plan.untracked.map(\.key)); \(Property.label(seed))")
         #expect(!expected.isEmpty, "the world's scheduled medicine has no slot by the oracle either; \(Property.label(seed))")
         #expect(got == expected, "missing \(expected.subtracting(got)), extra \(got.subtracting(expected)); \(Property.label(seed))")
     }

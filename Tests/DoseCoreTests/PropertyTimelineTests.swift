@@ -58,6 +58,15 @@ import Testing
         }
         // Every local hour is an entry.
         let hourSet = Set(entries.map(\.at.date))
+        // So is the cut-off of every slot listed at some instant of the day, yesterday's (carried) included
+        // (DESIGN §4), when it falls within the day: by the oracle's C.
+        let active = w.medications.filter { $0.archivedOn.map { $0 > w.day } ?? true }
+        let ordered = !Oracle.outOfOrder(w.medications, days: w.day.adding(days: -1)...w.day.adding(days: 2), w.zone)
+        for slot in Oracle.slots(active, on: w.day.adding(days: -1), w.zone, events: w.allEvents) + Oracle.slots(w.medications, on: w.day, w.zone, events: w.allEvents)
+        where ordered && slot.tracked && slot.cutoff >= dayStart && slot.cutoff < dayEnd
+            && (PropertyStatusTests.winner(slot.key, w.allEvents).map { $0.at >= slot.cutoff } ?? true) {
+            #expect(hourSet.contains(slot.cutoff), "no entry at the cut-off of \(slot); \(Property.label(seed))")
+        }
         var t = dayStart
         while t < dayEnd {
             if Oracle.wall(t, w.zone) % 3600 == 0 { #expect(hourSet.contains(t), "hour \(w.zone.local(t).iso8601) has no entry; \(Property.label(seed))") }
@@ -68,7 +77,7 @@ import Testing
         let generatedAt = w.zone.startOfDay(w.day)
         for e in entries {
             let inForce = e.at.date <= generatedAt && generatedAt < e.validUntil.date
-            let fresh = SnapshotBuilder(plan: DayPlan(date: w.day, medications: w.medications, events: w.events, zone: w.zone),
+            let fresh = SnapshotBuilder(plan: DayPlan(date: w.day, medications: w.medications, events: w.allEvents, zone: w.zone),
                                         history: history, medications: w.medications, catalog: catalog)
                 .snapshot(at: e.at.date, validUntil: e.validUntil.date)
             var light = fresh

@@ -7,10 +7,13 @@ import Testing
     let magnesium = Fx.med(2, "Magnesium", at: ["21:00"], stock: 5)
     var meds: [Medication] { [aspirin, magnesium] }
 
+    /// The snapshot of `day` at `at`. These scenarios give the days before only as summaries (`history`):
+    /// the plan is made without carried slots (`carry: false`), as when every slot of yesterday was
+    /// settled before midnight, so the day's own rules are what is tested. Carried slots: ``CarriedSlotTests``.
     func snap(_ at: String, events: [DoseEvent] = [], history: [DaySummary] = [], catalog: Catalog = .english,
               meds: [Medication]? = nil, day: String = "2026-11-22") -> Snapshot {
         let m = meds ?? self.meds
-        let plan = Fx.plan(day, m, events)
+        let plan = Fx.plan(day, m, events, carry: false)
         return Fx.builder(plan, history: history, catalog: catalog, meds: m).snapshot(at: Fx.instant(at), validUntil: plan.dayEnd)
     }
 
@@ -196,7 +199,8 @@ import Testing
 @Suite struct TimelineTests {
     @Test func entriesCoverEveryHourAndTransition() {
         let m = Fx.med(1, "Aspirin", at: ["08:30"])
-        let plan = Fx.plan("2026-11-22", [m])
+        // Yesterday's 08:30 taken on time: nothing of yesterday is open today (its cut-off would add an entry).
+        let plan = Fx.plan("2026-11-22", [m], [Fx.taken(1, "2026-11-21", "08:30", at: "2026-11-21T08:35:00+09:00")])
         let tl = TimelineProvider(builder: Fx.builder(plan, meds: [m])).timeline(generatedAt: Fx.instant("2026-11-22T07:00:00+09:00"))
         let clocks = tl.entries.map(\.at.clock)
         // 24 hours + 08:30 (T), 10:30 (T+W and T+2h), 12:30 (T+4h); the end of day is the reload.

@@ -16,7 +16,11 @@ import Testing
         #expect(status("2026-11-22T09:59:59+09:00") == .due)
         #expect(status("2026-11-22T10:00:00+09:00") == .late)
         #expect(status("2026-11-22T23:59:59+09:00") == .late)
-        #expect(status("2026-11-23T00:00:00+09:00") == .missed)
+        // The cut-off (DESIGN §3): C = max(T + W, min(T′ − W, T + 24 h)), T′ = tomorrow's 08:00:
+        // max(10:00, min(06:00 on the 23rd, 08:00 on the 23rd)) = 06:00 on the 23rd. Late past midnight until then.
+        #expect(status("2026-11-23T00:00:00+09:00") == .late)
+        #expect(status("2026-11-23T05:59:59+09:00") == .late)
+        #expect(status("2026-11-23T06:00:00+09:00") == .missed)
     }
 
     @Test func takenGradesByWindow() {
@@ -34,11 +38,21 @@ import Testing
         #expect(status("2026-11-22T08:30:00+09:00", events: [e]) == .taken)
     }
 
-    @Test func lateEveningSlotIsMissedAtMidnightWhateverTheWindow() {
+    /// The leaflet rule replaces "missed at midnight": a 23:00 dose (W = 2 h) stays open past midnight,
+    /// C = max(T + 2 h, min(T′ − 2 h, T + 24 h)) with T′ = 23:00 on the 23rd: min(21:00, 23:00) = 21:00 on the 23rd.
+    @Test func lateEveningSlotStaysOpenPastMidnightUntilTheNextDoseNears() {
         let m = Fx.med(2, "Magnesium", at: ["23:00"])
         let slot = Fx.plan("2026-11-22", [m]).slots[0]
+        #expect(slot.cutoff == Fx.instant("2026-11-23T21:00:00+09:00"))
         #expect(slot.status(at: Fx.instant("2026-11-22T23:30:00+09:00")) == .due)
-        #expect(slot.status(at: Fx.instant("2026-11-23T00:00:00+09:00")) == .missed)
+        #expect(slot.status(at: Fx.instant("2026-11-23T00:00:00+09:00")) == .due, "T + 1 h: still in its window")
+        #expect(slot.status(at: Fx.instant("2026-11-23T01:00:00+09:00")) == .late)
+        #expect(slot.status(at: Fx.instant("2026-11-23T20:59:59+09:00")) == .late)
+        #expect(slot.status(at: Fx.instant("2026-11-23T21:00:00+09:00")) == .missed)
+        // With a 30-minute window the 23:00 dose is late from 23:30 and closes at 22:30 on the 23rd (T′ − W).
+        let tight = Fx.plan("2026-11-22", [Fx.med(2, "Magnesium", at: ["23:00"], window: 1800)]).slots[0]
+        #expect(tight.status(at: Fx.instant("2026-11-23T00:00:00+09:00")) == .late)
+        #expect(tight.cutoff == Fx.instant("2026-11-23T22:30:00+09:00"))
     }
 
     @Test func dstSpringForwardSlotAndEndOfDay() {
@@ -48,7 +62,15 @@ import Testing
         #expect(ISO8601.format(plan.slots[0].instant, offset: -4 * 3600) == "2026-03-08T03:30:00-04:00")
         #expect(plan.slots[0].status(at: Fx.instant("2026-03-08T03:29:00-04:00")) == .upcoming)
         #expect(plan.slots[0].status(at: Fx.instant("2026-03-08T03:30:00-04:00")) == .due)
-        #expect(plan.slots[1].status(at: Fx.instant("2026-03-09T00:00:00-04:00")) == .missed)
+        // 02:30 → 03:30 EDT (07:30Z); its next slot is 23:30 EDT (03:30Z on the 9th): C = max(09:30Z,
+        // min(01:30Z on the 9th, 07:30Z on the 9th)) = 01:30Z on the 9th = 21:30 EDT on the 8th.
+        #expect(plan.slots[0].cutoff == Fx.instant("2026-03-08T21:30:00-04:00"))
+        // 23:30 EDT (03:30Z on the 9th); next: 02:30 on the 9th, which exists (06:30Z): min(T′ − 2 h = 04:30Z,
+        // T + 24 h) = 04:30Z is before T + W = 05:30Z, so C = T + W = 01:30 EDT on the 9th.
+        #expect(plan.slots[1].cutoff == Fx.instant("2026-03-09T01:30:00-04:00"))
+        #expect(plan.slots[1].status(at: Fx.instant("2026-03-09T00:00:00-04:00")) == .due)
+        #expect(plan.slots[1].status(at: Fx.instant("2026-03-09T01:29:59-04:00")) == .due)
+        #expect(plan.slots[1].status(at: Fx.instant("2026-03-09T01:30:00-04:00")) == .missed)
     }
 
     @Test func dstFallBackSlotIsFirstOccurrence() {

@@ -21,10 +21,15 @@ import Testing
         DaySummary(date: Fx.date("2026-11-21"), total: 2, taken: 0, onTime: 0, skipped: 2, missed: 0, streak: 0, best: 1),
     ]
 
+    /// The 21st's two skips, as the history above says: the plan of the 22nd sees them, so nothing of the
+    /// 21st is still open (carried) on the 22nd.
+    static let skipsOf21st = [Fx.taken(1, "2026-11-21", "09:00", at: "2026-11-21T09:00:00+09:00", kind: .skipped),
+                              Fx.taken(1, "2026-11-21", "21:00", at: "2026-11-21T21:00:00+09:00", kind: .skipped)]
+
     func snapshot(at iso: String, events: [DoseEvent] = [], meds: [Medication] = [pill], day: String = today,
                   history: [DaySummary] = history, tz: String = "Asia/Seoul",
                   catalog: Catalog = .english, icons: IconSet = .emoji) -> Snapshot {
-        let plan = Fx.plan(day, meds, events, tz: tz)
+        let plan = Fx.plan(day, meds, events + (day == Self.today ? Self.skipsOf21st : []), tz: tz)
         let builder = SnapshotBuilder(plan: plan, history: History(today: plan.date, recent: history), medications: meds,
                                       catalog: catalog, icons: icons)
         return builder.snapshot(at: Fx.instant(iso), validUntil: plan.dayEnd)
@@ -95,7 +100,8 @@ import Testing
         #expect(s.week.map(\.state) == ledger.dayRecords().map(\.state))
     }
 
-    /// At midnight the strip moves on by one day: yesterday's pending becomes its final state.
+    /// At midnight the strip moves on by one day; yesterday stays pending while its evening dose is
+    /// open (DESIGN §3 History), then takes its final state at that dose's cut-off.
     @Test func theStripShiftsAtMidnight() {
         let zone = Fx.zone("Asia/Seoul")
         let morning = Fx.taken(1, Self.today, "09:00", at: "2026-11-22T09:05:00+09:00")
@@ -106,13 +112,19 @@ import Testing
         // The store summarises the 22nd once it has ended; the 23rd is the pill's third active day.
         let last = Self.history.last
         let summary = Fx.plan(Self.today, [Self.pill], [morning]).summary(after: last)
-        let next = Fx.plan("2026-11-23", [Self.pill], [])
-        let after = SnapshotBuilder(plan: next, history: History(today: next.date, recent: Self.history + [summary]),
-                                    medications: [Self.pill])
-            .snapshot(at: zone.startOfDay(next.date), validUntil: next.dayEnd)
+        // The plan of the 23rd sees the 22nd's events (its 21:00 dose may still be open).
+        let next = Fx.plan("2026-11-23", [Self.pill], [morning])
+        let builder = SnapshotBuilder(plan: next, history: History(today: next.date, recent: Self.history + [summary]),
+                                      medications: [Self.pill])
+        let after = builder.snapshot(at: zone.startOfDay(next.date), validUntil: next.dayEnd)
         #expect(after.week.map(\.day.description) == days("2026-11-17"))
         #expect(Array(after.week.dropLast().dropLast()) == Array(before.week.dropFirst().dropLast()))
-        #expect(after.week.dropLast().last?.state == .partial, "one taken, one missed once the day ended")
+        // The 22nd's 21:00 closes at max(23:00, min(09:00 on the 23rd − 2 h, 21:00 + 24 h)) = 07:00 on the 23rd.
+        #expect(after.week.dropLast().last?.state == .pending, "its 21:00 dose is still open at midnight")
+        #expect(builder.snapshot(at: Fx.instant("2026-11-23T06:59:59+09:00"), validUntil: next.dayEnd).week.dropLast().last?.state
+                == .pending)
+        let closed = builder.snapshot(at: Fx.instant("2026-11-23T07:00:00+09:00"), validUntil: next.dayEnd)
+        #expect(closed.week.dropLast().last?.state == .partial, "one taken, one missed once its cut-off passed")
         #expect(after.week.last?.state == .pending)
     }
 
