@@ -5,6 +5,8 @@ import Foundation
 /// Applies an ``ImportPlan`` in one write transaction: all of it or nothing, and idempotent — a
 /// slot already resolved, or an as-needed dose already logged at the same second, is "already
 /// there" and adds nothing. Imported doses do not move stock (the stock on hand is what it is now).
+/// A medicine is tracked from its earliest imported dose when that is earlier than its tracking start
+/// (a new one's: the import's now).
 public struct ImportService {
     public let context: AppContext
     public let store: DoseStore
@@ -59,7 +61,10 @@ public struct ImportService {
                 summary.reused.append(m.name)
                 continue
             }
-            let id = try w.insertMedication(pm.template)
+            // Tracked from now, and from each imported dose before that (``insert``).
+            var template = pm.template
+            template.trackedFrom = context.now
+            let id = try w.insertMedication(template)
             guard let m = try w.reader.medication(id: id) else { throw DosebarError.internal("imported medicine #\(id) vanished") }
             byKey[key] = m
             try journal?.added(m)
@@ -147,7 +152,9 @@ public struct ImportService {
         let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: logged,
                               stockDelta: 0, timeKnown: dose.timeKnown, overLimit: dose.overLimit)
         let id = try w.insertEvent(event, day: day)
-        try journal?.dose(event, eventID: id, day: day, medication: m, units: 0)
+        // A dose before the tracking start moves it (DESIGN §3): the operation says so, for other devices.
+        let moved = try w.trackFrom(medicationID: m.id, noLaterThan: dose.at)
+        try journal?.dose(event, eventID: id, day: day, medication: m, units: 0, trackedFrom: moved ? dose.at : nil)
         if dose.kind == .taken { summary.taken += 1 } else { summary.skipped += 1 }
         if dose.kind == .taken && !dose.timeKnown { summary.timeUnknown += 1 }
     }
