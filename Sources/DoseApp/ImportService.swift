@@ -61,9 +61,9 @@ public struct ImportService {
                 summary.reused.append(m.name)
                 continue
             }
-            // Tracked from now, and from each imported dose before that (``insert``).
+            // Tracked from now or the first miss the file records, and from each imported dose before that (``insert``).
             var template = pm.template
-            template.trackedFrom = context.now
+            template.trackedFrom = min(context.now, plan.firstMissed[key] ?? context.now)
             let id = try w.insertMedication(template)
             guard let m = try w.reader.medication(id: id) else { throw DosebarError.internal("imported medicine #\(id) vanished") }
             byKey[key] = m
@@ -93,9 +93,11 @@ public struct ImportService {
             if let slot = e.slot { resolved.insert(slot) } else if e.kind == .taken { asNeededAt.insert(Self.instantKey(e.medicationID, e.at)) }
         }
         // Plans see a medicine on the day it was archived, as history does: what was logged that day stays.
+        // And every slot, tracked or not: an imported dose makes its slot tracked (DESIGN §3).
         let planned = byKey.values.map { m -> Medication in
             var m = m
             m.archivedOn = m.archivedOn?.adding(days: 1)
+            m.trackedFrom = nil
             return m
         }
         var plans: [LocalDate: DayPlan] = [:]

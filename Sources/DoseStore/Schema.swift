@@ -298,6 +298,7 @@ enum Schema {
     /// global ids (sync; the stamp's first 13 digits are milliseconds) and the earliest `at` of its taken or
     /// skipped events (undone ones too: they happened). An `add` stamped after an event is no creation
     /// (`sync init` stamps the whole history at once), so the event wins; neither known: NULL.
+    /// The cached day summaries and outcomes were judged with every slot tracked: dropped, judged again.
     static let v10TrackedFrom = """
         ALTER TABLE medication ADD COLUMN tracked_from REAL;
         UPDATE medication SET tracked_from = (
@@ -310,5 +311,7 @@ enum Schema {
                 WHERE e.medication_id = medication.id AND e.kind IN ('taken', 'skipped')
             ) WHERE t > 0 AND t < 1e11
         );
+        DELETE FROM day_summary;
+        DELETE FROM day_outcome;
         """
 }

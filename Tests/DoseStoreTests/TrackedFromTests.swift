@@ -72,6 +72,9 @@ struct TrackedFromTests {
             // 5: a stamp that does not parse, no events.
             Self.medicine(5, "Garbled"),
             "INSERT INTO sync_medicine (gid, medication_id, name_key, device, stamp) VALUES ('d', 5, 'garbled', 'x', 'not-a-stamp');",
+            // Caches judged with every slot tracked.
+            "INSERT INTO day_summary (day, total, taken, on_time, skipped, missed, streak, best) VALUES (20520, 5, 1, 1, 0, 4, 0, 0);",
+            "INSERT INTO day_outcome (day, data) VALUES (20520, x'00');",
         ].joined(separator: "\n"))
 
         let store = try DoseStore(path: path)
@@ -85,6 +88,8 @@ struct TrackedFromTests {
         #expect(tracked["Garbled"] == .some(nil))
         #expect(try store.dbQueue.read { try String.fetchOne($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") }
                 == "v10-tracked-from")
+        #expect(try store.dbQueue.read { try Int.fetchOne($0, sql: "SELECT (SELECT count(*) FROM day_summary) + (SELECT count(*) FROM day_outcome)") }
+                == 0, "the caches are judged again")
     }
 
     @Test("stored and read to the millisecond; an update keeps it; nil stays nil")

@@ -51,10 +51,14 @@ import Testing
             "2026-11-15,2026-11-15T08:00:00+09:00,Aspirin,,taken,2026-11-15T09:30:00+09:00,",
             "2026-11-12,,Ibuprofen,,as_needed,2026-11-12T15:00:00+09:00,",
             "2026-11-14,,Ibuprofen,,as_needed,2026-11-14T15:00:00+09:00,",
+            // A miss the file records is a dose of the record too: a medicine the import creates is tracked from it.
+            "2026-11-09,2026-11-09T08:00:00+09:00,Zinc,,missed,,",
+            "2026-11-13,,Zinc,,as_needed,2026-11-13T08:00:00+09:00,",
         ])
         try h.ok("import", "csv", file, now: "2026-11-22T12:00:00+09:00")
         #expect(try Self.trackedFrom(h, "Aspirin") as? String == "2026-11-15T09:30:00+09:00")
         #expect(try Self.trackedFrom(h, "Ibuprofen") as? String == "2026-11-12T15:00:00+09:00")
+        #expect(try Self.trackedFrom(h, "Zinc") as? String == "2026-11-09T08:00:00+09:00")
         // A later dose moves nothing.
         try write(["2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,,taken,2026-11-21T08:00:00+09:00,"])
         try h.ok("import", "csv", file, now: "2026-11-22T12:00:00+09:00")
