@@ -8,7 +8,7 @@ import Testing
 @Suite struct TrackingStartTests {
     static func trackedFrom(_ h: Harness, _ name: String, now: String? = nil) throws -> Any? {
         let list = try #require(try h.ok("list", "--all", "--json", now: now).json as? [[String: Any]])
-        let row = try #require(list.first { $0["name"] as? String == name }, "\(name) in \(list)")
+        let row = try #require(list.first { ($0["name"] as? String)?.lowercased() == name.lowercased() }, "\(name) in \(list)")
         return row["tracked_from"]
     }
 
@@ -34,6 +34,27 @@ import Testing
         try h.ok("purge", "Yaz", "--yes", now: "2026-11-25T09:01:00-05:00")
         try h.ok("restore", backup, now: "2026-11-25T09:02:00-05:00")
         #expect(try Self.trackedFrom(h, "Yaz", now: "2026-11-25T09:03:00-05:00") as? String == start)
+    }
+
+    @Test("sync between two homes: an add arrives with its start; one name added on both is tracked from the earlier add on both")
+    func syncTwoHomes() throws {
+        let a = Harness(), b = Harness()
+        let shared = a.root + "/Sync"
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        try a.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-11-01", now: "2026-11-20T07:00:00+09:00")
+        try b.ok("add", "aspirin", "--at", "08:00", "--from", "2026-11-01", now: "2026-11-21T07:30:00+09:00")
+        try b.ok("add", "Zinc", "--at", "21:00", now: "2026-11-21T19:15:00+09:00")
+        try a.ok("sync", "init", shared, now: "2026-11-22T07:00:00+09:00")
+        try b.ok("sync", "init", shared, now: "2026-11-22T07:01:00+09:00")
+        try a.ok("sync", "now", now: "2026-11-22T07:02:00+09:00")
+        for h in [a, b] {
+            #expect(try Self.trackedFrom(h, "Aspirin") as? String == "2026-11-20T07:00:00+09:00")
+            #expect(try Self.trackedFrom(h, "Zinc") as? String == "2026-11-21T19:15:00+09:00")
+        }
+        // A medicine added once sync runs.
+        try a.ok("add", "Iron", "--at", "12:00", now: "2026-11-22T09:10:00+09:00")
+        try b.ok("sync", "now", now: "2026-11-22T09:11:00+09:00")
+        #expect(try Self.trackedFrom(b, "Iron") as? String == "2026-11-22T09:10:00+09:00")
     }
 
     @Test("import csv: a new medicine from its earliest imported dose, an existing one moved earlier, never later")
