@@ -379,9 +379,12 @@ struct SyncApplier {
     }
 
     /// Tracking of medicine `id` starts no later than `start` (nil: from its first schedule day);
-    /// history changes from the day before it (this applier knows no zone).
+    /// history changes from the day before it (this applier knows no zone). A start the store's gate
+    /// refuses (its clock behind this one) moves nothing, and stops nothing: a dose needs no savepoint.
     private mutating func track(_ id: Int64, from start: Date?) throws {
-        guard try w.trackFrom(medicationID: id, noLaterThan: withinGate(start)) else { return }
+        let moved: Bool
+        do { moved = try w.trackFrom(medicationID: id, noLaterThan: withinGate(start)) } catch is FieldRules.Violation { return }
+        guard moved else { return }
         let day = start.map { LocalDate(dayNumber: Int(max(0, min($0.timeIntervalSince1970, 1e11)) / 86_400) - 1) }
         touch(id, day ?? LocalDate(dayNumber: 0))
     }
