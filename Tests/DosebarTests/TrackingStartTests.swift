@@ -134,4 +134,37 @@ import Testing
         }
         #expect(parsed(migrated) == parsed(expected))
     }
+
+    @Test("an old synced database (schema v4): the earlier of the add's stamp and the first event; a `sync init` add after its history yields to the event")
+    func migratedSynced() throws {
+        let h = Harness(tz: MigrationTests.zone, now: "2026-03-13T21:20:00+09:00")
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        try FileManager.default.copyItem(atPath: MigrationTests.fixtures.appendingPathComponent("v4-sync.sqlite").path, toPath: h.db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: h.db)
+        // The raw values, read before the binary migrates: each add's stamp and the first dose event.
+        let raw = try Fault.sql(h.db, """
+            SELECT m.name || '|' || COALESCE((SELECT group_concat(s.stamp) FROM sync_medicine s WHERE s.medication_id = m.id), '')
+                || '|' || COALESCE((SELECT MIN(e.at) FROM event e WHERE e.medication_id = m.id AND e.kind IN ('taken', 'skipped')), '')
+            FROM medication m ORDER BY m.id
+            """)
+        var expected: [String: Double] = [:]
+        var stampWon = 0, eventWon = 0
+        for line in raw.split(separator: "\n") {
+            let parts = line.components(separatedBy: "|")
+            let stamps = parts[1].split(separator: ",").compactMap { Double($0.prefix(13)).map { $0 / 1000 } }
+            let event = Double(parts[2])
+            guard let first = (stamps + [event].compactMap { $0 }).min() else { continue }
+            if let s = stamps.min(), s == first { stampWon += 1 }
+            if let event, event == first { eventWon += 1 }
+            expected[parts[0].lowercased()] = first
+        }
+        #expect(stampWon >= 1 && eventWon >= 1, "the fixture has both cases: \(raw)")
+        let list = try #require(try h.ok("list", "--all", "--json").json as? [[String: Any]])
+        #expect(list.count == expected.count)
+        for row in list {
+            let name = (row["name"] as? String ?? "").lowercased()
+            let shown = (row["tracked_from"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }?.timeIntervalSince1970
+            #expect(shown.map { Int64($0) } == expected[name].map { Int64($0.rounded(.down)) }, "\(name): \(row)")
+        }
+    }
 }
