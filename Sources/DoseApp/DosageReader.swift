@@ -71,7 +71,7 @@ public struct DosageReader {
             }
             let slotInstant = context.zone.instant(e.day, e.time)
             switch e.code {
-            case -1: plan.missed += 1
+            case -1: plan.recordMissed(e.name, at: min(slotInstant, context.now))
             case 0: plan.doses.append(.init(name: e.name, kind: .skipped, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
                                             at: min(e.at, context.now)))
             case 1, 2: plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time), at: e.at))

@@ -5,6 +5,8 @@ import Foundation
 /// Applies an ``ImportPlan`` in one write transaction: all of it or nothing, and idempotent — a
 /// slot already resolved, or an as-needed dose already logged at the same second, is "already
 /// there" and adds nothing. Imported doses do not move stock (the stock on hand is what it is now).
+/// A medicine is tracked from its earliest imported dose when that is earlier than its tracking start
+/// (a new one's: the import's now).
 public struct ImportService {
     public let context: AppContext
     public let store: DoseStore
@@ -59,7 +61,10 @@ public struct ImportService {
                 summary.reused.append(m.name)
                 continue
             }
-            let id = try w.insertMedication(pm.template)
+            // Tracked from now or the first miss the file records, and from each imported dose before that (``insert``).
+            var template = pm.template
+            template.trackedFrom = min(context.now, plan.firstMissed[key] ?? context.now)
+            let id = try w.insertMedication(template)
             guard let m = try w.reader.medication(id: id) else { throw DosebarError.internal("imported medicine #\(id) vanished") }
             byKey[key] = m
             try journal?.added(m)
@@ -88,9 +93,11 @@ public struct ImportService {
             if let slot = e.slot { resolved.insert(slot) } else if e.kind == .taken { asNeededAt.insert(Self.instantKey(e.medicationID, e.at)) }
         }
         // Plans see a medicine on the day it was archived, as history does: what was logged that day stays.
+        // And every slot, tracked or not: an imported dose makes its slot tracked (DESIGN §3).
         let planned = byKey.values.map { m -> Medication in
             var m = m
             m.archivedOn = m.archivedOn?.adding(days: 1)
+            m.trackedFrom = nil
             return m
         }
         var plans: [LocalDate: DayPlan] = [:]
@@ -147,7 +154,9 @@ public struct ImportService {
         let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: logged,
                               stockDelta: 0, timeKnown: dose.timeKnown, overLimit: dose.overLimit)
         let id = try w.insertEvent(event, day: day)
-        try journal?.dose(event, eventID: id, day: day, medication: m, units: 0)
+        // A dose before the tracking start moves it (DESIGN §3): the operation says so, for other devices.
+        let moved = try w.trackFrom(medicationID: m.id, noLaterThan: dose.at)
+        try journal?.dose(event, eventID: id, day: day, medication: m, units: 0, trackedFrom: moved ? dose.at : nil)
         if dose.kind == .taken { summary.taken += 1 } else { summary.skipped += 1 }
         if dose.kind == .taken && !dose.timeKnown { summary.timeUnknown += 1 }
     }

@@ -13,8 +13,11 @@ public struct MedicationService {
     }
 
     /// Adds `medication` (its id is ignored) with its schedule versions; a name an active
-    /// medicine has (in any letter case or Unicode form) is refused by the store.
+    /// medicine has (in any letter case or Unicode form) is refused by the store. It is tracked
+    /// from now (DESIGN §3 Tracking start) unless it says otherwise.
     public func add(_ medication: Medication) throws {
+        var medication = medication
+        if medication.trackedFrom == nil { medication.trackedFrom = context.now }
         try store.write { w in
             let id = try w.insertMedication(medication)
             if let journal = try SyncJournal.open(w, context), let added = try w.reader.medication(id: id) {

@@ -88,7 +88,7 @@ public struct ReportCSVReader {
                 if at > now.addingTimeInterval(60) { throw fail("taken_at: \(field("taken_at")) is in the future") }
                 plan.doses.append(.init(name: name, kind: .taken, slot: .asNeeded, at: at, overLimit: try flag("over_limit", absent: false)))
             case "missed":
-                plan.missed += 1
+                plan.recordMissed(name, at: ISO8601.parse(field("scheduled")).map { min($0, now) })
             case "upcoming", "due", "late":
                 break
             default:

@@ -341,6 +341,7 @@ struct SyncApplier {
     private mutating func add(_ op: SyncOperation, _ gid: String) throws -> Bool {
         if let id = try w.reader.medicationID(gid: gid), var m = try w.reader.medication(id: id) {
             try details(op, &m)
+            try track(id, from: Self.trackingStart(op))
             return true
         }
         guard let name = op.name else { return false }
@@ -353,6 +354,8 @@ struct SyncApplier {
             guard var m = try w.reader.medication(id: id) else { return false }
             try w.linkMedicine(gid: gid, medicationID: m.id, name: name, device: op.device, stamp: op.stamp)
             try details(op, &m)
+            // The same medicine added on two devices: tracked from the earlier add on both.
+            try track(m.id, from: Self.trackingStart(op))
             return true
         case .new:
             // A new medicine arrives with a schedule, never without one: its add waits for it.
@@ -360,12 +363,36 @@ struct SyncApplier {
                 return false
             }
         }
-        var m = Medication(id: 0, name: name, versions: [])
+        var m = Medication(id: 0, name: name, trackedFrom: withinGate(Self.trackingStart(op)), versions: [])
         fill(op, &m)
         let id = try w.insertMedication(m)
         try w.linkMedicine(gid: gid, medicationID: id, name: name, device: op.device, stamp: op.stamp)
         for field in SyncOperation.details { try w.setRegister(medicationID: id, field: field, stamp: op.stamp) }
         return true
+    }
+
+    /// The tracking start an `add` gives its medicine: its `tracked_from`, else (a line of an older
+    /// dosebar) the instant of its stamp, which the gate found well-formed.
+    static func trackingStart(_ op: SyncOperation) -> Date? {
+        if let start = op.trackedFrom { return start.date }
+        return SyncOperation.stampMillis(op.stamp, device: op.device).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+
+    /// Tracking of medicine `id` starts no later than `start` (nil: from its first schedule day);
+    /// history changes from the day before it (this applier knows no zone). A start the store's gate
+    /// refuses (its clock behind this one) moves nothing, and stops nothing: a dose needs no savepoint.
+    private mutating func track(_ id: Int64, from start: Date?) throws {
+        let moved: Bool
+        do { moved = try w.trackFrom(medicationID: id, noLaterThan: withinGate(start)) } catch is FieldRules.Violation { return }
+        guard moved else { return }
+        let day = start.map { LocalDate(dayNumber: Int(max(0, min($0.timeIntervalSince1970, 1e11)) / 86_400) - 1) }
+        touch(id, day ?? LocalDate(dayNumber: 0))
+    }
+
+    /// An instant the line's gate let through (up to an hour after its stamp, itself up to a day
+    /// after this clock) no later than the store's gate allows (a day after this clock).
+    private func withinGate(_ start: Date?) -> Date? {
+        start.map { min($0, now.addingTimeInterval(FieldRules.futureAllowance)) }
     }
 
     /// Each detail the operation carries is a register of its own.
@@ -419,6 +446,8 @@ struct SyncApplier {
             slotDoses[slot] = known
         }
         touch(id, day)
+        // An imported dose before the medicine's tracking start moved it on the device that imported it.
+        if case .instant(let t) = op.trackedFrom { try track(id, from: Date(timeIntervalSince1970: t)) }
         // The first dose of a slot is its dose: nothing to resolve.
         if let time, known.count > 1 { toResolve.insert(SlotKey(medicationID: id, date: day, time: time)) }
         return Applied(eventID: eventID)

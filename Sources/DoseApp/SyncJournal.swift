@@ -92,6 +92,7 @@ public final class SyncJournal {
     public func added(_ m: Medication, stock: Bool = true) throws -> String {
         let gid = UUID().uuidString.lowercased()
         var op = details(.add, gid, m)
+        op.trackedFrom = TrackingStart(m.trackedFrom)
         let others = try w.reader.gids(nameKey: Medication.nameKey(m.name), besides: m.id)
         op.distinctFrom = others.isEmpty ? nil : others
         let add = try append(op)
@@ -175,8 +176,9 @@ public final class SyncJournal {
     /// A take or skip written as event `eventID`; a take uses `units` of stock (the medicine's
     /// units per dose; 0 for an imported dose, which moves no stock). `resolve` false: the slot
     /// has no other device's dose (`sync init`, before any was applied), nothing to resolve.
+    /// `trackedFrom`: the dose moved the medicine's tracking start to this instant (an import).
     public func dose(_ e: DoseEvent, eventID: Int64, day: LocalDate, medication m: Medication, units: Amount? = nil,
-                     resolve: Bool = true) throws {
+                     resolve: Bool = true, trackedFrom: Date? = nil) throws {
         var op = SyncOperation(kind: e.kind == .taken ? .take : .skip, medicine: try gid(of: m))
         op.day = day.description
         op.slot = e.slot?.time.description
@@ -184,6 +186,7 @@ public final class SyncJournal {
         op.units = e.kind == .taken ? (units ?? m.perDose) : nil
         op.timeKnown = e.timeKnown ? nil : false
         op.overLimit = e.overLimit ? true : nil
+        op.trackedFrom = trackedFrom.map { .instant($0.timeIntervalSince1970) }
         try append(op, eventID: eventID, notBefore: op.at)
         if resolve, let slot = e.slot { try w.resolveSlot(medicationID: m.id, day: slot.date, slotTime: slot.time) }
         touched.insert(m.id)

@@ -108,6 +108,7 @@ extension SyncOperation {
             throw Refusal(reason: "stamp '\(LineHash.printable(stamp))' is malformed (13 digits, '-', 5 digits, '-', the device)")
         }
         if let field = inexact.first { throw Refusal(reason: "\(field): an amount takes at most two decimals (hundredths)") }
+        if let field = malformed.first { throw Refusal(reason: "\(field) is not an instant (Unix seconds) or null") }
         guard let kind = knownKind else { throw Refusal(reason: "unknown kind '\(LineHash.printable(self.kind))'") }
         let medicine = try require(medicine, "medicine")
         guard Self.isUUID(medicine) else { throw Refusal(reason: "medicine '\(LineHash.printable(medicine))' is not a medicine id") }
@@ -121,6 +122,7 @@ extension SyncOperation {
                 throw Refusal(reason: "distinct_from '\(LineHash.printable(gid))' is not a medicine id")
             }
             guard (distinctFrom ?? []).count <= 10_000 else { throw Refusal(reason: "distinct_from names too many medicines") }
+            if case .instant(let t) = trackedFrom { try Self.instant(t, stamped: stamped, field: "tracked_from") }
         case .edit:
             let fields = changed ?? Self.details
             for field in fields where !Self.details.contains(field) {
@@ -168,6 +170,11 @@ extension SyncOperation {
             if overLimit == true && (kind != .take || slot != nil) {
                 throw Refusal(reason: "over_limit is only for a take of an as-needed dose")
             }
+            switch trackedFrom {
+            case .instant(let t): try Self.instant(t, stamped: stamped, field: "tracked_from")
+            case .firstScheduleDay: throw Refusal(reason: "tracked_from of a dose is an instant, not null")
+            case nil: break
+            }
         case .undo:
             let target = try require(target, "target")
             guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }
@@ -175,12 +182,12 @@ extension SyncOperation {
         }
     }
 
-    /// An instant of a dose or undo: through the gate, and no later than the operation's stamp
+    /// An instant of a dose, an undo or a tracking start: through the gate, and no later than the operation's stamp
     /// (a device stamps a change after it happened; an hour of slack for an older file).
-    static func instant(_ at: Double, stamped: Date) throws {
-        try FieldRules.instant(at, now: stamped)
+    static func instant(_ at: Double, stamped: Date, field: String = "at") throws {
+        try FieldRules.instant(at, now: stamped, field: field)
         guard at <= stamped.timeIntervalSince1970 + 3_600 else {
-            throw Refusal(reason: "at \(at) is after the operation's stamp (\(Int64(stamped.timeIntervalSince1970)))")
+            throw Refusal(reason: "\(field) \(at) is after the operation's stamp (\(Int64(stamped.timeIntervalSince1970)))")
         }
     }
 

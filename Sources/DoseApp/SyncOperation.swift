@@ -9,17 +9,23 @@ import Foundation
 ///
 /// | kind       | fields                                                             |
 /// |------------|--------------------------------------------------------------------|
-/// | `add`      | name, dose, group, note, per_dose, low_days, distinct_from         |
+/// | `add`      | name, dose, group, note, per_dose, low_days, distinct_from, tracked_from |
 /// | `edit`     | changed (the names of the details it changed: a rename is `["name"]`) and their new values |
 /// | `archive`  | archived_on (absent: active again)                                 |
 /// | `schedule` | effective, schedule                                                |
 /// | `stock`    | stock (an absolute value; absent: not tracked) — `refill --set`    |
 /// | `refill`   | units (added)                                                      |
-/// | `take`, `skip` | day, slot (`HH:MM`, absent for an as-needed dose), at, units, time_known, over_limit |
+/// | `take`, `skip` | day, slot (`HH:MM`, absent for an as-needed dose), at, units, time_known, over_limit, tracked_from |
 /// | `undo`     | target (the id of the `take`/`skip` it reverts), at                 |
 /// | `purge`    | (medicine only): delete it and all its history, skip its later operations |
 ///
 /// A line of an unknown kind (a newer dosebar) is kept and waits, never applied.
+///
+/// `tracked_from` (DESIGN §3 Tracking start), Unix seconds like `at`: of an `add`, the instant the
+/// medicine is tracked from (`null`: from its first schedule day; absent, a line of an older
+/// dosebar: from the add's stamp); of a `take`/`skip` (an imported dose before the tracking start),
+/// the medicine is tracked from that instant at the latest. Every device keeps the earliest it was
+/// given, so all of them judge the same slots.
 public struct SyncOperation: Codable, Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case add, edit, archive, schedule, stock, refill, take, skip, undo, purge
@@ -56,16 +62,23 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     /// `true` on a take of an as-needed dose recorded with `--force` beyond its limits; absent otherwise.
     public var overLimit: Bool?
     public var target: String?
+    /// See the type's notes. Never a decoded value a line did not carry as a number or `null`: such a
+    /// line is refused by the gate (``malformed``).
+    public var trackedFrom: TrackingStart?
 
     enum CodingKeys: String, CodingKey {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
         case distinctFrom = "distinct_from"
         case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", overLimit = "over_limit", target
+        case trackedFrom = "tracked_from"
     }
 
     /// The amount fields of a read line whose number has more than two decimals (`per_dose: 0.125`):
     /// left out of the operation and named here, so the gate refuses the line saying why. Never written.
     public var inexact: [String] = []
+    /// The fields of a read line whose value is not of the form the field takes (`tracked_from: "x"`):
+    /// left out and named here, so the gate refuses the line saying why. Never written.
+    public var malformed: [String] = []
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -90,6 +103,15 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         timeKnown = try c.decodeIfPresent(Bool.self, forKey: .timeKnown)
         overLimit = try c.decodeIfPresent(Bool.self, forKey: .overLimit)
         target = try c.decodeIfPresent(String.self, forKey: .target)
+        if c.contains(.trackedFrom) {
+            if try c.decodeNil(forKey: .trackedFrom) {
+                trackedFrom = .firstScheduleDay
+            } else if let t = try? c.decode(Double.self, forKey: .trackedFrom) {
+                trackedFrom = .instant(t)
+            } else {
+                malformed.append(CodingKeys.trackedFrom.stringValue)
+            }
+        }
         for key in [CodingKeys.perDose, .stock, .units] {
             let (value, exact) = try Self.amount(c, key)
             if !exact { inexact.append(key.stringValue) }
@@ -154,6 +176,36 @@ public struct SyncOperation: Codable, Sendable, Equatable {
         guard let op = try? decoder.decode(SyncOperation.self, from: line),
               !op.id.isEmpty, !op.device.isEmpty, !op.stamp.isEmpty else { return nil }
         return op
+    }
+}
+
+/// An operation's `tracked_from`: an instant (Unix seconds), or `null` for a medicine tracked from its
+/// first schedule day.
+public enum TrackingStart: Codable, Sendable, Equatable {
+    case instant(Double)
+    case firstScheduleDay
+
+    public init(_ date: Date?) {
+        self = date.map { .instant($0.timeIntervalSince1970) } ?? .firstScheduleDay
+    }
+
+    /// The medicine's ``Medication/trackedFrom``.
+    public var date: Date? {
+        if case .instant(let t) = self { return Date(timeIntervalSince1970: t) }
+        return nil
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        self = c.decodeNil() ? .firstScheduleDay : .instant(try c.decode(Double.self))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .instant(let t): try c.encode(t)
+        case .firstScheduleDay: try c.encodeNil()
+        }
     }
 }
 

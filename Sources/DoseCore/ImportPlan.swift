@@ -59,10 +59,22 @@ public struct ImportPlan: Sendable {
     public var doses: [Dose] = []
     /// Records of doses missed (Dosage writes them; dosebar's missed is the absence of a record).
     public var missed = 0
+    /// The earliest slot a missed record names, by medicine (``Medication/nameKey(_:)``): a medicine
+    /// the import creates is tracked from it when that is earlier (DESIGN §3 Tracking start), so the
+    /// miss the file recorded is one in dosebar too.
+    public var firstMissed: [String: Date] = [:]
     /// What the file holds that dosebar has no place for, one line each, for the summary.
     public var noEquivalent: [String] = []
 
     public init() {}
+
+    /// Counts a missed record of medicine `name` at the slot `at`.
+    public mutating func recordMissed(_ name: String, at: Date?) {
+        missed += 1
+        guard let at else { return }
+        let key = Medication.nameKey(name)
+        firstMissed[key] = min(firstMissed[key] ?? at, at)
+    }
 }
 
 /// What an import did (or, in a dry run, would do).

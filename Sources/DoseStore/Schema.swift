@@ -37,6 +37,9 @@ enum Schema {
         migrator.registerMigration("v9-over-limit") { db in
             try db.execute(sql: v9OverLimit)
         }
+        migrator.registerMigration("v10-tracked-from") { db in
+            try db.execute(sql: v10TrackedFrom)
+        }
         return migrator
     }
 
@@ -287,5 +290,28 @@ enum Schema {
     /// `--max-per-day`/`--min-interval` (DESIGN §2); history and the report mark it.
     static let v9OverLimit = """
         ALTER TABLE event ADD COLUMN over_limit INTEGER NOT NULL DEFAULT 0 CHECK (over_limit IN (0, 1));
+        """
+
+    /// `medication.tracked_from` (DESIGN §3 Tracking start): the instant tracking of the medicine starts,
+    /// Unix seconds; NULL: tracked from its first schedule day. An existing medicine starts at what
+    /// the database knows of its creation: the earlier of the stamp of an `add` that made one of its
+    /// global ids (sync; the stamp's first 13 digits are milliseconds) and the earliest `at` of its taken or
+    /// skipped events (undone ones too: they happened). An `add` stamped after an event is no creation
+    /// (`sync init` stamps the whole history at once), so the event wins; neither known: NULL.
+    /// The cached day summaries and outcomes were judged with every slot tracked: dropped, judged again.
+    static let v10TrackedFrom = """
+        ALTER TABLE medication ADD COLUMN tracked_from REAL;
+        UPDATE medication SET tracked_from = (
+            SELECT MIN(t) FROM (
+                SELECT CAST(substr(s.stamp, 1, 13) AS INTEGER) / 1000.0 AS t FROM sync_medicine s
+                WHERE s.medication_id = medication.id
+                  AND s.stamp GLOB '[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-*'
+                UNION ALL
+                SELECT e.at FROM event e
+                WHERE e.medication_id = medication.id AND e.kind IN ('taken', 'skipped')
+            ) WHERE t > 0 AND t < 1e11
+        );
+        DELETE FROM day_summary;
+        DELETE FROM day_outcome;
         """
 }

@@ -30,6 +30,7 @@ public struct StoreWriter {
     /// `badData` when an active medicine already has this name, in any letter case.
     public func insertMedication(_ m: Medication) throws -> Int64 {
         try FieldRules.medication(m)
+        if let t = m.trackedFrom { try FieldRules.instant(t.timeIntervalSince1970, now: now, field: "tracked from") }
         var record = MedicationRecord(m)
         do {
             try record.insert(db)
@@ -43,8 +44,8 @@ public struct StoreWriter {
         return id
     }
 
-    /// Replaces the medicine's name, dose, group, note, stock, per-dose, low-days and archive
-    /// date (not its schedule versions: see ``putVersion(medicationID:_:)``).
+    /// Replaces the medicine's name, dose, group, note, stock, per-dose, low-days, archive date
+    /// and tracking start (not its schedule versions: see ``putVersion(medicationID:_:)``).
     ///
     /// Every field that changes must pass ``FieldRules``; one left as it was is not checked again,
     /// so a medicine an older dosebar stored out of range can still be renamed, edited or archived.
@@ -73,6 +74,22 @@ public struct StoreWriter {
         if let stock { try FieldRules.stock(stock) }
         try db.execute(sql: "UPDATE medication SET stock = ? WHERE id = ?", arguments: [stock?.hundredths, medicationID])
         if db.changesCount == 0 { throw unknownMedication(medicationID) }
+    }
+
+    /// Moves the medicine's tracking start earlier, to `instant` (an import of doses before it, another
+    /// device's `add` or import): never later. Nil is the earliest of all, its first schedule day;
+    /// a medicine tracked from there stays so. Returns whether it moved.
+    @discardableResult
+    public func trackFrom(medicationID: Int64, noLaterThan instant: Date?) throws -> Bool {
+        if let instant {
+            try FieldRules.instant(instant.timeIntervalSince1970, now: now, field: "tracked from")
+            try db.execute(sql: "UPDATE medication SET tracked_from = ? WHERE id = ? AND tracked_from > ?",
+                           arguments: [instant.timeIntervalSince1970, medicationID, instant.timeIntervalSince1970])
+        } else {
+            try db.execute(sql: "UPDATE medication SET tracked_from = NULL WHERE id = ? AND tracked_from IS NOT NULL",
+                           arguments: [medicationID])
+        }
+        return db.changesCount > 0
     }
 
     // MARK: - Events
@@ -207,6 +224,7 @@ public struct StoreWriter {
         if record.archivedOn != old?.archivedOn, let day = record.archivedOn {
             try FieldRules.date(LocalDate(dayNumber: day), field: "archived on")
         }
+        if record.trackedFrom != old?.trackedFrom, let t = record.trackedFrom { try FieldRules.instant(t, now: now, field: "tracked from") }
     }
 
     private func duplicateName(_ name: String) -> DosebarError {

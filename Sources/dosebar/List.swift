@@ -19,7 +19,7 @@ struct List: ParsableCommand {
     )
 
     @Flag(name: .long, help: "Include archived medicines.") var all = false
-    @Flag(name: .long, help: "Print JSON: [{id, name, dose, group, schedule, times, stock, per_dose, archived}].") var json = false
+    @Flag(name: .long, help: "Print JSON: [{id, name, dose, group, schedule, times, stock, per_dose, archived, tracked_from}].") var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
@@ -33,6 +33,8 @@ struct List: ParsableCommand {
         var stock: Amount?
         var per_dose: Amount
         var archived: Bool
+        /// ISO-8601 with the local offset; null: tracked from its first schedule day.
+        var tracked_from: String?
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -40,9 +42,9 @@ struct List: ParsableCommand {
             try c.encode(dose, forKey: .dose); try c.encode(group, forKey: .group)
             try c.encode(schedule, forKey: .schedule); try c.encode(times, forKey: .times)
             try c.encode(stock, forKey: .stock); try c.encode(per_dose, forKey: .per_dose)
-            try c.encode(archived, forKey: .archived)
+            try c.encode(archived, forKey: .archived); try c.encode(tracked_from, forKey: .tracked_from)
         }
-        enum CodingKeys: String, CodingKey { case id, name, dose, group, schedule, times, stock, per_dose, archived }
+        enum CodingKeys: String, CodingKey { case id, name, dose, group, schedule, times, stock, per_dose, archived, tracked_from }
     }
 
     func run() throws {
@@ -53,7 +55,8 @@ struct List: ParsableCommand {
             let s = m.schedule(on: context.today) ?? m.currentSchedule
             return Row(id: m.id, name: m.name, dose: m.dose, group: m.group, schedule: s?.summary ?? "",
                        times: s?.times.map(\.description) ?? [], stock: m.stock, per_dose: m.perDose,
-                       archived: m.archivedOn.map { $0 <= context.today } ?? false)
+                       archived: m.archivedOn.map { $0 <= context.today } ?? false,
+                       tracked_from: m.trackedFrom.map { ISO8601.format($0, offset: context.zone.offset(at: $0)) })
         }
         if json {
             let encoder = JSONEncoder()

@@ -56,13 +56,14 @@ struct SyncSimulationTests {
     }
 
     /// Everything a person sees of the history, without local row ids: medicines with details,
-    /// stock and schedule versions, and every effective dose.
+    /// stock, tracking start and schedule versions, and every effective dose.
     func history(_ d: Device, days: ClosedRange<LocalDate> = LocalDate("2026-11-01")!...LocalDate("2026-12-31")!) throws -> String {
         try d.store.read { r in
             let meds = try r.medications(includeArchived: true)
             let names = Dictionary(uniqueKeysWithValues: meds.map { ($0.id, $0.name) })
             var lines = meds.map { m in
                 "\(m.name)|\(m.dose ?? "-")|per \(m.perDose)|stock \(m.stock.map(String.init) ?? "-")|archived \(m.archivedOn?.description ?? "-")|"
+                    + "tracked \(m.trackedFrom.map { String($0.timeIntervalSince1970) } ?? "-")|"
                     + m.versions.map { "\($0.effective):\($0.schedule.times.map(\.description).joined(separator: ","))/\($0.schedule.recurrence)" }
                     .joined(separator: ";")
             }.sorted()

@@ -8,7 +8,7 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     enum CodingKeys: String, CodingKey {
         case id, name, nameKey = "name_key", dose, group = "group_name", note, stock, perDose = "per_dose"
-        case lowDays = "low_days", archivedOn = "archived_on"
+        case lowDays = "low_days", archivedOn = "archived_on", trackedFrom = "tracked_from"
     }
 
     enum Columns {
@@ -32,6 +32,8 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var lowDays: Int
     /// `LocalDate.dayNumber`.
     var archivedOn: Int?
+    /// Unix seconds (``Medication/trackedFrom``); NULL: tracked from its first schedule day.
+    var trackedFrom: Double?
 
     /// The key two names collide on: case and Unicode normalisation do not matter.
     static func key(for name: String) -> String { Medication.nameKey(name) }
@@ -47,6 +49,7 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
         perDose = m.perDose.hundredths
         lowDays = m.lowDays
         archivedOn = m.archivedOn?.dayNumber
+        trackedFrom = m.trackedFrom?.timeIntervalSince1970
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -54,6 +57,6 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
     func medication(versions: [ScheduleVersion]) -> Medication {
         Medication(id: id ?? 0, name: name, dose: dose, group: group, note: note, stock: stock.map(Amount.init(hundredths:)),
                    perDose: Amount(hundredths: perDose), lowDays: lowDays, archivedOn: archivedOn.map(LocalDate.init(dayNumber:)),
-                   versions: versions)
+                   trackedFrom: trackedFrom.map(Date.init(timeIntervalSince1970:)), versions: versions)
     }
 }
