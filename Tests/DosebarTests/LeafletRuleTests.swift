@@ -107,7 +107,7 @@ import Testing
         let cycle = (try h.today()["cycle"] as! [[String: Any]])[0]
         #expect(cycle["day"] as? Int == 20 && cycle["phase"] as? String == "active")
         let days = try h.ok("history", "--json", "--from", "2026-11-01", now: "2026-11-20T10:00:00+09:00").json as! [[String: Any]]
-        #expect(days.filter { $0["day"] as! String < "2026-11-20" }.allSatisfy { $0["state"] as? String == "none" }, "\(days)")
+        #expect(days.filter { ($0["day"] as! String) < "2026-11-20" }.allSatisfy { $0["state"] as? String == "none" }, "\(days)")
         let stats = try h.ok("stats", "--json", now: "2026-11-20T10:00:00+09:00").json as! [String: Any]
         #expect((stats["overall"] as! [String: Any])["adherence"] is NSNull)
         // Asked to take the 08:00 dose from before it was added, dosebar asks rather than guesses.
