@@ -180,7 +180,9 @@ public struct DayPlan: Sendable {
         out.reserveCapacity(s.times.count)
         for (i, t) in s.times.enumerated() {
             let key = SlotKey(medicationID: m.id, date: date, time: t)
-            let next = i + 1 < instants.count ? instants[i + 1] : after
+            // The first slot after T by instant: on a spring-forward day a moved time (02:30 → 03:30)
+            // can pass a later one (03:00).
+            let next = instants.filter { $0 > instants[i] }.min() ?? after
             let event = events[key]
             let tracked = event != nil || m.trackedFrom.map { instants[i] >= $0 } ?? true
             out.append(PlannedSlot(key: key, medication: m, instant: instants[i], window: s.window,
@@ -190,15 +192,14 @@ public struct DayPlan: Sendable {
         return out
     }
 
-    /// The first slot of `m` on the two days after `date` (a later one cannot move a cut-off: it is
+    /// The first slot (by instant) of `m` on the two days after `date`, past an as-needed stretch (a later one cannot move a cut-off: it is
     /// at most T + 24 h, and a window at most 12 h). None once the course ends or it is archived.
     static func nextSlot(of m: Medication, after date: LocalDate, zone: Zone, courseEnd: LocalDate?) -> Date? {
         for d in [date.adding(days: 1), date.adding(days: 2)] {
             if let courseEnd, d >= courseEnd { return nil }
             guard let s = m.schedule(on: d) else { return nil }
-            if s.recurrence.isAsNeeded { return nil }
-            guard s.start <= d, s.until.map({ d <= $0 }) ?? true, s.occurs(on: d), let first = s.times.first else { continue }
-            return zone.instant(d, first)
+            guard !s.recurrence.isAsNeeded, s.start <= d, s.until.map({ d <= $0 }) ?? true, s.occurs(on: d), !s.times.isEmpty else { continue }
+            return s.times.map { zone.instant(d, $0) }.min()
         }
         return nil
     }

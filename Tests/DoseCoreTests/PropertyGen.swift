@@ -390,23 +390,6 @@ extension Oracle {
         (0...3).flatMap { doses(of: m, on: date.adding(days: $0), zone).map(\.instant) }.filter { $0 > T }.min()
     }
 
-    /// Whether a medicine has, on a day of `days`, a dose whose instant is not after the one of the time
-    /// before it: on a spring-forward day a moved time (02:30 → 03:30) passes a later one (03:00), or lands
-    /// on it. DESIGN §3 takes T′ as the first slot after T in time; DoseCore as the next by time of day,
-    /// so their cut-offs differ on such a day (reported with issue 21; worlds with one are left out until
-    /// that is decided).
-    static func outOfOrder(_ medications: [Medication], days: ClosedRange<LocalDate>, _ zone: Zone) -> Bool {
-        var d = days.lowerBound
-        while d <= days.upperBound {
-            for m in medications {
-                let instants = doses(of: m, on: d, zone).map(\.instant)
-                if zip(instants, instants.dropFirst()).contains(where: { $0 >= $1 }) { return true }
-            }
-            d = d.adding(days: 1)
-        }
-        return false
-    }
-
     /// C = max(T + W, min(T′ − W, T + 24 h)), or T + 24 h without T′.
     static func cutoff(scheduled T: Date, window W: Int, next: Date?) -> Date {
         let day = T.addingTimeInterval(86400)

@@ -33,7 +33,6 @@ import Testing
     func everySlotHasExactlyOneStatusAndItIsTheTablesRow(seed: UInt64) {
         var g = Gen(seed: seed)
         let w = g.world(seed: seed, scheduled: true)
-        if Oracle.outOfOrder(w.medications, days: w.day.adding(days: -1)...w.day.adding(days: 2), w.zone) { return }
         let plan = w.plan
         let events = w.allEvents
         #expect(!plan.slots.isEmpty, "the world's scheduled medicine has no slot on \(w.day); \(Property.label(seed))")

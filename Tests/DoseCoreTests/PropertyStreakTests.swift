@@ -91,7 +91,6 @@ import Testing
         let yesterdayEvents = eventsByDay[yesterday] ?? []
         let plan = DayPlan(date: today, medications: meds, events: yesterdayEvents + todayEvents, zone: zone)
         let builder = SnapshotBuilder(plan: plan, history: History(today: today, recent: summaries), medications: meds)
-        if Oracle.outOfOrder(meds, days: yesterday...today.adding(days: 2), zone) { return }
         let ySlots = Oracle.slots(meds, on: yesterday, zone, events: yesterdayEvents).filter(\.tracked)
         let tSlots = Oracle.slots(meds, on: today, zone, events: todayEvents).filter(\.tracked)
         var probes = (0..<10).map { _ in g.instant(plan.dayStart, plan.dayEnd) }

@@ -61,9 +61,8 @@ import Testing
         // So is the cut-off of every slot listed at some instant of the day, yesterday's (carried) included
         // (DESIGN §4), when it falls within the day: by the oracle's C.
         let active = w.medications.filter { $0.archivedOn.map { $0 > w.day } ?? true }
-        let ordered = !Oracle.outOfOrder(w.medications, days: w.day.adding(days: -1)...w.day.adding(days: 2), w.zone)
         for slot in Oracle.slots(active, on: w.day.adding(days: -1), w.zone, events: w.allEvents) + Oracle.slots(w.medications, on: w.day, w.zone, events: w.allEvents)
-        where ordered && slot.tracked && slot.cutoff >= dayStart && slot.cutoff < dayEnd
+        where slot.tracked && slot.cutoff >= dayStart && slot.cutoff < dayEnd
             && (PropertyStatusTests.winner(slot.key, w.allEvents).map { $0.at >= slot.cutoff } ?? true) {
             #expect(hourSet.contains(slot.cutoff), "no entry at the cut-off of \(slot); \(Property.label(seed))")
         }
