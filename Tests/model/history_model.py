@@ -385,10 +385,11 @@ class Model:
     def pick_at(self, name: str, x: datetime, now: datetime):
         """What `take/skip NAME --at x` records (DESIGN §2): the slot `take NAME` would have picked at
         x, ignoring whether it is resolved (every slot counts as unresolved, untracked ones too); exit 65
-        when that slot is already taken or skipped. Returns (kind, slot, why) as pick_take plus the
-        resolved slot's event in `why` for a refusal; and `other`, what the other reading ("take NAME
-        at x with the events logged at x") records, for the driver to stay off the cases where the
-        two readings differ."""
+        when that slot is already taken or skipped. Returns (kind, slot, event): ("slot", s, None),
+        ("refuse", s, the event that resolved s), ("refuse", None, None) or ("as_needed", None, None).
+        pick_at_other is the other way to read DESIGN's sentence (as take NAME at x with the events
+        taken by x); the driver stays off the rare instants where the two differ (two slots less than
+        2 W apart, e.g. 23:30 and 02:30)."""
         d = self.local_date(x)
         near = self.slots_between(name, d - timedelta(days=3), d + timedelta(days=3))
         pick = None
@@ -451,6 +452,20 @@ class Model:
                 first = min(c[0] for c in cands)
                 picks = {n: s for at, n, s in cands if at == first}
         return picks
+
+    def over_limit(self, name: str, now: datetime):
+        """Why an as-needed dose taken now is beyond its limits (DESIGN §2), or None: --max-per-day
+        doses already that day, or the last dose less than --min-interval ago."""
+        d = self.local_date(now)
+        v = self.meds[name].version_on(d)
+        if v.max_per_day is not None and self.as_needed_count(name, d, now) >= v.max_per_day:
+            return "max_per_day"
+        if v.min_interval is not None:
+            last = max((e.at for e in self.events if e.med == name and e.kind == "as_needed" and not e.undone
+                        and e.at <= now), default=None)
+            if last is not None and now - last < timedelta(minutes=v.min_interval):
+                return "min_interval"
+        return None
 
     def as_needed_count(self, name: str, d: date, now: datetime) -> int:
         return sum(1 for e in self.events if e.med == name and e.kind == "as_needed" and not e.undone

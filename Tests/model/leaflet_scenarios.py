@@ -120,6 +120,10 @@ class Person:
             self.check(f"{what}: `take {name}` at {self.m.iso(now)} records {s.day} {s.time}", r.returncode == 0,
                        f"exit {r.returncode}: {r.stderr.strip()}", "exit 0")
             self.m.log_take(name, now, s, now)
+        elif kind == "as_needed" and self.m.over_limit(name, now):
+            self.check(f"{what}: `take {name}` at {self.m.iso(now)} is refused ({self.m.over_limit(name, now)}), "
+                       "naming --force", r.returncode == 65 and "--force" in r.stderr,
+                       f"exit {r.returncode}: {r.stdout.strip()} {r.stderr.strip()}", "exit 65 …--force…")
         elif kind == "as_needed":
             self.check(f"{what}: `take {name}` at {self.m.iso(now)} (as needed)", r.returncode == 0,
                        f"exit {r.returncode}: {r.stderr.strip()}", "exit 0")
@@ -213,7 +217,7 @@ def tracking_from_add(p: Person):
     p.ok(now, "take", "Yaz", "--at", p.m.local(x).strftime("%Y-%m-%dT%H:%M"))
     p.m.log_take("Yaz", x, s, now)
     p.history(p.at(10, 6), frm, D, "the back-dated day counts")
-    # Day 20 of 21 at 23:00: tonight's dose is due, and the streak is the back-dated day.
+    # Day 20 of 21 at 23:00: tonight's dose is due; the back-dated 19th is not carried.
     p.doses(p.at(23, 0), "tonight")
 
 
@@ -230,22 +234,36 @@ def half_tablets(p: Person):
 
 
 def forced_over_limit(p: Person):
-    """A third dose over --max-per-day 2: refused (65, naming --force); with --force, over_limit true."""
+    """A third dose over --max-per-day 2: refused (65, naming --force); with --force recorded,
+    over_limit true in the report."""
     p.add(p.at(8, 0), "Ibuprofen", ["--as-needed", "--max-per-day", "2"],
           Version(date.min, "as_needed", start=D, max_per_day=2))
     p.take_as_model_says(p.at(9, 0), "Ibuprofen", "first")
     p.take_as_model_says(p.at(14, 0), "Ibuprofen", "second")
-    r = p.run(p.at(20, 0), "take", "Ibuprofen")
-    p.check("a third dose is refused (65, naming the limit and --force)",
-            r.returncode == 65 and "--force" in r.stderr, f"exit {r.returncode}: {r.stderr.strip()}", "exit 65 …--force…")
+    assert p.m.over_limit("Ibuprofen", p.at(20, 0)) == "max_per_day"
+    p.take_as_model_says(p.at(20, 0), "Ibuprofen", "third")
     now = p.at(20, 1)
     p.ok(now, "take", "Ibuprofen", "--force")
     p.m.log_take("Ibuprofen", now, None, now, over_limit=True)
     p.csv(p.at(20, 2), D, D, "the forced dose is in the report, over_limit true")
 
 
+def forced_within_interval(p: Person):
+    """--min-interval 4h: a dose 2 h after the last is refused (65, naming --force); forced, it is
+    recorded and marked; the next one 4 h after the forced one is allowed again."""
+    p.add(p.at(8, 0), "Paracetamol", ["--as-needed", "--min-interval", "4h"],
+          Version(date.min, "as_needed", start=D, min_interval=240))
+    p.take_as_model_says(p.at(10, 0), "Paracetamol", "first")
+    assert p.m.over_limit("Paracetamol", p.at(12, 0)) == "min_interval"
+    p.take_as_model_says(p.at(12, 0), "Paracetamol", "2 h later")
+    p.ok(p.at(12, 1), "take", "Paracetamol", "--force")
+    p.m.log_take("Paracetamol", p.at(12, 1), None, p.at(12, 1), over_limit=True)
+    p.take_as_model_says(p.at(16, 30), "Paracetamol", "4 h 29 min after the forced one")
+    p.csv(p.at(20, 2), D, D, "the forced dose is in the report, over_limit true")
+
+
 SCENARIOS = [bedtime_after_midnight, catch_up_one_dose, back_dating_refused, tracking_from_add, half_tablets,
-             forced_over_limit]
+             forced_over_limit, forced_within_interval]
 
 
 def run_all(binary: str, keep: bool = False) -> tuple[int, int]:
