@@ -344,7 +344,8 @@ class Replay:
                 self.drop("as-needed")
                 return
             record = [(name, s, now)] if k == "slot" else []
-            label = f"{kind} NAME"
+            # A refusal's `s` says why: nothing open, and the next dose opens later than T - W.
+            label = f"{kind} NAME" + (f": {s}" if k == "refuse" else "")
         r = self.cli(args, now)
         if not record:
             self.actions["refused"] += 1
