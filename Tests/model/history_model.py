@@ -1,4 +1,5 @@
-"""An independent model of DESIGN §3 (Slots, Status of a slot, History, Reports, Adherence).
+"""An independent model of DESIGN §2 (which dose a take records) and §3 (Slots, Status of a slot with
+its cut-off, tracking start, Streak, History, Reports, Adherence, Stock).
 
 It knows nothing of dosebar's code or database: a driver records into it what a user did
 (medicines with their schedule versions, takes, skips, undos, archives) and it computes, for an
@@ -13,6 +14,13 @@ Conventions (DESIGN §3 and the definitions of issue 12):
 - An event resolves one slot (a take or a skip) or is an as-needed dose; an undone event counts for
   nothing; when two events resolve the same slot, the latest logged wins.
 - Figures count known outcomes only (taken*, skipped, missed); percents round half away from zero.
+- The cut-off (issue 21): an unresolved slot (T, window W) is open (`due`, then `late`) until
+  C = max(T + W, min(T' - W, T + 24 h)), T' the medicine's next slot after T by the schedule versions
+  in force (none when its course ends or it is archived: C = T + 24 h); then `missed`, and a missed
+  slot's late_minutes is C - T. A slot belongs to T's day whatever the day of its take.
+- Tracking start: a medicine is tracked from the instant it was added; a slot before that without an
+  event is untracked (in no figure, no row); an event makes it a normal slot.
+- Amounts (stock, per dose) are integers of hundredths, never floats.
 """
 
 from __future__ import annotations
@@ -63,6 +71,7 @@ class Version:
     until: date | None = None      # --until, inclusive
     window: int = 120              # minutes
     max_per_day: int | None = None
+    min_interval: int | None = None  # minutes
 
     def in_course(self, d: date) -> bool:
         return d >= self.start and (self.until is None or d <= self.until)
@@ -101,6 +110,10 @@ class Medicine:
     dose: str | None
     versions: list = field(default_factory=list)   # sorted by effective
     archived_on: date | None = None                # `remove` on that local day
+    added: datetime | None = None                  # tracking start (UTC instant of `add`)
+    per_dose: int = 100                            # hundredths
+    stock: int | None = None                       # hundredths; None: not tracked
+    clamped: bool = False                          # stock ever hit the floor of 0 (undo is then path-dependent)
 
     def version_on(self, d: date):
         v = None
@@ -190,9 +203,17 @@ class Model:
 
     # ----- recording what the user did
 
-    def add(self, name: str, dose: str | None, version: Version):
+    def add(self, name: str, dose: str | None, version: Version, added: datetime | None = None,
+            per_dose: int = 100, stock: int | None = None):
+        """`added`: the instant of `add` (tracking start); None: tracked from the beginning of time."""
         assert name not in self.meds
-        self.meds[name] = Medicine(name, dose, [replace(version, effective=date.min)])
+        self.meds[name] = Medicine(name, dose, [replace(version, effective=date.min)], added=added,
+                                   per_dose=per_dose, stock=stock)
+
+    def refill(self, name: str, amount: int):
+        med = self.meds[name]
+        if med.stock is not None:
+            med.stock += amount
 
     def edit(self, name: str, effective: date, **changes):
         """A schedule change from `effective` on: the version then in force with `changes`."""
@@ -214,6 +235,11 @@ class Model:
     def log_take(self, med: str, at: datetime, slot: Slot | None, logged: datetime, over_limit: bool = False) -> Event:
         e = self._log(med, "take" if slot else "as_needed", at, slot.key if slot else None, logged)
         e.over_limit = over_limit
+        m = self.meds[med]
+        if m.stock is not None:          # DESIGN §3 Stock: never below 0
+            if m.stock < m.per_dose:
+                m.clamped = True
+            m.stock = max(0, m.stock - m.per_dose)
         return e
 
     def log_skip(self, med: str, at: datetime, slot: Slot, logged: datetime) -> Event:
@@ -230,6 +256,9 @@ class Model:
         e = self.undo_target(med)
         if e is not None:
             e.undone = True
+            m = self.meds[med]
+            if e.kind != "skip" and m.stock is not None:
+                m.stock += m.per_dose
         return e
 
     # ----- slots
@@ -264,6 +293,34 @@ class Model:
                 best = e
         return best
 
+    # ----- the cut-off and tracking start (DESIGN §3)
+
+    def slots_between(self, name: str, d1: date, d2: date) -> list[Slot]:
+        out = []
+        for d in self.days(d1, d2):
+            out.extend(self.slots(name, d))
+        out.sort(key=lambda s: s.at)
+        return out
+
+    def next_slot(self, slot: Slot):
+        """T': the medicine's first slot after T by the schedule versions in force, or None. Only a
+        T' before T + 24 h + W can matter for the cut-off, so three days ahead is enough."""
+        for s in self.slots_between(slot.med, slot.day, slot.day + timedelta(days=3)):
+            if s.at > slot.at:
+                return s
+        return None
+
+    def cutoff(self, slot: Slot) -> datetime:
+        w, day = timedelta(minutes=slot.window), timedelta(hours=24)
+        nxt = self.next_slot(slot)
+        if nxt is None:
+            return slot.at + day
+        return max(slot.at + w, min(nxt.at - w, slot.at + day))
+
+    def tracked(self, slot: Slot, now: datetime) -> bool:
+        added = self.meds[slot.med].added
+        return added is None or slot.at >= added or self.final_event(slot, now) is not None
+
     def status(self, slot: Slot, now: datetime):
         """(status, event) of a slot at `now` (DESIGN §3 Status of a slot)."""
         e = self.final_event(slot, now)
@@ -276,48 +333,139 @@ class Model:
             if e.at > slot.at + w:
                 return "taken_late", e
             return "taken", e
-        if now >= self.end_of_day(slot.day):
-            return "missed", None
         if now < slot.at:
             return "upcoming", None
         if now < slot.at + w:
             return "due", None
-        return "late", None
+        if now < self.cutoff(slot):
+            return "late", None
+        return "missed", None
 
     def late_minutes(self, slot: Slot, status: str, e: Event | None):
         if status == "taken_late":
             return int((e.at - slot.at).total_seconds() // 60)
         if status == "missed":
-            return int((self.end_of_day(slot.day) - slot.at).total_seconds() // 60)
+            return int((self.cutoff(slot) - slot.at).total_seconds() // 60)
         return None
 
-    def unresolved(self, name: str, d: date, now: datetime) -> list[Slot]:
-        return [s for s in self.slots(name, d) if self.final_event(s, now) is None]
+    def is_open(self, slot: Slot, now: datetime) -> bool:
+        return self.tracked(slot, now) and self.status(slot, now)[0] in ("due", "late")
 
-    def resolve(self, name: str, x: datetime, now: datetime):
-        """Which slot `take/skip NAME --at x` resolves (DESIGN §2): the unresolved slot of x's day
-        whose window holds x, else the unresolved slot of that day nearest to x.
-        Returns (slot or None, why-ambiguous or None)."""
+    # ----- which dose a command records (DESIGN §2)
+
+    def scheduled(self, name: str, d: date) -> bool:
+        v = self.meds[name].version_on(d)
+        return v is not None and v.kind != "as_needed"
+
+    def open_slots(self, name: str, now: datetime) -> list[Slot]:
+        d = self.local_date(now)
+        return [s for s in self.slots_between(name, d - timedelta(days=3), d) if self.is_open(s, now)]
+
+    def next_unresolved(self, name: str, now: datetime, horizon: int = 40):
+        d = self.local_date(now)
+        for s in self.slots_between(name, d, d + timedelta(days=horizon)):
+            if s.at > now and self.final_event(s, now) is None:
+                return s
+        return None
+
+    def pick_take(self, name: str, now: datetime):
+        """What `take NAME` (or `skip NAME`) at `now` records: ("slot", s), ("as_needed", None) or
+        ("refuse", why). The earliest open slot, whatever its day; else the next slot if it opens
+        within the window (T - W <= now); else an as-needed dose; else exit 65."""
+        op = self.open_slots(name, now)
+        if op:
+            return "slot", op[0]
+        nxt = self.next_unresolved(name, now)
+        if nxt is not None and nxt.at - timedelta(minutes=nxt.window) <= now:
+            return "slot", nxt
+        if self.as_needed_on(name, self.local_date(now)):
+            return "as_needed", None
+        return "refuse", "nothing due" + (f" (next {self.iso(nxt.at)})" if nxt else "")
+
+    def pick_at(self, name: str, x: datetime, now: datetime):
+        """What `take/skip NAME --at x` records (DESIGN §2): the slot `take NAME` would have picked at
+        x, ignoring whether it is resolved (every slot counts as unresolved, untracked ones too); exit 65
+        when that slot is already taken or skipped. Returns (kind, slot, event): ("slot", s, None),
+        ("refuse", s, the event that resolved s), ("refuse", None, None) or ("as_needed", None, None).
+        pick_at_other is the other way to read DESIGN's sentence (as take NAME at x with the events
+        taken by x); the driver stays off the rare instants where the two differ (two slots less than
+        2 W apart, e.g. 23:30 and 02:30)."""
         d = self.local_date(x)
-        cands = self.unresolved(name, d, now)
-        if not cands:
-            return None, None
-        inside = [s for s in cands if s.at - timedelta(minutes=s.window) <= x <= s.at + timedelta(minutes=s.window)]
-        if len(inside) == 1:
-            return inside[0], None
-        if len(inside) > 1:
-            return None, "in two windows"
-        dist = sorted(cands, key=lambda s: abs((x - s.at).total_seconds()))
-        if len(dist) > 1 and abs((x - dist[0].at).total_seconds()) == abs((x - dist[1].at).total_seconds()):
-            return None, "equally near two slots"
-        # Nearest by instant and nearest by wall clock must agree (they can differ on DST days).
-        lx = self.local(x).replace(tzinfo=None)
-        def wall(s):
-            h, m = hhmm(s.time)
-            return abs((lx - datetime(d.year, d.month, d.day, h, m)).total_seconds())
-        if min(cands, key=wall) is not dist[0] or (len(cands) > 1 and sorted(map(wall, cands))[0] == sorted(map(wall, cands))[1]):
-            return None, "nearest depends on DST reading"
-        return dist[0], None
+        near = self.slots_between(name, d - timedelta(days=3), d + timedelta(days=3))
+        pick = None
+        for s in near:
+            if s.at <= x < self.cutoff(s):
+                pick = s
+                break
+        if pick is None:
+            after = [s for s in near if s.at > x]
+            if after and after[0].at - timedelta(minutes=after[0].window) <= x:
+                pick = after[0]
+        if pick is not None:
+            e = self.final_event(pick, now)
+            if e is not None:
+                return "refuse", pick, e
+            return "slot", pick, None
+        if self.as_needed_on(name, d):
+            return "as_needed", None, None
+        return "refuse", None, None
+
+    def pick_at_other(self, name: str, x: datetime, now: datetime):
+        """The other reading of `--at x`: `take NAME` at x with the events of now that were taken at
+        or before x (tracking ignored). ("slot", s) / ("refuse", s-or-None)."""
+        d = self.local_date(x)
+        near = self.slots_between(name, d - timedelta(days=3), d + timedelta(days=3))
+        def resolved(s):
+            e = self.final_event(s, now)
+            return e is not None and e.at <= x
+        for s in near:
+            if s.at <= x < self.cutoff(s) and not resolved(s):
+                return "slot", s
+        for s in near:
+            if s.at > x and not resolved(s):
+                if s.at - timedelta(minutes=s.window) <= x:
+                    return "slot", s
+                break
+        return "refuse", None
+
+    def find_slot(self, name: str, d: date, t: str):
+        for s in self.slots(name, d):
+            if s.time == t:
+                return s
+        return None
+
+    def pick_all(self, now: datetime, nxt: bool) -> dict:
+        """`take` without names (`--next`): {name: slot}, at most one dose per medicine. Each
+        medicine's earliest open slot (a slot whose window has begun but whose time has not come is
+        `upcoming`, not open: DESIGN §2 "records, for each medicine, its open slot"); with --next and
+        nothing open at all, the next slot(s): every medicine's unresolved slot at the earliest next
+        instant, one each."""
+        picks = {}
+        for n in self.names():
+            op = self.open_slots(n, now)
+            if op:
+                picks[n] = op[0]
+        if not picks and nxt:
+            cands = [(s.at, n, s) for n in self.names() if self.meds[n].present_on(self.local_date(now))
+                     for s in [self.next_unresolved(n, now)] if s is not None]
+            if cands:
+                first = min(c[0] for c in cands)
+                picks = {n: s for at, n, s in cands if at == first}
+        return picks
+
+    def over_limit(self, name: str, now: datetime):
+        """Why an as-needed dose taken now is beyond its limits (DESIGN §2), or None: --max-per-day
+        doses already that day, or the last dose less than --min-interval ago."""
+        d = self.local_date(now)
+        v = self.meds[name].version_on(d)
+        if v.max_per_day is not None and self.as_needed_count(name, d, now) >= v.max_per_day:
+            return "max_per_day"
+        if v.min_interval is not None:
+            last = max((e.at for e in self.events if e.med == name and e.kind == "as_needed" and not e.undone
+                        and e.at <= now), default=None)
+            if last is not None and now - last < timedelta(minutes=v.min_interval):
+                return "min_interval"
+        return None
 
     def as_needed_count(self, name: str, d: date, now: datetime) -> int:
         return sum(1 for e in self.events if e.med == name and e.kind == "as_needed" and not e.undone
@@ -332,10 +480,12 @@ class Model:
         return list(self.meds)
 
     def judged(self, d: date, now: datetime, names=None):
-        """[(slot, status, event)] of the selection on day d, in time order."""
+        """[(slot, status, event)] of the tracked slots of the selection on day d, in time order."""
         out = []
         for n in (names if names is not None else self.names()):
             for s in self.slots(n, d):
+                if not self.tracked(s, now):
+                    continue
                 st, e = self.status(s, now)
                 out.append((s, st, e))
         out.sort(key=lambda r: (r[0].at, r[0].med))
@@ -347,12 +497,15 @@ class Model:
         c = {k: sum(1 for _, st, _ in js if st == k) for k in KNOWN}
         total = len(js)
         taken = c["taken"] + c["taken_early"] + c["taken_late"]
+        is_open = any(st in ("due", "late") for _, st, _ in js)
         if total == 0:
             state = "rest" if any(self.resting(n, d) for n in names) else "none"
+        elif d >= self.today(now):
+            state = "done" if c["missed"] == 0 and taken >= 1 and taken + c["skipped"] == total else "pending"
+        elif is_open:
+            state = "pending"
         elif c["missed"] == 0 and taken >= 1 and taken + c["skipped"] == total:
             state = "done"
-        elif d == self.today(now):
-            state = "pending"
         elif c["skipped"] == total:
             state = "skipped"
         elif taken == 0 and c["missed"] >= 1:
@@ -362,6 +515,48 @@ class Model:
         return {"day": d.isoformat(), "state": state, "total": total, "taken": taken,
                 "on_time": c["taken"], "late": c["taken_late"], "early": c["taken_early"],
                 "skipped": c["skipped"], "missed": c["missed"]}
+
+    def streak(self, now: datetime):
+        """(current, today, doubtful) of DESIGN §3 Streak. `doubtful`: a day of the chain is both
+        pending and has a missed slot, or today is all skipped (the text does not say)."""
+        today = self.today(now)
+        first = min((self.local_date(m.added) for m in self.meds.values() if m.added), default=today)
+        first = min([first] + [self.local_date(e.at) for e in self.events])
+        doubt = False
+
+        def kind(d):
+            nonlocal doubt
+            js = self.judged(d, now)
+            sts = [st for _, st, _ in js]
+            taken = sum(1 for st in sts if st in TAKEN)
+            if d == today and "missed" in sts:
+                return "broken"          # today breaks as soon as one of its slots closes unresolved
+            if any(st in ("due", "late", "upcoming") for st in sts):
+                if "missed" in sts:
+                    doubt = True
+                    return "broken"
+                return "pending"
+            if "missed" in sts:
+                return "broken"
+            if sts and taken >= 1:
+                return "complete"
+            return "neutral"
+        k_today = kind(today)
+        if k_today == "neutral" and self.judged(today, now):
+            doubt = True
+        t = {"complete": "done", "pending": "pending", "broken": "broken", "neutral": "none"}[k_today]
+        if k_today == "broken":
+            return 0, t, doubt
+        n = 1 if k_today == "complete" else 0
+        d = today - timedelta(days=1)
+        while d >= first:
+            k = kind(d)
+            if k == "broken":
+                break
+            if k == "complete":
+                n += 1
+            d -= timedelta(days=1)
+        return n, t, doubt
 
     def history(self, d1: date, d2: date, now: datetime, names=None) -> list[dict]:
         d2 = min(d2, self.today(now))
@@ -419,7 +614,7 @@ class Model:
         out = []
         for n in self.names():
             for d in self.days(d1, min(d2, self.today(now))):
-                if self.slots(n, d) or self.as_needed_on(n, d):
+                if self.judged(d, now, [n]) or self.as_needed_on(n, d):
                     out.append(n)
                     break
         return sorted(out, key=lambda n: (n.lower(), n))
@@ -507,27 +702,82 @@ def selftest():
     m.add("A", None, Version(date.min, "daily", ("01:30", "23:30"), start=d))
     m.add("C", "x", Version(date.min, "cycle", ("08:00",), active=1, rest=1, start=d))
     s130, s2330 = m.slots("A", d)
-    at = lambda hh, mm, off=-5: datetime(2026, 11, 1, hh, mm, tzinfo=timezone(timedelta(hours=off))).astimezone(UTC)
+    at = lambda hh, mm, off=-5, day=1: datetime(2026, 11, day, hh, mm, tzinfo=timezone(timedelta(hours=off))).astimezone(UTC)
     noon = at(12, 0)
-    # 01:30 EDT = 05:30Z, window 2 h: 07:30Z = 02:30 EST is the last on-time minute.
-    assert m.resolve("A", at(2, 30), noon) == (s130, None)
-    m.log_take("A", at(2, 31), s130, noon)
+    # 01:30 EDT = 05:30Z; its next slot 23:30 EST = 04:30Z on the 2nd: C = max(07:30Z, min(02:30Z, 05:30Z)) on
+    # the 2nd = 21:30 EST on the 1st. 23:30's next slot is 01:30 EST on the 2nd (06:30Z): C = T + W = 01:30.
+    assert m.cutoff(s130) == at(21, 30) and m.cutoff(s2330) == at(1, 30, day=2)
+    assert m.pick_at("A", at(2, 30), noon) == ("slot", s130, None)
+    e130 = m.log_take("A", at(2, 31), s130, noon)
     assert m.status(s130, noon)[0] == "taken_late"
     assert m.late_minutes(s130, *m.status(s130, noon)) == 121
+    assert m.pick_at("A", at(3, 0), noon) == ("refuse", s130, e130)          # resolved: refused, named
     assert m.status(s2330, noon)[0] == "upcoming" and m.status(s2330, at(23, 31))[0] == "due"
-    end = m.end_of_day(d)
-    assert m.status(s2330, end)[0] == "missed" and m.late_minutes(s2330, "missed", None) == 30
+    assert m.status(s2330, at(1, 29, day=2))[0] == "due"                      # past midnight, still open
+    assert m.day_row(d, at(0, 30, day=2))["state"] == "pending"               # a past day with an open slot
+    closed = at(1, 30, day=2)
+    assert m.status(s2330, closed)[0] == "missed" and m.late_minutes(s2330, "missed", None) == 120
     assert m.day_row(d, noon)["state"] == "pending"
-    assert m.day_row(d, end)["state"] == "partial"
-    assert m.day_row(d + timedelta(days=1), end + timedelta(hours=12), ["C"])["state"] == "rest"
+    assert m.day_row(d, closed)["state"] == "pending"       # C's 08:00 is open until 08:00 on the 2nd
+    assert m.day_row(d, closed, ["A"])["state"] == "partial"
+    closed = at(8, 0, day=2)
+    assert m.day_row(d, closed)["state"] == "partial"
+    assert m.day_row(d + timedelta(days=1), closed + timedelta(hours=12), ["C"])["state"] == "rest"
     e = m.log_skip("A", at(23, 0), s2330, at(23, 1))
-    assert m.day_row(d, end) == {"day": "2026-11-01", "state": "partial", "total": 3, "taken": 1, "on_time": 0,
-                                 "late": 1, "early": 0, "skipped": 1, "missed": 1}
+    assert m.day_row(d, closed) == {"day": "2026-11-01", "state": "partial", "total": 3, "taken": 1, "on_time": 0,
+                                    "late": 1, "early": 0, "skipped": 1, "missed": 1}
     m.undo("A")
-    assert e.undone and m.status(s2330, end)[0] == "missed"
-    f = m.figures(d, d, end)
+    assert e.undone and m.status(s2330, closed)[0] == "missed"
+    f = m.figures(d, d, closed)
     assert (f["adherence"], f["on_time"], f["mean_late_minutes"]) == (33, 0, 121)
-    assert m.most_late_slot("A", d, d, end) == "01:30"   # 1 late + 0 vs 1 missed: a tie, the earlier time
+    assert m.most_late_slot("A", d, d, closed) == "01:30"   # 1 late + 0 vs 1 missed: a tie, the earlier time
+
+    # The issue's cases (issue 21), New York in November (EST, -05:00).
+    n = Model("America/New_York")
+    a20 = lambda hh, mm, day=20: at(hh, mm, day=day)
+    n.add("Yaz", None, Version(date.min, "daily", ("22:00",), start=date(2026, 11, 1)), added=a20(9, 0, 1))
+    y20 = n.slots("Yaz", date(2026, 11, 20))[0]
+    assert n.cutoff(y20) == a20(20, 0, 21)                    # late until 20:00 the next evening
+    assert n.pick_take("Yaz", a20(0, 30, 21)) == ("slot", y20)  # 00:30: last night's dose
+    n.log_take("Yaz", a20(0, 30, 21), y20, a20(0, 30, 21))
+    assert n.status(y20, a20(0, 31, 21))[0] == "taken_late"
+    assert n.status(n.slots("Yaz", date(2026, 11, 21))[0], a20(0, 31, 21))[0] == "upcoming"
+    assert n.pick_take("Yaz", a20(0, 31, 21))[0] == "refuse"
+
+    n.add("Amox", None, Version(date.min, "daily", ("08:00", "14:00", "20:00"), start=date(2026, 11, 20)),
+          added=a20(7, 0), stock=3000)
+    s8, s14, s20 = n.slots("Amox", date(2026, 11, 20))
+    n.log_take("Amox", a20(8, 0), s8, a20(8, 0))
+    assert n.cutoff(s14) == a20(18, 0) and n.status(s14, a20(20, 10))[0] == "missed"
+    assert n.pick_all(a20(20, 10), True)["Amox"] == s20       # one dose of Amox, not two
+    assert n.late_minutes(s14, "missed", None) == 240 and n.meds["Amox"].stock == 2900
+
+    n.add("Met", None, Version(date.min, "daily", ("08:00", "20:00"), start=date(2026, 11, 20)), added=a20(6, 0))
+    m8 = n.slots("Met", date(2026, 11, 20))[0]
+    em = n.log_take("Met", a20(7, 50), m8, a20(7, 50))
+    assert n.pick_at("Met", a20(8, 5), a20(12, 40)) == ("refuse", m8, em)
+    assert n.pick_at_other("Met", a20(8, 5), a20(12, 40)) == ("refuse", None)
+
+    # Tracking start: a 21/7 cycle from the 1st, added on the 20th at 10:00.
+    n.add("Cyc", None, Version(date.min, "cycle", ("22:00",), active=21, rest=7, start=date(2026, 11, 1)),
+          added=a20(10, 0))
+    assert n.day_row(date(2026, 11, 5), a20(12, 0), ["Cyc"])["state"] == "none"
+    assert n.figures(date(2026, 11, 1), date(2026, 11, 20), a20(12, 0), ["Cyc"])["adherence"] is None
+    c19 = n.slots("Cyc", date(2026, 11, 19))[0]
+    assert n.pick_at("Cyc", a20(22, 30, 19), a20(12, 0)) == ("slot", c19, None)   # back-dating: untracked too
+    n.log_take("Cyc", a20(22, 30, 19), c19, a20(12, 0))
+    assert n.day_row(date(2026, 11, 19), a20(12, 0), ["Cyc"])["taken"] == 1
+
+    # Streak: a pending past day is neutral; a closed one breaks.
+    k = Model("UTC")
+    u = lambda day, hh, mm=0: datetime(2026, 11, day, hh, mm, tzinfo=UTC)
+    k.add("E", None, Version(date.min, "daily", ("22:00",), start=date(2026, 11, 10)), added=u(10, 8))
+    for day in (10, 11):
+        k.log_take("E", u(day, 22, 5), k.slots("E", date(2026, 11, day))[0], u(day, 22, 5))
+    assert k.streak(u(13, 0, 30)) == (2, "pending", False)      # the 12th's 22:00 is still open: neutral
+    k.log_take("E", u(13, 0, 30), k.slots("E", date(2026, 11, 12))[0], u(13, 0, 30))
+    assert k.streak(u(13, 0, 31)) == (3, "pending", False)
+    assert k.streak(u(14, 20, 0)) == (0, "pending", False)      # the 13th closed at 20:00 on the 14th: missed
 
 
 if __name__ == "__main__":
