@@ -81,9 +81,14 @@ import Testing
         #expect(refused.err == "dosebar: Metformin: the 08:00 dose was taken at 07:50 — 'dosebar undo Metformin' first to record it again\n",
                 "\(refused.err)")
         #expect(try Self.doses(h, at: "2026-11-20T12:40:00+09:00") == ["Metformin:2026-11-20:taken", "Metformin:2026-11-20:upcoming"])
-        // A time when nothing was open names the next dose; --slot of a time it does not have lists its times.
-        let none = try h.run("skip", "Metformin", "--at", "2026-11-20T12:00", now: "2026-11-20T12:40:00+09:00")
-        #expect(none.status == 65 && none.err.contains("no dose was open at 12:00 (next: 20:00)"), "\(none.err)")
+        // At 12:00 the 08:00 dose was still the open one (it closes at 18:00): a skip then is refused too.
+        let late = try h.run("skip", "Metformin", "--at", "2026-11-20T12:00", now: "2026-11-20T12:40:00+09:00")
+        #expect(late.status == 65 && late.err.contains("the 08:00 dose was taken at 07:50"), "\(late.err)")
+        // A weekly dose: on a day between, nothing was open; the refusal says how to name one.
+        try h.ok("add", "Weekly", "--at", "09:00", "--every", "1w", now: "2026-11-20T07:00:00+09:00")
+        let none = try h.run("take", "Weekly", "--at", "2026-11-24T12:00", now: "2026-11-25T12:00:00+09:00")
+        #expect(none.status == 65 && none.err.contains("no dose was open at 2026-11-24 12:00; --slot"), "\(none.err)")
+        // --slot of a time it does not have lists its times.
         let wrong = try h.run("take", "Metformin", "--slot", "21:00", now: "2026-11-20T12:40:00+09:00")
         #expect(wrong.status == 65 && wrong.err.contains("(its doses that day: 08:00, 20:00)"), "\(wrong.err)")
         #expect(try h.run("take", "--slot", "20:00", now: "2026-11-20T12:40:00+09:00").status == 64)
