@@ -382,6 +382,19 @@ class Model:
             return "as_needed", None
         return "refuse", "nothing due" + (f" (next {self.iso(nxt.at)})" if nxt else "")
 
+    def pick_skip(self, name: str, now: datetime):
+        """What `skip NAME` at `now` records: its earliest open slot, whatever its day; else its next
+        unresolved slot today (skipping tonight's dose ahead of time is a decision, not a guess); else
+        exit 65."""
+        op = self.open_slots(name, now)
+        if op:
+            return "slot", op[0]
+        d = self.local_date(now)
+        for s in self.slots_between(name, d, d):
+            if s.at > now and self.tracked(s, now) and self.final_event(s, now) is None:
+                return "slot", s
+        return "refuse", "nothing open and nothing left today"
+
     def pick_at(self, name: str, x: datetime, now: datetime):
         """What `take/skip NAME --at x` records (DESIGN §2): the slot `take NAME` would have picked at
         x, ignoring whether it is resolved (every slot counts as unresolved, untracked ones too); exit 65

@@ -339,7 +339,7 @@ class Replay:
             label = f"--at {self.wall(x)}" + (f" (the {s.day} {s.time} dose was {'taken' if e.kind == 'take' else 'skipped'} at {self.wall(e.at)})" if e else "")
             self.actions["backdate"] += 1
         else:
-            k, s = m.pick_take(name, now)
+            k, s = m.pick_take(name, now) if kind == "take" else m.pick_skip(name, now)
             if k == "as_needed":
                 self.drop("as-needed")
                 return
