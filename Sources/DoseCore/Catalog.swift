@@ -57,7 +57,7 @@ public struct Catalog: Sendable {
             // History (DESIGN §3): day states, calendar, stats.
             "history.state.none": "nothing scheduled", "history.state.rest": "rest day", "history.state.done": "all taken",
             "history.state.skipped": "skipped", "history.state.missed": "missed", "history.state.partial": "some missed",
-            "history.state.pending": "today, not complete",
+            "history.state.pending": "not complete yet (today, or a dose still open)",
             "month.1": "Jan", "month.2": "Feb", "month.3": "Mar", "month.4": "Apr", "month.5": "May", "month.6": "Jun",
             "month.7": "Jul", "month.8": "Aug", "month.9": "Sep", "month.10": "Oct", "month.11": "Nov", "month.12": "Dec",
             "month.year": "{month} {year}",
@@ -264,7 +264,7 @@ public struct Catalog: Sendable {
             "menu.slot.yesterday": "어제 {time}", "menu.slot.date": "{date} {time}",
             "history.state.none": "일정 없음", "history.state.rest": "휴약일", "history.state.done": "모두 복용",
             "history.state.skipped": "건너뜀", "history.state.missed": "누락", "history.state.partial": "일부 누락",
-            "history.state.pending": "오늘 (진행 중)",
+            "history.state.pending": "진행 중 (오늘, 또는 아직 복용 가능한 예정분)",
             "month.1": "1월", "month.2": "2월", "month.3": "3월", "month.4": "4월", "month.5": "5월", "month.6": "6월",
             "month.7": "7월", "month.8": "8월", "month.9": "9월", "month.10": "10월", "month.11": "11월", "month.12": "12월",
             "month.year": "{year}년 {month}",
