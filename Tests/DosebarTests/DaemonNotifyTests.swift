@@ -100,9 +100,17 @@ struct DaemonNotifyTests {
     run_daemon 2026-11-22T12:01:00+09:00; stop_daemon
     echo "final=$(arrived)"
     echo "displayed_at_end=$(dunstctl count displayed)"
+
+    # The next morning: Iron (09:00 yesterday, never taken) stayed late until 07:00, the next dose's
+    # window (DESIGN §3 cut-off); at 07:00:30 it is missed: one last notice, no actions, and not again.
+    run_daemon 2026-11-23T07:00:30+09:00 0
+    wait_arrived 5; sleep 0.3
+    stop_daemon
+    run_daemon 2026-11-23T07:10:00+09:00; stop_daemon
+    echo "after_missed=$(arrived)"
     """#
 
-    @Test("due and late notifications with Taken/Skip actions, never twice, across restarts",
+    @Test("due and late notifications with Taken/Skip actions, never twice, across restarts; a missed notice once",
           .enabled(if: missing.isEmpty || Harness.underCI,
                    "needs \(missing.joined(separator: ", ")) (apt-get install dunst xvfb xauth dbus libnotify-bin); under CI their absence fails"))
     func dunst() throws {
@@ -123,6 +131,9 @@ struct DaemonNotifyTests {
         #expect(values["final"] == "4", "duplicates: \(arrived)")
         #expect(Set(lines).count == lines.count, "duplicates: \(arrived)")
         #expect(values["displayed_at_end"] == "0", "a stopped daemon left notifications open")
+        #expect(lines.count > 4 && lines[4] == "Iron: missed — do not double the next dose|The 09:00 dose (Iron) is now missed: "
+                + "it is nearly time for the next one. Take that one as usual, never two to make up.|NORMAL", "\(lines)")
+        #expect(values["after_missed"] == "5", "the missed notice came again or not at all: \(arrived)")
         #expect(!text.contains("daemon_exit=") || !text.split(separator: "\n").contains { $0.hasPrefix("daemon_exit=") && $0 != "daemon_exit=0" })
         try? FileManager.default.removeItem(atPath: run.root)
     }
