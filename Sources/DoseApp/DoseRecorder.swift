@@ -35,6 +35,10 @@ public struct DoseRecorder {
         }
         let when = at ?? now
         let day = slot?.date ?? zone.date(of: when)
+        // A dose of a day to come is not taken yet: naming one is a typo more often than a plan.
+        if let named = slot?.date, named > zone.date(of: when) {
+            throw DosebarError.badData(context.catalog.text("error.slot_future", ["date": named.description, "time": slot!.time.description]))
+        }
         return try store.write { w -> [Recorded] in
             let all = try w.reader.medications(includeArchived: true)
             let active = all.filter { $0.archivedOn == nil }

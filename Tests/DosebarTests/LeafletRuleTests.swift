@@ -92,6 +92,9 @@ import Testing
         let wrong = try h.run("take", "Metformin", "--slot", "21:00", now: "2026-11-20T12:40:00+09:00")
         #expect(wrong.status == 65 && wrong.err.contains("(its doses that day: 08:00, 20:00)"), "\(wrong.err)")
         #expect(try h.run("take", "--slot", "20:00", now: "2026-11-20T12:40:00+09:00").status == 64)
+        // A dose of a day to come is not taken ahead by name.
+        let ahead = try h.run("take", "Metformin", "--slot", "tomorrow 08:00", now: "2026-11-20T12:40:00+09:00")
+        #expect(ahead.status == 65 && ahead.err.contains("2026-11-21 08:00: that dose is on a day to come"), "\(ahead.err)")
         #expect(try h.run("take", "Metformin", "--slot", "8 pm", now: "2026-11-20T12:40:00+09:00").status == 64)
         // Last night's dose named with its day, taken at a given time.
         let named = try h.ok("take", "Metformin", "--slot", "2026-11-20 20:00", "--at", "2026-11-20T20:30",
