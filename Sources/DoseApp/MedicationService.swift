@@ -51,7 +51,7 @@ public struct MedicationService {
             try w.putVersion(medicationID: m.id, version)
             try journal?.edited(from: before, to: m, version: version)
             try journal?.finish()
-            try w.historyChanged(on: effective, today: context.today)
+            try w.scheduleChanged(on: effective, today: context.today)
             return (m, new)
         }
     }
@@ -62,6 +62,8 @@ public struct MedicationService {
             var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             m.archivedOn = context.today
             try w.updateMedication(m)
+            // Its last open dose now has no next one: yesterday's cut-offs may move.
+            try w.scheduleChanged(on: context.today, today: context.today)
             if let journal = try SyncJournal.open(w, context) {
                 try journal.archived(m)
                 try journal.finish()
@@ -127,7 +129,7 @@ public struct MedicationService {
                 try journal.resumed(resumed, versions: versions)
                 try journal.finish()
             }
-            try w.historyChanged(on: min(archivedOn, today), today: today)
+            try w.scheduleChanged(on: min(archivedOn, today), today: today)
             return Resumed(medication: resumed, archivedOn: archivedOn)
         }
     }

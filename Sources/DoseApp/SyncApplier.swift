@@ -256,7 +256,8 @@ struct SyncApplier {
                 try w.updateMedication(m)
                 try w.setRegister(medicationID: id, field: "archive", stamp: op.stamp)
                 // History changes from the earlier of the two days (an archive undone by a later stamp too).
-                if let from = [before, day].compactMap({ $0 }).min() { touch(id, from) }
+                // (And the day before: its last slots' cut-off depends on the next slot, DESIGN §3.)
+                if let from = [before, day].compactMap({ $0 }).min() { touch(id, from.adding(days: -1)) }
             }
         case .schedule:
             guard let text = op.effective, let effective = LocalDate(text), let schedule = op.schedule?.schedule else { return nil }
@@ -264,7 +265,7 @@ struct SyncApplier {
             if try later(op, id, field) {
                 try w.putVersion(medicationID: id, ScheduleVersion(effective: effective, schedule: schedule))
                 try w.setRegister(medicationID: id, field: field, stamp: op.stamp)
-                touch(id, min(effective, schedule.start))
+                touch(id, min(effective, schedule.start).adding(days: -1))
             }
         case .stock, .refill:
             touch(id)

@@ -183,6 +183,13 @@ public struct StoreWriter {
         try db.execute(sql: "DELETE FROM day_outcome WHERE day >= ?", arguments: [day.dayNumber])
     }
 
+    /// A medicine's schedule changed from `day` on (an edit, an archive, a resume): the day before
+    /// is judged again too, since the cut-off of its last slots depends on the next slot, on `day`
+    /// (DESIGN §3).
+    public func scheduleChanged(on day: LocalDate, today: LocalDate) throws {
+        try historyChanged(on: day.adding(days: -1), today: today)
+    }
+
     /// Inserts or replaces the summaries of their days.
     public func saveSummaries(_ s: [DaySummary]) throws {
         for summary in s { try DaySummaryRecord(summary).insert(db, onConflict: .replace) }
