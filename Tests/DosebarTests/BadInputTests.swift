@@ -54,10 +54,12 @@ import Glibc
     /// The data every case starts from: a medicine with stock and a taken dose, exported at 07:00.
     /// The bad command runs at 08:30, when an export would write other files (the 08:00 dose is due
     /// then): a command that wrote the shared directory by mistake shows as a change.
+    /// Both are added at 05:00, before their first slot (06:00): a medicine is tracked from the
+    /// instant it is added (DESIGN §3), so Iron's 06:00 dose is one `take Iron` records at 07:00.
     static func world() throws -> Harness {
         let h = Harness(now: "2026-11-22T07:00:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "5")
-        try h.ok("add", "Iron", "--at", "06:00", "--stock", "3")
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "5", now: "2026-11-22T05:00:00+09:00")
+        try h.ok("add", "Iron", "--at", "06:00", "--stock", "3", now: "2026-11-22T05:00:00+09:00")
         try h.ok("take", "Iron")
         return h
     }

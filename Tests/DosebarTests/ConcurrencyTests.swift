@@ -5,7 +5,8 @@ import Testing
 @Suite struct ConcurrencyTests {
     @Test func twentyParallelTakesRecordTwentyEvents() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        for i in 1...20 { try h.ok("add", "Med\(i)", "--at", "08:00", "--stock", "100") }
+        // Added before their 08:00 slot (a medicine is tracked from the instant it is added, DESIGN §3).
+        for i in 1...20 { try h.ok("add", "Med\(i)", "--at", "08:00", "--stock", "100", now: "2026-11-22T07:00:00+09:00") }
         let processes = try ConcurrencyTests.runAtOnce(h, (1...20).map { ["take", "Med\($0)"] })
         #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "\(processes.map(\.terminationStatus))")
         let s = try h.today()
@@ -18,7 +19,7 @@ import Testing
 
     @Test func parallelTakesOfOneDoseTakeItOnce() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "10")
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "10", now: "2026-11-22T07:00:00+09:00")
         let processes = try ConcurrencyTests.runAtOnce(h, Array(repeating: ["take", "Aspirin"], count: 10))
         #expect(processes.filter { $0.terminationStatus == 0 }.count == 1)
         #expect(processes.filter { $0.terminationStatus == 65 }.count == 9)

@@ -13,7 +13,11 @@ import Glibc
         let h = Harness(now: "2026-11-22T23:50:00+09:00")
         try h.ok("add", "Prn", "--as-needed", "--stock", "10000")
         let daily = (1...10).map { "Daily\($0)" }
-        for name in daily { try h.ok("add", name, "--at", "08:00,12:00,20:00", "--stock", "100") }
+        // Added in the morning, before their first slot (a medicine is tracked from the instant it is
+        // added, DESIGN §3). At 23:50 the 08:00 and 12:00 doses have closed (cut-offs 10:00 and 18:00)
+        // and the 20:00 one is late until 06:00 (C = max(22:00, min(08:00 − 2h, 20:00 + 24h))): the one
+        // open slot that `take NAME` records.
+        for name in daily { try h.ok("add", name, "--at", "08:00,12:00,20:00", "--stock", "100", now: "2026-11-22T07:00:00+09:00") }
         // Something for the undos to revert: Daily7…Daily10 took their 08:00 dose.
         for name in daily[6...] { try h.ok("take", name, "--at", "08:05") }
         let daemon = try LiveProcess(["daemon"], env: h.env, root: h.root)

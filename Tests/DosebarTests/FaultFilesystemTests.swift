@@ -116,7 +116,8 @@ enum Mounts {
     @Test(.enabled(if: Mounts.permitted, "mount not permitted: read-only test skipped"))
     func readOnlyDatabaseDirectory() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        // Added before its 08:00 slot, which is then tracked (DESIGN §3) and due at 08:30.
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30", now: "2026-11-22T07:00:00+09:00")
         let data = h.root + "/data"
         let before = FaultFilesystemTests.snapshotOf(data)
         // We are root, so chmod would not bind: make the directory a read-only bind mount of itself.
@@ -183,7 +184,8 @@ enum Mounts {
     /// Corrupt and foreign databases beyond BadInputTests' garbage file and plain foreign table.
     @Test func damagedAndForeignDatabasesAreRefusedUntouched() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        // Added before its 08:00 slot, which is then tracked (DESIGN §3) and due at 08:30.
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30", now: "2026-11-22T07:00:00+09:00")
         try h.ok("take", "Aspirin")
         // Fold the WAL into the main file so the copies below are self-contained.
         _ = try Fault.sql(h.db, "PRAGMA wal_checkpoint(TRUNCATE);")
@@ -235,7 +237,8 @@ enum Mounts {
     /// Hostile shared directories beyond BadInputTests' foreign owner and symlinked --dir.
     @Test func hostileSharedDirectories() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00")
+        // Added before its 08:00 slot, which is then tracked (DESIGN §3) and due at 08:30.
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
         // A symlinked directory given through the environment, for export and for the daemon.
         let real = h.root + "/real"
         mkdir(real, 0o700)

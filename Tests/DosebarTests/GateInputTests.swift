@@ -71,7 +71,10 @@ import Testing
         try h.ok("add", "Months", "--at", (0..<48).map { String(format: "%02d:%02d", $0 / 2, $0 % 2 * 30) }.joined(separator: ","),
                  "--every", "366m", now: at)
         try h.ok("add", "Prn", "--as-needed", "--max-per-day", "100", "--min-interval", "7d", now: at)
-        try h.ok("add", "Bulk", "--at", "08:00", "--stock", "0", "--per-dose", "1000", "--low-days", "365", now: at)
+        // Added at 07:30, before the 08:00 slot taken below (a medicine is tracked from the instant it
+        // is added, DESIGN §3).
+        try h.ok("add", "Bulk", "--at", "08:00", "--stock", "0", "--per-dose", "1000", "--low-days", "365",
+                 now: "2026-11-22T07:30:00+09:00")
         try h.ok("refill", "Bulk", "1000000", now: at)
         try h.ok("refill", "Bulk", "--set", "1000000", now: at)
         try h.ok("take", "Bulk", now: at)

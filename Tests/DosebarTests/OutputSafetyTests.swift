@@ -159,7 +159,9 @@ struct OutputSafetyTests {
     func csvFormulaInjectionRoundTrip() throws {
         let h = Harness(now: Self.now)
         let names = ["=HYPERLINK(\"http://x\",\"y\")", "+1", "-cmd|' /C calc'!A0", "@SUM(1)", "'=already quoted", "'plain", "Aspirin"]
-        for name in names { try h.ok("add", "--at", "08:00", "--dose=-1 tab", "--", name) }
+        // Added at 07:00, before their 08:00 slot, so `take --at 08:10` finds it open (a medicine is
+        // tracked from the instant it is added, DESIGN §3).
+        for name in names { try h.ok("add", "--at", "08:00", "--dose=-1 tab", "--", name, now: "2026-11-22T07:00:00+09:00") }
         // A dose with a tab cannot be typed (control characters are refused), but an older
         // database or another tool may hold one: the cell is neutralised all the same.
         _ = try Fault.sql(h.db, "UPDATE medication SET dose = char(9) || 'Tab' WHERE name = 'Aspirin';")
@@ -267,8 +269,9 @@ struct OutputSafetyTests {
                       ("language = \"en\"\n[nudge]\ntmux = \"yes\"\n", "tmux")]
         for (text, problem) in broken {
             let h = Harness(now: Self.now)
-            try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
-            try h.ok("add", "Iron", "--at", "08:30")
+            // Added before their slots (08:00, 08:30), which are then tracked (DESIGN §3) and open at 09:00.
+            try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30", now: "2026-11-22T07:00:00+09:00")
+            try h.ok("add", "Iron", "--at", "08:30", now: "2026-11-22T07:00:00+09:00")
             let config = h.root + "/config/dosebar/config.toml"
             try FileManager.default.createDirectory(atPath: h.root + "/config/dosebar", withIntermediateDirectories: true)
             try text.write(toFile: config, atomically: true, encoding: .utf8)

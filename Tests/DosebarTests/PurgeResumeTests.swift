@@ -154,7 +154,8 @@ struct PurgeResumeTests {
         try Self.home(h)
         try h.ok("remove", Self.name, now: "2026-11-19T09:00:00+09:00")
         for day in 19...21 { try h.ok("take", "Aspirin", "--at", "08:05", now: "2026-11-\(day)T09:00:00+09:00") }
-        // Kept summaries of every past day: the 17th with its missed doses of it.
+        // Kept summaries of every past day: the 17th with its missed 20:00 dose of it (its 08:00 dose,
+        // before it was added at 09:00, is untracked: DESIGN §3), so the 17th is partial.
         try h.ok("export", now: "2026-11-22T09:00:00+09:00")
         let kept = try #require(try h.run(["history", "--json", "--from", "2026-11-17", "--to", "2026-11-21"], now: "2026-11-22T09:00:00+09:00").json
             as? [[String: Any]])
@@ -302,8 +303,11 @@ struct PurgeResumeTests {
         let shared = a.root + "/Sync"
         defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
         let now = "2026-11-22T09:00:00+09:00"
-        try a.ok("add", Self.name, "--at", "08:00", "--from", "2026-11-01", now: now)
-        try b.ok("add", Self.name.lowercased(), "--at", "08:00", "--note", Self.note, "--from", "2026-11-01", now: now)
+        // Both added at 07:30, before the 08:00 slot B takes at 09:00 (a medicine is tracked from the
+        // instant it is added, DESIGN §3).
+        let added = "2026-11-22T07:30:00+09:00"
+        try a.ok("add", Self.name, "--at", "08:00", "--from", "2026-11-01", now: added)
+        try b.ok("add", Self.name.lowercased(), "--at", "08:00", "--note", Self.note, "--from", "2026-11-01", now: added)
         try b.ok("take", Self.name, now: now)
         try a.ok("sync", "init", shared, now: now)
         try b.ok("sync", "init", shared, now: now)   // B's medicine is A's too: B knows it by both global ids

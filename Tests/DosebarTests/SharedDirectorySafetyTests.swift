@@ -9,10 +9,11 @@ import Testing
 @Suite struct SharedDirectorySafetyTests {
     static let now = "2026-11-22T08:30:00+09:00"
 
-    /// A harness with Aspirin due at 08:00 (its own shared directory written by `add`).
+    /// A harness with Aspirin due at 08:00 (its own shared directory written by `add`). It is added
+    /// at 07:00, before that slot: a medicine is tracked from the instant it is added (DESIGN §3).
     func world() throws -> Harness {
         let h = Harness(now: Self.now)
-        try h.ok("add", "Aspirin", "--at", "08:00")
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
         return h
     }
 

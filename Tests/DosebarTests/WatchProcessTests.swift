@@ -5,11 +5,13 @@ import Testing
 /// The real `dosebar watch`: a line at start, one per change, through a directory that may come and go.
 @Suite("Watch process", .serialized)
 struct WatchProcessTests {
-    /// A harness on a fixed clock (no daemon involved: `take` rewrites the files itself).
+    /// A harness on a fixed clock (no daemon involved: `take` rewrites the files itself). The
+    /// medicines are added at 07:00, before Aspirin's 08:00 slot, so that slot is tracked (DESIGN §3)
+    /// and due at 08:30.
     func harness() throws -> Harness {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00")
-        try h.ok("add", "Magnesium", "--at", "21:00")
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "Magnesium", "--at", "21:00", now: "2026-11-22T07:00:00+09:00")
         return h
     }
 
