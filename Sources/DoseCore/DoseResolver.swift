@@ -191,7 +191,7 @@ public enum DoseResolver {
     }
 
     /// A slot before the medicine's tracking start: named, with the command that records it.
-    static func untracked(_ slot: PlannedSlot, plan: DayPlan, catalog: Catalog) -> DosebarError {
+    static func untracked(_ slot: PlannedSlot, plan: DayPlan, verb: String = "take", catalog: Catalog) -> DosebarError {
         let m = slot.medication
         let added = m.trackedFrom.map { t in
             let day = plan.zone.date(of: t)
@@ -199,7 +199,7 @@ public enum DoseResolver {
                 : catalog.text("confirm.slot.date", ["time": plan.zone.local(t).clock, "date": day.description])
         } ?? ""
         let key = slot.key.date == plan.date ? slot.key.time.description : "\"\(slot.key.date) \(slot.key.time)\""
-        return .badData(catalog.text("error.untracked", ["name": m.name, "hint": hint(m), "added": added, "key": key,
+        return .badData(catalog.text("error.untracked", ["name": m.name, "hint": hint(m), "added": added, "key": key, "verb": verb,
                                                         "slot": slotName(slot, zone: plan.zone, today: plan.date, catalog: catalog)]))
     }
 
@@ -230,7 +230,15 @@ public enum DoseResolver {
             if slot != nil { throw DosebarError.usage(catalog.text("error.slot_needs_name")) }
             let when = at ?? now
             let slots = dueSlots(plan: plan, now: when, next: next && at == nil)
-            guard !slots.isEmpty else { throw nothingDue(plan: plan, at: when, catalog: catalog) }
+            guard !slots.isEmpty else {
+                if let at {
+                    let local = plan.zone.local(at), day = plan.zone.date(of: at)
+                    let when = day == plan.zone.date(of: now) ? local.clock
+                        : catalog.text("confirm.slot.date", ["time": local.clock, "date": day.description])
+                    throw DosebarError.badData(catalog.text("error.nothing_open_at", ["when": when]))
+                }
+                throw nothingDue(plan: plan, at: when, catalog: catalog)
+            }
             return slots.map { .slot($0) }
         }
         let today = plan.zone.date(of: now)
@@ -259,8 +267,11 @@ public enum DoseResolver {
     /// `skip NAME` with no `--at`: its open dose (whatever day), else its next one today.
     public static func skipTarget(for m: Medication, plan: DayPlan, now: Date, catalog: Catalog = .english) throws -> Target {
         let mine = slots(of: m, plan: plan, following: nil)
-        if let s = mine.first(where: { $0.isOpen(at: now) }) ?? mine.first(where: { $0.status(at: now) == .upcoming }) {
+        if let s = mine.first(where: { $0.isOpen(at: now) }) ?? mine.first(where: { $0.status(at: now) == .upcoming && $0.key.date == plan.date }) {
             return .slot(s)
+        }
+        if let early = plan.untracked.first(where: { $0.key.medicationID == m.id && $0.isOpen(at: now) }) {
+            throw untracked(early, plan: plan, verb: "skip", catalog: catalog)
         }
         throw DosebarError.badData(catalog.text(mine.contains { $0.key.date == plan.date } ? "error.nothing_to_skip" : "error.not_scheduled_today",
                                                 ["name": m.name]))

@@ -121,6 +121,11 @@ import Testing
         // Asked to take the 08:00 dose from before it was added, dosebar asks rather than guesses.
         let ask = try h.run("take", "Aspirin", now: "2026-11-20T10:00:00+09:00")
         #expect(ask.status == 65 && ask.err.contains("dosebar take Aspirin --slot 08:00"), "\(ask.err)")
+        let askSkip = try h.run("skip", "Aspirin", now: "2026-11-20T10:00:00+09:00")
+        #expect(askSkip.status == 65 && askSkip.err.contains("dosebar skip Aspirin --slot 08:00"), "\(askSkip.err)")
+        // A click back-dated to 08:10 finds nothing open then (the 08:00 dose is not tracked) and says when.
+        let click = try h.run("take", "--at", "08:10", now: "2026-11-20T10:00:00+09:00")
+        #expect(click.status == 65 && click.err.contains("no dose was open at 08:10"), "\(click.err)")
         try h.ok("take", "Yaz", "--at", "2026-11-19T22:10", now: "2026-11-20T10:00:00+09:00")
         let after = try h.ok("history", "--json", "--from", "2026-11-19", "--to", "2026-11-19", now: "2026-11-20T10:00:00+09:00")
         #expect(((after.json as! [[String: Any]])[0]["state"] as? String) == "done", "\(after.out)")
