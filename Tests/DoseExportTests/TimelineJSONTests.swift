@@ -310,6 +310,57 @@ import Testing
                 "\(sawCarried) \(sawYesterdayChange) \(sawTakenCarried)")
     }
 
+    /// Real days of the new DoseCore (issue 21) around midnight and DST changes, in five zones:
+    /// yesterday's slots taken, skipped or left open (carried, late, then closed at their cut-off),
+    /// some taken after midnight; every day's timeline is written (never refused), each entry
+    /// expands to the provider's snapshot of its instant, and the files validate.
+    @Test func realDaysWithCarriedSlotsAreWrittenAndValid() throws {
+        let zones = ["America/New_York", "Europe/London", "Asia/Seoul", "UTC", "Australia/Lord_Howe"]
+        let dates = ["2026-03-08", "2026-03-09", "2026-11-01", "2026-11-02", "2026-03-29", "2026-03-30", "2026-10-25",
+                     "2026-04-05", "2026-10-04", "2026-06-15"]
+        let temp = try TemporaryDirectory()
+        var pairs: [(String, String)] = [], carried = 0
+        for seed in UInt64(1)...100 {
+            var rng = SplitMix64(seed: seed)
+            let tz = rng.pick(zones), date = LocalDate(rng.pick(dates))!, zone = Zone(TimeZone(identifier: tz)!)
+            var meds: [Medication] = [], events: [DoseEvent] = []
+            for m in Int64(1)...Int64(rng.int(1...4)) {
+                let minutes = Set((0..<rng.int(1...3)).map { _ in rng.int(0...47) * 30 }).sorted()
+                let times = minutes.map { LocalTime(String(format: "%02d:%02d", $0 / 60, $0 % 60))! }
+                let recurrence: Recurrence = rng.pick([.daily, .daily, .everyDays(2), .cycle(active: 3, rest: 2)])
+                let med = Medication(id: m, name: "M\(m)", dose: nil, group: nil, stock: nil, versions: [ScheduleVersion(
+                    effective: date.adding(days: -10), schedule: Schedule(recurrence: recurrence, times: times, start: date.adding(days: -10)))])
+                meds.append(med)
+                for d in [date.adding(days: -2), date.adding(days: -1), date] where med.schedule(on: d)?.occurs(on: d) == true {
+                    for t in times where rng.chance(0.5) {
+                        // From 3 h early to 25 h late: some of yesterday's after midnight.
+                        let at = zone.instant(d, t).addingTimeInterval(Double(rng.int(-180...1500) * 60))
+                        events.append(DoseEvent(id: Int64(events.count + 1), medicationID: m, kind: rng.chance(0.8) ? .taken : .skipped,
+                                                slot: SlotKey(medicationID: m, date: d, time: t), at: at, loggedAt: at))
+                    }
+                }
+            }
+            let history = History.summaries(of: date.adding(days: -8)...date.adding(days: -1), medications: meds, events: events,
+                                            zone: zone, after: nil)
+            let plan = DayPlan(date: date, medications: meds, events: events, zone: zone)
+            let provider = TimelineProvider(builder: SnapshotBuilder(plan: plan, history: History(today: date, recent: history),
+                                                                     medications: meds, catalog: .english))
+            let timeline = provider.timeline(generatedAt: plan.dayStart)
+            if timeline.entries.contains(where: { $0.counts.carried > 0 }) { carried += 1 }
+            let name = "seed \(seed) \(tz) \(date)"
+            let checked = try checkExpansion(timeline, name) { provider.snapshot(at: $0.at.date) }
+            #expect(checked == timeline.entries.count, "\(name)")
+            if seed % 4 == 0 {
+                let dir = SharedDirectory(path: temp.path + "/\(seed)")
+                try Exporter().export(timeline, now: timeline.entries[rng.int(0...(timeline.entries.count - 1))].at.date, to: dir)
+                pairs += [("timeline.schema.json", dir.path(of: "timeline.json")), ("snapshot.schema.json", dir.path(of: "snapshot.json"))]
+            }
+        }
+        #expect(carried > 30, "\(carried) of 100 days with a carried slot")
+        let result = try SchemaValidationTests.validate(pairs)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
     /// What schema 3 writes for carried slots, on one day: each slot once (carried first), `null`
     /// where an entry does not list it, the take on the slot, `week_yesterday` only where yesterday
     /// differs from the top-level week.
