@@ -72,9 +72,11 @@ enum Fixtures {
     /// New York, the day after the spring-forward change (-04:00), 13:30: Iron 2 h 30 min late, Fish
     /// oil due, Vitamin D taken, Metformin taken late, Magnesium upcoming; Metformin low on stock; an
     /// as-needed Ibuprofen taken at 09:10 (next from 15:10); a streak of 4, best 12; Iron late on 3 of
-    /// the last 6 days too (the pattern rule's suggestion).
+    /// the last 6 days too (the pattern rule's suggestion). Yesterday's doses were all taken, Iron
+    /// late, as its summary says (a daily slot stays open until 2 h before the next day's, DESIGN §3:
+    /// without these takes every one of them would be carried into today, late).
     static var newYork: Snapshot {
-        let day = "2026-03-09", o = newYorkEDT
+        let day = "2026-03-09", yesterday = "2026-03-08", o = newYorkEDT
         return snapshot(day, "America/New_York", at: "13:30", o, medications: [
             med(1, "Vitamin D", at: ["08:00"], from: "2026-01-01", dose: "1000 IU", group: "morning", stock: 80),
             med(2, "Metformin", at: ["08:00"], from: "2026-01-01", dose: "500 mg", group: "morning", stock: 6),
@@ -86,15 +88,20 @@ enum Fixtures {
             event(1, 1, day, "08:00", at: "08:05", o),
             event(2, 2, day, "08:00", at: "10:45", o),
             event(3, 6, day, nil, at: "09:10", o),
+            event(4, 1, yesterday, "08:00", at: "08:02", o),
+            event(5, 2, yesterday, "08:00", at: "08:03", o),
+            event(6, 3, yesterday, "11:00", at: "13:40", o),
+            event(7, 4, yesterday, "13:00", at: "13:40", o),
+            event(8, 5, yesterday, "21:00", at: "21:15", o),
         ], history: past("cclcccclcccc" + "m" + "ccclcccclcc" + "m" + "llcl", before: day, slots: 5,
                          late: "3@11:00", missed: "2@08:00"))
     }
 
     /// Seoul (+09:00), 21:00, in Korean: every dose resolved (one taken early, one skipped), day 5 of
     /// a 21/7 pill cycle, a 7-day streak (a milestone), nothing next; an as-needed medicine not taken, with stock
-    /// (no days left figure: nothing is scheduled).
+    /// (no days left figure: nothing is scheduled). Yesterday complete, 오메가3 late, as its summary says.
     static var seoulDone: Snapshot {
-        let day = "2026-11-01", o = seoul
+        let day = "2026-11-01", yesterday = "2026-10-31", o = seoul
         return snapshot(day, "Asia/Seoul", at: "21:00", o, medications: [
             med(10, "오메가3", at: ["08:00"], from: "2026-10-01", dose: "1정", group: "아침"),
             med(11, "피임약", .cycle(active: 21, rest: 7), at: ["09:00"], from: "2026-10-28", stock: 14),
@@ -104,6 +111,9 @@ enum Fixtures {
             event(1, 10, day, "08:00", at: "08:10", o),
             event(2, 11, day, "09:00", at: "06:30", o),
             event(3, 12, day, "20:00", at: "20:05", o, .skipped),
+            event(4, 10, yesterday, "08:00", at: "10:30", o),
+            event(5, 11, yesterday, "09:00", at: "09:00", o),
+            event(6, 12, yesterday, "20:00", at: "20:10", o),
         ], history: past("cclccc", before: day, slots: 2, late: "10@08:00"), catalog: .korean)
     }
 
@@ -111,11 +121,38 @@ enum Fixtures {
     static let hostileName = "<b>&\"x'</b> #{bad} %{F#f00} $HOME"
 
     /// New York (-04:00), 09:15: the 09:00 dose of a medicine with a hostile name, dose and group is
-    /// due; its 21:00 dose is next.
+    /// due; its 21:00 dose is next. Yesterday's two doses were taken (else last night's 21:00 would
+    /// have closed unresolved at 07:00, and the bar would say so).
     static var hostile: Snapshot {
         snapshot("2026-03-09", "America/New_York", at: "09:15", newYorkEDT, medications: [
             med(66, hostileName, at: ["09:00", "21:00"], from: "2026-03-01", dose: "50% {x} 100%", group: "a/b"),
+        ], events: [
+            event(1, 66, "2026-03-08", "09:00", at: "09:05", newYorkEDT),
+            event(2, 66, "2026-03-08", "21:00", at: "21:05", newYorkEDT),
         ])
+    }
+
+    /// New York (-04:00), 07:00 the morning after: last night's 22:00 Yaz not taken, so still open
+    /// (carried, late 9 h; it closes at C = max(22:00 + 2 h, min(next 22:00 − 2 h, 22:00 + 24 h)) =
+    /// 20:00 tonight, DESIGN §3) and listed first; last night's 23:00 Magnesium taken at 00:20
+    /// (resolved, so no longer listed: it is history, counted in yesterday's figures); Vitamin D
+    /// due at 08:00 is upcoming. Yesterday is `pending` in the week strip and the streak of 5
+    /// stands (a pending day is neutral). Yesterday's summary is the product's own, from its events.
+    static var carried: Snapshot {
+        let day = "2026-03-10", yesterday = "2026-03-09", o = newYorkEDT, tz = "America/New_York"
+        let medications = [
+            med(1, "Vitamin D", at: ["08:00"], from: "2026-01-01", dose: "1000 IU"),
+            med(5, "Magnesium", at: ["23:00"], from: "2026-01-01", group: "evening"),
+            med(20, "Yaz", at: ["22:00"], from: "2026-01-01", dose: "3 mg"),
+        ]
+        var magnesium = event(2, 5, yesterday, "23:00", at: "00:20", o)
+        magnesium.at = at(day, "00:20", o).date
+        magnesium.loggedAt = magnesium.at
+        let events = [event(1, 1, yesterday, "08:00", at: "08:05", o), magnesium]
+        let before = past("ccccc", before: yesterday, slots: 3, streak: 0, best: 9)
+        let last = History.summaries(of: LocalDate(yesterday)!...LocalDate(yesterday)!, medications: medications,
+                                     events: events, zone: Zone(TimeZone(identifier: tz)!), after: before.last)
+        return snapshot(day, tz, at: "07:00", o, medications: medications, events: events, history: before + last)
     }
 
     /// No medicines at all (Seoul, midnight).
@@ -131,7 +168,8 @@ enum Fixtures {
 
     /// Every scenario by the folder name of its golden files.
     static var scenarios: [(name: String, snapshot: Snapshot)] {
-        [("newyork", newYork), ("seoul", seoulDone), ("hostile", hostile), ("empty", empty), ("rest", rest)]
+        [("newyork", newYork), ("seoul", seoulDone), ("hostile", hostile), ("empty", empty), ("rest", rest),
+         ("carried", carried)]
     }
 
     /// `snapshot` moved to `at`: a late dose's `late_minutes` follow (timeline.json derives them

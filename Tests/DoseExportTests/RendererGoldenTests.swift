@@ -13,7 +13,7 @@ import Testing
         for file in files { try Golden.check(file.contents, "\(scenario)/\(file.name)") }
     }
 
-    @Test(arguments: ["newyork", "hostile", "seoul"])
+    @Test(arguments: ["newyork", "hostile", "seoul", "carried"])
     func customOptions(scenario: String) throws {
         let snapshot = Fixtures.scenarios.first { $0.name == scenario }!.snapshot
         let exporter = Exporter(options: Fixtures.customOptions)

@@ -63,10 +63,19 @@ import Testing
             event(4, 4, springDay, nil, at: "2026-03-08T09:00:00-04:00"),
             event(5, 4, springDay, nil, at: "2026-03-08T14:00:00-04:00"),
             event(6, 5, springDay, "21:00", at: "2026-03-08T18:00:00-04:00"),
+            // The day before, as its summary says: Fish oil taken late, Metformin's 20:00 not taken. That
+            // slot is carried into this day, late, until its cut-off max(22:00, min(08:00 − 2 h, 20:00 + 24 h))
+            // = 06:00 EDT (9 h after it: the clocks went forward at 02:00), then it closes, missed.
+            event(7, 1, "2026-03-07", "02:30", at: "2026-03-07T02:35:00-05:00"),
+            event(8, 2, "2026-03-07", "08:00", at: "2026-03-07T08:10:00-05:00"),
+            event(9, 3, "2026-03-07", "12:00", at: "2026-03-07T12:00:00-05:00"),
+            event(10, 6, "2026-03-07", "13:00", at: "2026-03-07T16:30:00-05:00"),
+            event(11, 5, "2026-03-07", "21:00", at: "2026-03-07T21:00:00-05:00"),
+            event(12, 1, "2026-03-07", "22:00", at: "2026-03-07T22:05:00-05:00"),
         ], history: [
             DaySummary(date: LocalDate("2026-03-06")!, total: 7, taken: 7, onTime: 6, skipped: 0, missed: 0, streak: 3, best: 9),
             DaySummary(date: LocalDate("2026-03-07")!, total: 7, taken: 6, onTime: 5, skipped: 0, missed: 1, streak: 0, best: 9,
-                       troubled: ["2@20:00"]),
+                       troubled: ["6@13:00", "2@20:00"]),
         ], generatedAt: "2026-03-08T15:00:00-04:00")
 
         let fallDay = "2026-11-01"
@@ -79,6 +88,10 @@ import Testing
             event(1, 1, fallDay, "01:30", at: "2026-11-01T01:35:00-04:00"),
             event(2, 3, fallDay, nil, at: "2026-11-01T01:45:00-05:00"),
             event(3, 3, fallDay, nil, at: "2026-11-01T19:10:00-05:00"),
+            // The day before, all taken (its 23:30 would otherwise be carried, late, all day).
+            event(4, 1, "2026-10-31", "01:30", at: "2026-10-31T01:30:00-04:00"),
+            event(5, 1, "2026-10-31", "08:00", at: "2026-10-31T08:05:00-04:00"),
+            event(6, 4, "2026-10-31", "23:30", at: "2026-10-31T23:40:00-04:00"),
         ], generatedAt: "2026-11-01T01:45:00-05:00")
 
         let seoulDay = "2026-11-20"
@@ -93,6 +106,11 @@ import Testing
             event(3, 13, seoulDay, nil, at: "2026-11-20T07:00:00+09:00"),
             event(4, 13, seoulDay, nil, at: "2026-11-20T13:30:00+09:00"),
             event(5, 12, seoulDay, "20:00", at: "2026-11-20T20:01:00+09:00", .skipped),
+            // The day before, as its summary says: four taken, 오메가3 late.
+            event(6, 10, "2026-11-19", "08:00", at: "2026-11-19T10:30:00+09:00"),
+            event(7, 11, "2026-11-19", "09:00", at: "2026-11-19T09:00:00+09:00"),
+            event(8, 12, "2026-11-19", "20:00", at: "2026-11-19T20:00:00+09:00"),
+            event(9, 12, "2026-11-19", "23:00", at: "2026-11-19T23:00:00+09:00"),
         ], history: (1...6).map { back in
             DaySummary(date: LocalDate(seoulDay)!.adding(days: -back), total: 4, taken: 4, onTime: 3, skipped: 0, missed: 0,
                        streak: 7 - back, best: 7 - back)
@@ -292,6 +310,57 @@ import Testing
                 "\(sawCarried) \(sawYesterdayChange) \(sawTakenCarried)")
     }
 
+    /// Real days of the new DoseCore (issue 21) around midnight and DST changes, in five zones:
+    /// yesterday's slots taken, skipped or left open (carried, late, then closed at their cut-off),
+    /// some taken after midnight; every day's timeline is written (never refused), each entry
+    /// expands to the provider's snapshot of its instant, and the files validate.
+    @Test func realDaysWithCarriedSlotsAreWrittenAndValid() throws {
+        let zones = ["America/New_York", "Europe/London", "Asia/Seoul", "UTC", "Australia/Lord_Howe"]
+        let dates = ["2026-03-08", "2026-03-09", "2026-11-01", "2026-11-02", "2026-03-29", "2026-03-30", "2026-10-25",
+                     "2026-04-05", "2026-10-04", "2026-06-15"]
+        let temp = try TemporaryDirectory()
+        var pairs: [(String, String)] = [], carried = 0
+        for seed in UInt64(1)...100 {
+            var rng = SplitMix64(seed: seed)
+            let tz = rng.pick(zones), date = LocalDate(rng.pick(dates))!, zone = Zone(TimeZone(identifier: tz)!)
+            var meds: [Medication] = [], events: [DoseEvent] = []
+            for m in Int64(1)...Int64(rng.int(1...4)) {
+                let minutes = Set((0..<rng.int(1...3)).map { _ in rng.int(0...47) * 30 }).sorted()
+                let times = minutes.map { LocalTime(String(format: "%02d:%02d", $0 / 60, $0 % 60))! }
+                let recurrence: Recurrence = rng.pick([.daily, .daily, .everyDays(2), .cycle(active: 3, rest: 2)])
+                let med = Medication(id: m, name: "M\(m)", dose: nil, group: nil, stock: nil, versions: [ScheduleVersion(
+                    effective: date.adding(days: -10), schedule: Schedule(recurrence: recurrence, times: times, start: date.adding(days: -10)))])
+                meds.append(med)
+                for d in [date.adding(days: -2), date.adding(days: -1), date] where med.schedule(on: d)?.occurs(on: d) == true {
+                    for t in times where rng.chance(0.5) {
+                        // From 3 h early to 25 h late: some of yesterday's after midnight.
+                        let at = zone.instant(d, t).addingTimeInterval(Double(rng.int(-180...1500) * 60))
+                        events.append(DoseEvent(id: Int64(events.count + 1), medicationID: m, kind: rng.chance(0.8) ? .taken : .skipped,
+                                                slot: SlotKey(medicationID: m, date: d, time: t), at: at, loggedAt: at))
+                    }
+                }
+            }
+            let history = History.summaries(of: date.adding(days: -8)...date.adding(days: -1), medications: meds, events: events,
+                                            zone: zone, after: nil)
+            let plan = DayPlan(date: date, medications: meds, events: events, zone: zone)
+            let provider = TimelineProvider(builder: SnapshotBuilder(plan: plan, history: History(today: date, recent: history),
+                                                                     medications: meds, catalog: .english))
+            let timeline = provider.timeline(generatedAt: plan.dayStart)
+            if timeline.entries.contains(where: { $0.counts.carried > 0 }) { carried += 1 }
+            let name = "seed \(seed) \(tz) \(date)"
+            let checked = try checkExpansion(timeline, name) { provider.snapshot(at: $0.at.date) }
+            #expect(checked == timeline.entries.count, "\(name)")
+            if seed % 4 == 0 {
+                let dir = SharedDirectory(path: temp.path + "/\(seed)")
+                try Exporter().export(timeline, now: timeline.entries[rng.int(0...(timeline.entries.count - 1))].at.date, to: dir)
+                pairs += [("timeline.schema.json", dir.path(of: "timeline.json")), ("snapshot.schema.json", dir.path(of: "snapshot.json"))]
+            }
+        }
+        #expect(carried > 30, "\(carried) of 100 days with a carried slot")
+        let result = try SchemaValidationTests.validate(pairs)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
     /// What schema 3 writes for carried slots, on one day: each slot once (carried first), `null`
     /// where an entry does not list it, the take on the slot, `week_yesterday` only where yesterday
     /// differs from the top-level week.
@@ -401,7 +470,11 @@ import Testing
         let text = try TimelineJSON.text(Self.days[0].timeline)
         #expect(text.hasPrefix("{\"schema\":3,\"generated_at\":\"2026-03-08T15:00:00-04:00\",\"day\":\"2026-03-08\","
             + "\"timezone\":\"America/New_York\",\"reload_at\":\"2026-03-09T00:00:00-04:00\",\"week\":[{\"day\":\"2026-03-02\","))
-        #expect(text.contains(",\"slots\":[{\"medication\":\"Night\",\"medication_id\":1,\"dose\":null,\"group\":null,"
+        // Yesterday's 20:00 Metformin (not taken; open until 06:00) is carried: listed first, with its
+        // day and its offset before the change (-05:00); then today's first slot, 02:30 moved to 03:30.
+        #expect(text.contains(",\"slots\":[{\"medication\":\"Metformin\",\"medication_id\":2,\"dose\":\"500 mg\","
+            + "\"group\":\"morning\",\"day\":\"2026-03-07\",\"scheduled\":\"2026-03-07T20:00:00-05:00\",\"taken_at\":null,"
+            + "\"time_known\":true},{\"medication\":\"Night\",\"medication_id\":1,\"dose\":null,\"group\":null,"
             + "\"day\":\"2026-03-08\",\"scheduled\":\"2026-03-08T03:30:00-04:00\",\"taken_at\":\"2026-03-08T03:40:00-04:00\","
             + "\"time_known\":true}"))
         for (keys, from) in [(["schema", "generated_at", "day", "timezone", "reload_at", "week", "words", "slots", "stock", "cycle",
@@ -424,7 +497,13 @@ import Testing
         }
         let top = try parse(text)
         #expect(top.count == 11)
-        #expect((top["entries"] as? [[String: Any]])?.allSatisfy { $0.count == 13 } == true)
+        // 13 keys, and `week_yesterday` (after `week_today`) in the entries before 06:00, while the
+        // carried Metformin keeps yesterday pending (the top-level week has its final state, partial).
+        let entries = try #require(top["entries"] as? [[String: Any]])
+        #expect(entries.allSatisfy { $0.count == ($0["week_yesterday"] == nil ? 13 : 14) })
+        #expect(entries.map { $0["week_yesterday"] as? String } == entries.map { ($0["at"] as? String ?? "") < "2026-03-08T06" ? "pending" : nil })
+        #expect(text.contains("\"entries\":[{\"at\":\"2026-03-08T00:00:00-05:00\","))
+        #expect(text.contains("\"week_today\":\"pending\",\"week_yesterday\":\"pending\",\"doses\":[\"late\",\"upcoming\","))
         let seed = try #require(Self.carriedSeeds.first { seed in
             let t = Self.carriedDay(seed: seed)
             return t.entries[0].doses.first?.status == .late && t.entries.last!.week[5].state != .pending
@@ -495,8 +574,8 @@ import Testing
         let good = try TimelineJSON.text(Self.days[0].timeline)
         let broken: [(String, String)] = [
             ("schema2", good.replacingOccurrences(of: "{\"schema\":3,", with: "{\"schema\":2,")),
-            ("triple", good.replacingOccurrences(of: "\"doses\":[\"taken\",", with: "\"doses\":[[\"taken\",null,null],")),
-            ("status", good.replacingOccurrences(of: "\"doses\":[\"taken\",", with: "\"doses\":[\"soon\",")),
+            ("triple", good.replacingOccurrences(of: "\"doses\":[\"late\",", with: "\"doses\":[[\"late\",null,null],")),
+            ("status", good.replacingOccurrences(of: "\"doses\":[\"late\",", with: "\"doses\":[\"soon\",")),
             ("tooltip", good.replacingOccurrences(of: ",\"text\":\"", with: ",\"tooltip\":\"\",\"text\":\"")),
             ("slot-status", good.replacingOccurrences(of: "\"medication_id\":1,", with: "\"medication_id\":1,\"status\":\"due\",")),
             ("slot-day", good.replacingOccurrences(of: "\"day\":\"2026-03-08\",\"scheduled\"", with: "\"scheduled\"")),
