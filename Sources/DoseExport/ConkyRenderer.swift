@@ -43,7 +43,10 @@ public enum ConkyRenderer {
         let head = Template.expand(options.template("conky"), snapshot: snapshot, options: options, escape: escape)
         lines.append(colored(Sanitize.oneLine(head), options.color(for: snapshot.state)))
         for dose in snapshot.doses {
-            var line = dose.scheduled.clock + " " + escape(dose.medication)
+            // A carried dose (yesterday's, still open) says so, as the tooltip does.
+            let time = dose.day == snapshot.day ? dose.scheduled.clock
+                : options.catalog.text("slot.yesterday", ["time": dose.scheduled.clock])
+            var line = escape(time) + " " + escape(dose.medication)
             if let d = dose.dose, !d.isEmpty { line += " (" + escape(d) + ")" }
             line += " — " + statusLabel(dose, options)
             lines.append(colored(line, statusColors[dose.status].flatMap(options.color(for:))))
