@@ -116,7 +116,8 @@ import Testing
         #expect(future["scheduled"] as? String == "2026-11-22T09:00:00+09:00")
         // Back in the past the old schedule still holds, and so does its streak.
         let streak = try h.today(at: "2026-11-22T07:00:00+09:00")["streak"] as! [String: Any]
-        #expect(streak["current"] as? Int == 0)   // 11-21 was missed
+        // 11-21 was missed: its 09:00 closed at max(11:00, min(11-22 09:00 − 2 h, 11-22 09:00)) = 11-22 07:00.
+        #expect(streak["current"] as? Int == 0)
         try h.ok("edit", "Aspirin", "--rename", "Aspirin C", "--dose", "500 mg", now: "2026-11-22T07:00:00+09:00")
         let list = try h.ok("list", "--json", now: "2026-11-22T07:00:00+09:00").json as! [[String: Any]]
         #expect(list[0]["name"] as? String == "Aspirin C")
