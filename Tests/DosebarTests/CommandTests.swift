@@ -66,19 +66,23 @@ import Testing
 
     @Test func backDatingUndoAndStock() throws {
         let h = Harness(now: "2026-11-22T12:00:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00,20:00", "--stock", "10", "--per-dose", "2", "--from", "2026-11-20")
+        // Added before the days it looks back on (tracked from 11-20 07:00), so 11-21's doses are tracked.
+        try h.ok("add", "Aspirin", "--at", "08:00,20:00", "--stock", "10", "--per-dose", "2", "--from", "2026-11-20",
+                 now: "2026-11-20T07:00:00+09:00")
         try h.ok("take", "Aspirin", "--at", "2026-11-21T20:10")
         try h.ok("take", "Aspirin", "--at", "08:05")
         #expect(try h.statuses() == ["Aspirin:taken", "Aspirin:upcoming"])
-        #expect(try h.statuses(at: "2026-11-21T23:00:00+09:00") == ["Aspirin:late", "Aspirin:taken"])
+        // At 11-21 23:00 the 08:00 dose closed at max(10:00, min(20:00 − 2 h, 08:00 + 24 h)) = 18:00.
+        #expect(try h.statuses(at: "2026-11-21T23:00:00+09:00") == ["Aspirin:missed", "Aspirin:taken"])
         func remaining() throws -> Int { ((try h.today()["stock"] as! [[String: Any]])[0]["remaining"] as! Int) }
         #expect(try remaining() == 6)
         try h.ok("undo")
         #expect(try remaining() == 8)
-        #expect(try h.statuses() == ["Aspirin:late", "Aspirin:upcoming"])
+        #expect(try h.statuses() == ["Aspirin:late", "Aspirin:upcoming"])   // 08:00 open until 18:00
         try h.ok("undo", "Aspirin")
         #expect(try remaining() == 10)
-        #expect(try h.statuses(at: "2026-11-21T23:00:00+09:00") == ["Aspirin:late", "Aspirin:late"])
+        // 11-21 20:00 untaken: late from 22:00 until max(22:00, min(11-22 08:00 − 2 h, …)) = 11-22 06:00.
+        #expect(try h.statuses(at: "2026-11-21T23:00:00+09:00") == ["Aspirin:missed", "Aspirin:late"])
         #expect(try h.today()["messages"].map { "\($0)" }?.contains("missed_yesterday") == true)
         #expect(try h.run("undo").status == 65)
         let future = try h.run("take", "Aspirin", "--at", "2026-11-22T20:00")
@@ -92,7 +96,7 @@ import Testing
 
     @Test func skipIsResolvedAndNeutral() throws {
         let h = Harness(now: "2026-11-22T09:00:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00")
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")   // tracked before 08:00
         try h.ok("skip", "Aspirin")
         let s = try h.today()
         #expect(s["state"] as? String == "done")
@@ -112,7 +116,8 @@ import Testing
         #expect(future["scheduled"] as? String == "2026-11-22T09:00:00+09:00")
         // Back in the past the old schedule still holds, and so does its streak.
         let streak = try h.today(at: "2026-11-22T07:00:00+09:00")["streak"] as! [String: Any]
-        #expect(streak["current"] as? Int == 0)   // 11-21 was missed
+        // 11-21 was missed: its 09:00 closed at max(11:00, min(11-22 09:00 − 2 h, 11-22 09:00)) = 11-22 07:00.
+        #expect(streak["current"] as? Int == 0)
         try h.ok("edit", "Aspirin", "--rename", "Aspirin C", "--dose", "500 mg", now: "2026-11-22T07:00:00+09:00")
         let list = try h.ok("list", "--json", now: "2026-11-22T07:00:00+09:00").json as! [[String: Any]]
         #expect(list[0]["name"] as? String == "Aspirin C")
@@ -137,9 +142,10 @@ import Testing
 
     @Test func namesMatchCaseInsensitivelyThenByUniquePrefix() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        try h.ok("add", "Vitamin D", "--at", "08:00")
-        try h.ok("add", "Vitamin C", "--at", "08:00")
-        try h.ok("add", "vit", "--at", "08:00")
+        // Added before the 08:00 doses, so they are tracked (DESIGN §3 Tracking start).
+        try h.ok("add", "Vitamin D", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "Vitamin C", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "vit", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
         let ambiguous = try h.run("take", "vita")
         #expect(ambiguous.status == 65)
         #expect(ambiguous.err.contains("Vitamin D") && ambiguous.err.contains("Vitamin C"))
@@ -179,26 +185,46 @@ import Testing
         let fall = (try h.today(at: "2026-11-01T12:00:00-05:00")["doses"] as! [[String: Any]])
         #expect(fall.map { $0["scheduled"] as! String } == ["2026-11-01T02:30:00-05:00", "2026-11-01T23:30:00-05:00"])
         try h.ok("add", "Early", "--at", "01:30", now: "2026-10-31T12:00:00-04:00")
+        // 00:30 EDT: Night's 10-31 23:30 dose is still due (T + W = 01:30 EDT) and listed first, carried.
         let first = (try h.today(at: "2026-11-01T00:30:00-04:00")["doses"] as! [[String: Any]])
-        #expect(first[0]["scheduled"] as? String == "2026-11-01T01:30:00-04:00")
+        #expect(first.map { "\($0["medication"]!) \($0["day"]!) \($0["status"]!)" }
+                == ["Night 2026-10-31 due", "Early 2026-11-01 upcoming", "Night 2026-11-01 upcoming", "Night 2026-11-01 upcoming"])
+        // The repeated 01:30 is its first occurrence (EDT).
+        #expect(first.first { $0["medication"] as? String == "Early" }?["scheduled"] as? String == "2026-11-01T01:30:00-04:00")
     }
 
     @Test func seoulMidnightBoundary() throws {
         let h = Harness(tz: "Asia/Seoul", now: "2026-11-22T22:00:00+09:00")
         try h.ok("add", "Late", "--at", "23:00", "--from", "2026-11-22")
         #expect(try h.statuses(at: "2026-11-22T23:30:00+09:00") == ["Late:due"])
+        #expect(try h.statuses(at: "2026-11-22T23:59:59+09:00") == ["Late:due"])
+        // Midnight starts a new day, but the 22nd's 23:00 dose stays open (DESIGN §3): due until
+        // T + W = 01:00, late until C = max(T + W, min(T′ − W, T + 24 h)) = max(11-23 01:00,
+        // min(11-23 23:00 − 2 h, 11-23 23:00)) = 11-23 21:00, then missed. It is carried, listed first.
         let next = try h.today(at: "2026-11-23T00:00:00+09:00")
         #expect(next["day"] as? String == "2026-11-23")
-        #expect(try h.statuses(at: "2026-11-23T00:00:00+09:00") == ["Late:upcoming"])
-        #expect(try h.statuses(at: "2026-11-22T23:59:59+09:00") == ["Late:due"])
-        // Yesterday's 23:00 dose turned missed at midnight and shows up in the day's summary.
-        let streak = try h.today(at: "2026-11-23T00:00:00+09:00")["messages"] as! [[String: Any]]
-        #expect(streak.contains { $0["id"] as? String == "missed_yesterday" })
+        #expect(try h.statuses(at: "2026-11-23T00:00:00+09:00") == ["Late:due", "Late:upcoming"])
+        #expect((next["counts"] as? [String: Any])?["carried"] as? Int == 1)
+        #expect((next["counts"] as? [String: Any])?["total"] as? Int == 1, "counts are over today's slots only")
+        func ids(_ at: String) throws -> [String] {
+            ((try h.today(at: at)["messages"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+        }
+        #expect(try !ids("2026-11-23T00:00:00+09:00").contains("missed_yesterday"), "not missed at midnight")
+        #expect(try h.statuses(at: "2026-11-23T01:00:00+09:00") == ["Late:late", "Late:upcoming"])
+        // 20:59: 21 h 59 min after 23:00 = 1319 minutes late, still open.
+        let last = try h.today(at: "2026-11-23T20:59:00+09:00")
+        let carried = (last["doses"] as? [[String: Any]])?.first
+        #expect(carried?["day"] as? String == "2026-11-22" && carried?["status"] as? String == "late")
+        #expect(carried?["late_minutes"] as? Int == 1319)
+        #expect(try !ids("2026-11-23T20:59:00+09:00").contains("missed_yesterday"))
+        // 21:00: closed unresolved: it leaves the snapshot (history now) and missed_yesterday appears.
+        #expect(try h.statuses(at: "2026-11-23T21:00:00+09:00") == ["Late:upcoming"])
+        #expect(try ids("2026-11-23T21:00:00+09:00").contains("missed_yesterday"))
     }
 
     @Test func koreanMessages() throws {
         let h = Harness(now: "2026-11-22T12:30:00+09:00")
-        try h.ok("add", "아스피린", "--at", "08:00")
+        try h.ok("add", "아스피린", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")   // tracked; 4h 30m late at 12:30
         let ko = try h.run(["today", "--json", "--lang", "ko"])
         let msg = ((ko.json as! [String: Any])["message"] as! [String: Any])
         #expect(msg["id"] as? String == "late_4h")
@@ -211,9 +237,10 @@ import Testing
 @Suite struct UndoTests {
     @Test func undoRevertsEveryDoseOneTakeLogged() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        try h.ok("add", "A", "--at", "08:00", "--stock", "10")
-        try h.ok("add", "B", "--at", "08:00", "--stock", "10")
-        try h.ok("add", "C", "--at", "08:00")
+        // Added at 07:00, before the 08:00 doses they take (DESIGN §3 Tracking start).
+        try h.ok("add", "A", "--at", "08:00", "--stock", "10", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "B", "--at", "08:00", "--stock", "10", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "C", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
         try h.ok("take", "C", now: "2026-11-22T08:20:00+09:00")
         try h.ok("take")
         #expect(try h.statuses() == ["A:taken", "B:taken", "C:taken"])

@@ -51,10 +51,12 @@ import Testing
         let med = try #require((stats["medications"] as? [[String: Any]])?.first)
         #expect(med["name"] as? String == "Aspirin" && med["most_late_slot"] as? String == "08:00")
 
+        // A missed dose's late_minutes is C − T (DESIGN §3 Reports): 11-18 08:00 closed at
+        // max(10:00, min(11-19 08:00 − 2 h, 11-19 08:00)) = 11-19 06:00, 22 h = 1320 min after it.
         let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-18", "--to", "2026-11-19", now: Self.noon).out
         #expect(csv == """
             date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit\r
-            2026-11-18,2026-11-18T08:00:00+09:00,Aspirin,"100 mg, with food",missed,,960,,false\r
+            2026-11-18,2026-11-18T08:00:00+09:00,Aspirin,"100 mg, with food",missed,,1320,,false\r
             2026-11-19,2026-11-19T08:00:00+09:00,Aspirin,"100 mg, with food",skipped,,,,false\r
 
             """)

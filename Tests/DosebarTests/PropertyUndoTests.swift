@@ -201,14 +201,15 @@ import Testing
     }
 }
 
-/// Found while writing the property above (which keeps its steps in distinct seconds).
+/// Found while writing the property above (which keeps its steps in distinct seconds). The medicines
+/// are added at 07:00, before the doses the scenarios take (DESIGN §3 Tracking start).
 @Suite struct UndoSameInstantTests {
     /// Two `take` commands are two actions even when they were logged in the same second (a replay
     /// with DOSEBAR_NOW, two clicks at once): `undo` reverts the last one only.
     @Test func undoRevertsOneTakeWhenAnotherWasLoggedAtTheSameInstant() throws {
         let h = Harness(now: "2026-11-22T09:00:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00")
-        try h.ok("add", "Iron", "--at", "08:30")
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "Iron", "--at", "08:30", now: "2026-11-22T07:00:00+09:00")
         try h.ok("take", "Aspirin")
         try h.ok("take", "Iron")
         try h.ok("undo")
@@ -221,8 +222,8 @@ import Testing
     /// same second before it.
     @Test func undoAfterAnImportAtTheSameInstantLeavesTheTakeBeforeIt() throws {
         let h = Harness(now: "2026-11-22T09:00:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00")
-        try h.ok("add", "Iron", "--at", "08:30")
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "Iron", "--at", "08:30", now: "2026-11-22T07:00:00+09:00")
         try h.ok("take", "Iron")
         let file = h.root + "/in.csv"
         try ("status,medication,taken_at,scheduled,date\n"
@@ -237,9 +238,9 @@ import Testing
     /// One `take` of two doses is still one action, after another take at the same instant.
     @Test func oneTakeOfTwoDosesIsOneActionAfterAnotherAtTheSameInstant() throws {
         let h = Harness(now: "2026-11-22T09:00:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00")
-        try h.ok("add", "Iron", "--at", "08:30")
-        try h.ok("add", "Zinc", "--at", "08:45")
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "Iron", "--at", "08:30", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "Zinc", "--at", "08:45", now: "2026-11-22T07:00:00+09:00")
         try h.ok("take", "Aspirin")
         try h.ok("take", "Iron", "Zinc")
         try h.ok("undo")

@@ -10,6 +10,8 @@ import Testing
         var name: String
         var tz: String
         var now: String
+        /// Commands run at `now`; a step whose first word is `@INSTANT` runs at that instant instead
+        /// (an `add` before the slots and days the scenario shows: DESIGN §3 Tracking start).
         var steps: [[String]]
         var lang = "C.UTF-8"
         var description: String { name }
@@ -28,12 +30,13 @@ import Testing
 
     static let scenarios: [Scenario] = [
         Scenario(name: "ordinary-day", tz: "Asia/Seoul", now: "2026-11-22T12:00:00+09:00", steps: [
-            ["add", "Aspirin", "--at", "08:00", "--dose", "100 mg", "--stock", "30", "--from", "2026-11-15"],
-            ["add", "Magnesium", "--at", "21:00", "--from", "2026-11-15"],
+            // In use (and tracked) since 11-15, never logged before today: a week of misses behind it.
+            ["@2026-11-15T07:00:00+09:00", "add", "Aspirin", "--at", "08:00", "--dose", "100 mg", "--stock", "30", "--from", "2026-11-15"],
+            ["@2026-11-15T07:00:00+09:00", "add", "Magnesium", "--at", "21:00", "--from", "2026-11-15"],
             ["take", "Aspirin", "--at", "08:10"],
         ]),
         Scenario(name: "late-dose", tz: "Asia/Seoul", now: "2026-11-22T13:00:00+09:00", steps: [
-            ["add", "Metformin", "--at", "08:00,20:00", "--dose", "500 mg", "--from", "2026-11-22"],
+            ["@2026-11-22T07:00:00+09:00", "add", "Metformin", "--at", "08:00,20:00", "--dose", "500 mg", "--from", "2026-11-22"],
         ]),
         Scenario(name: "everything-done", tz: "Asia/Seoul", now: "2026-11-22T22:00:00+09:00", steps: [
             ["add", "Aspirin", "--at", "08:00", "--from", "2026-11-22"],
@@ -41,17 +44,22 @@ import Testing
             ["take", "Aspirin", "--at", "08:01"],
             ["take", "Magnesium", "--at", "21:30"],
         ]),
+        // Added today with a past --from (day 1 = 11-01): the active days before today are untracked,
+        // not missed (issue 21); today is rest day 3 of 7.
         Scenario(name: "rest-day", tz: "Europe/London", now: "2026-11-24T12:00:00+00:00", steps: [
             ["add", "Yaz", "--at", "22:00", "--cycle", "21/7", "--from", "2026-11-01"],
         ]),
+        // Added today (a Sunday) for Mondays from 11-16: that Monday is before tracking, untracked.
         Scenario(name: "nothing-today", tz: "UTC", now: "2026-11-22T12:00:00Z", steps: [
             ["add", "Weekly", "--at", "09:00", "--days", "mon", "--from", "2026-11-16"],
         ]),
         Scenario(name: "dst-spring-new-york", tz: "America/New_York", now: "2026-03-08T04:00:00-04:00", steps: [
-            ["add", "Night", "--at", "02:30,22:00", "--from", "2026-03-01"],
+            // Tracked from 03-01, before the 02:30 (→ 03:30 EDT) dose the scenario shows due.
+            ["@2026-03-01T07:00:00-05:00", "add", "Night", "--at", "02:30,22:00", "--from", "2026-03-01"],
         ]),
         Scenario(name: "dst-fall-new-york", tz: "America/New_York", now: "2026-11-01T01:45:00-05:00", steps: [
-            ["add", "Early", "--at", "01:30", "--from", "2026-10-25"],
+            // Tracked from 10-25, before the 01:30 EDT dose (the first 01:30) that is due at 01:45 EST.
+            ["@2026-10-25T00:00:00-04:00", "add", "Early", "--at", "01:30", "--from", "2026-10-25"],
         ]),
         Scenario(name: "as-needed", tz: "Asia/Seoul", now: "2026-11-22T10:00:00+09:00", steps: asNeededSteps),
         Scenario(name: "as-needed-ko", tz: "Asia/Seoul", now: "2026-11-22T10:00:00+09:00", steps: asNeededSteps, lang: "ko_KR.UTF-8"),
@@ -67,7 +75,11 @@ import Testing
     func scenarioDay(_ s: Scenario) throws {
         var h = Harness(tz: s.tz, now: s.now)
         h.env["LANG"] = s.lang
-        for step in s.steps { try h.ok(step.map { $0 }[0], now: nil, args: Array(step.dropFirst())) }
+        for step in s.steps {
+            let at = step.first.flatMap { $0.hasPrefix("@") ? String($0.dropFirst()) : nil }
+            let command = at == nil ? step : Array(step.dropFirst())
+            try h.ok(command[0], now: at, args: Array(command.dropFirst()))
+        }
         try h.ok("export")
         let regenerate = ["1", "true"].contains(ProcessInfo.processInfo.environment["DOSEBAR_REGENERATE"]?.lowercased())
         let dir = ScenarioGoldenTests.expectedRoot.appendingPathComponent(s.name)
@@ -139,12 +151,15 @@ extension Harness {
 @Suite struct SharedDirectoryE2ETests {
     @Test func changesAreWrittenAtOnceAndUnchangedFilesAreLeftAlone() throws {
         let h = Harness(now: "2026-11-22T08:30:00+09:00")
-        try h.ok("add", "Aspirin", "--at", "08:00")
+        // Added at 07:00, before its 08:00 dose (DESIGN §3 Tracking start); 08:30 then shows it due.
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
         let fm = FileManager.default
         #expect(try fm.attributesOfItem(atPath: h.dir)[.posixPermissions] as? Int == 0o700)
         for f in ScenarioGoldenTests.files {
             #expect(try fm.attributesOfItem(atPath: h.dir + "/" + f)[.posixPermissions] as? Int == 0o600, "\(f)")
         }
+        #expect(try String(contentsOfFile: h.dir + "/snapshot.txt", encoding: .utf8).contains("Aspirin 08:00"))   // next up at 07:00
+        #expect(!(try h.ok("export").out.contains("nothing changed")), "08:30 differs from 07:00")
         #expect(try String(contentsOfFile: h.dir + "/snapshot.txt", encoding: .utf8).contains("Aspirin due"))
         let inode = { (f: String) throws -> Int in (try fm.attributesOfItem(atPath: h.dir + "/" + f)[.systemFileNumber] as! Int) }
         let before = try ScenarioGoldenTests.files.map(inode)
@@ -170,7 +185,8 @@ extension Harness {
         [colors]
         due = "#123456"
         """.write(toFile: h.root + "/config/dosebar/config.toml", atomically: true, encoding: .utf8)
-        try h.ok("add", "Aspirin", "--at", "08:00")
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")   // tracked before 08:00
+        try h.ok("export")                                                              // as of 08:30: due
         let waybar = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.dir + "/waybar.json"))) as! [String: Any]
         #expect(waybar["text"] as? String == "[*] 0/1 due")
         #expect((waybar["tooltip"] as! String).contains("드실 시간"))

@@ -62,6 +62,11 @@ import Testing
         }
 
         var start: Date { cal.startOfDay(for: at("12:00")) }
+        /// The day after, as its own clock (its times read off its own date, not shifted from this day's).
+        var nextDay: Clock {
+            let d = cal.dateComponents([.year, .month, .day], from: at("12:00", dayOffset: 1))
+            return Clock(tz.identifier, String(format: "%04d-%02d-%02d", d.year!, d.month!, d.day!))
+        }
         var end: Date { cal.startOfDay(for: at("12:00", dayOffset: 1)) }
 
         /// `YYYY-MM-DDTHH:MM:SS±HH:MM` in the zone's offset at that instant.
@@ -93,14 +98,20 @@ import Testing
         return f.date(from: iso)
     }
 
-    /// A slot of the scenario: its instant and window.
-    struct Slot { var name: String; var instant: Date; var window: TimeInterval }
+    /// A slot of the scenario: its instant, window and the instant of its medicine's next slot T′.
+    struct Slot {
+        var name: String; var instant: Date; var window: TimeInterval; var next: Date
+        /// DESIGN §3, the leaflet rule: C = max(T + W, min(T′ − W, T + 24 h)).
+        var cutoff: Date {
+            max(instant.addingTimeInterval(window), min(next.addingTimeInterval(-window), instant.addingTimeInterval(86400)))
+        }
+    }
 
     /// DESIGN §4: the next instant after `t` at which anything may change — an hour, a slot's T, T+W,
-    /// T+2h, T+4h, an effective event — or the end of the day.
+    /// T+2h, T+4h, its cut-off C, an effective event — or the end of the day.
     static func validUntil(_ t: Date, clock: Clock, slots: [Slot], events: [Date]) -> Date {
         var candidates = clock.hourInstants + events
-        for s in slots { candidates += [0, s.window, 7200, 14400].map { s.instant.addingTimeInterval($0) } }
+        for s in slots { candidates += [0, s.window, 7200, 14400].map { s.instant.addingTimeInterval($0) } + [s.cutoff] }
         return candidates.filter { $0 > t && $0 < clock.end }.min() ?? clock.end
     }
 
@@ -115,9 +126,18 @@ import Testing
 
         let edge = try #require(TimeZoneMatrixTests.parse(c.edgeInstant))
         let a20 = clock.at("20:00"), b0030 = clock.at("00:30"), b0900 = clock.at("09:00"), b2330 = clock.at("23:30")
-        let slots = [Slot(name: "Alpha", instant: edge, window: 7200), Slot(name: "Alpha", instant: a20, window: 7200),
-                     Slot(name: "Beta", instant: b0030, window: 1800), Slot(name: "Beta", instant: b0900, window: 1800),
-                     Slot(name: "Beta", instant: b2330, window: 1800)]
+        // T′ of each slot: the medicine's next one; after the last of the day, the first of the next day
+        // (an ordinary day in every case: its edge time exists once).
+        let next = clock.nextDay
+        let slots = [Slot(name: "Alpha", instant: edge, window: 7200, next: a20),
+                     Slot(name: "Alpha", instant: a20, window: 7200, next: next.at(c.edge)),
+                     Slot(name: "Beta", instant: b0030, window: 1800, next: b0900),
+                     Slot(name: "Beta", instant: b0900, window: 1800, next: b2330),
+                     Slot(name: "Beta", instant: b2330, window: 1800, next: next.at("00:30"))]
+        // Beta 00:30 closes at max(01:00, min(09:00 − 30 min, 00:30 + 24 h)) = 08:30; 09:00 at 23:00;
+        // Alpha's edge slot at 20:00 − 2 h = 18:00; Alpha 20:00 at the next day's edge − 2 h or 22:00,
+        // whichever is later (23:30, 23:45, 00:15, 00:30 or 01:00 by case).
+        #expect(slots[2].cutoff == clock.at("08:30") && slots[3].cutoff == clock.at("23:00") && slots[0].cutoff == clock.at("18:00"))
 
         /// `today --json` at `t`: doses keyed by local scheduled time, stock by name.
         func today(_ t: Date, events: [Date], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
@@ -155,13 +175,21 @@ import Testing
         #expect(dose(s, "Alpha", edge)["taken_at"] as? String == clock.iso(took))
         #expect(stock(s, "Alpha") == 9)
 
-        // 3. 10:00: Beta's 09:00 (W = 30 min) is late by 60 min, its 00:30 by the real elapsed time
-        //    (DST included); then a back-dated take of 09:10 resolves the 09:00 dose.
+        // 3. 08:29: Beta's 00:30 is late by the real elapsed time (DST included), a minute before its
+        //    cut-off (08:30). 10:00: it is missed; Beta's 09:00 (W = 30 min) is late by 60 min; then a
+        //    back-dated take of 09:10 resolves the 09:00 dose.
+        t = clock.at("08:29")
+        s = try today(t, events: [took])
+        #expect(dose(s, "Beta", b0030)["status"] as? String == "late")
+        #expect(dose(s, "Beta", b0030)["late_minutes"] as? Int == lateMinutes(t, b0030), "00:30 → 08:29 across the DST change")
+        s = try today(clock.at("08:30"), events: [took])
+        #expect(dose(s, "Beta", b0030)["status"] as? String == "missed")
+        #expect(dose(s, "Beta", b0030)["late_minutes"] is NSNull)
         t = clock.at("10:00")
         s = try today(t, events: [took])
         #expect(dose(s, "Beta", b0900)["status"] as? String == "late")
         #expect(dose(s, "Beta", b0900)["late_minutes"] as? Int == 60)
-        #expect(dose(s, "Beta", b0030)["late_minutes"] as? Int == lateMinutes(t, b0030), "00:30 → 10:00 across the DST change")
+        #expect(dose(s, "Beta", b0030)["status"] as? String == "missed")
         let backdated = clock.at("09:10")
         let atText = c.hours == 24 ? "09:10" : "\(c.day)T09:10" // both --at forms
         r = try h.run(["take", "Beta", "--at", atText], now: clock.iso(t))
@@ -169,7 +197,7 @@ import Testing
         s = try today(t, events: [took, backdated])
         #expect(dose(s, "Beta", b0900)["status"] as? String == "taken")
         #expect(dose(s, "Beta", b0900)["taken_at"] as? String == clock.iso(backdated))
-        #expect(dose(s, "Beta", b0030)["status"] as? String == "late")
+        #expect(dose(s, "Beta", b0030)["status"] as? String == "missed")
         #expect(stock(s, "Beta") == 3)
 
         // 4. 21:00: skip Alpha — its 20:00 dose (due) is skipped.
@@ -195,16 +223,20 @@ import Testing
         #expect(dose(s, "Beta", b0900)["status"] as? String == "late")
         #expect(stock(s, "Beta") == 5)
 
-        // 7. 23:59:30: Alpha 20:00 late by 239 min, Beta 23:30 due; the snapshot holds until midnight.
+        // 7. 23:59:30: Beta 23:30 due, Beta 09:00 (undone) missed since 23:00, Alpha 20:00 late by 239 min
+        //    if its cut-off is after now, else missed; the snapshot holds until midnight.
         t = clock.at("23:59", second: 30)
         s = try today(t, events: [took])
-        #expect(dose(s, "Alpha", a20)["status"] as? String == "late")
-        #expect(dose(s, "Alpha", a20)["late_minutes"] as? Int == 239)
+        let alphaOpen = t < slots[1].cutoff
+        #expect(dose(s, "Alpha", a20)["status"] as? String == (alphaOpen ? "late" : "missed"), "cut-off \(clock.iso(slots[1].cutoff))")
+        if alphaOpen { #expect(dose(s, "Alpha", a20)["late_minutes"] as? Int == 239) }
+        #expect(dose(s, "Beta", b0900)["status"] as? String == "missed")
         #expect(dose(s, "Beta", b2330)["status"] as? String == "due")
         #expect(s["valid_until"] as? String == clock.iso(clock.end))
         let counts = s["counts"] as? [String: Int] ?? [:]
-        #expect(counts["total"] == 5 && counts["taken"] == 1 && counts["late"] == 3 && counts["due"] == 1, "\(counts)")
-        #expect(s["state"] as? String == "late")
+        #expect(counts["total"] == 5 && counts["taken"] == 1 && counts["due"] == 1 && counts["carried"] == 0, "\(counts)")
+        #expect(counts["late"] == (alphaOpen ? 1 : 0) && counts["missed"] == (alphaOpen ? 2 : 3), "\(counts)")
+        #expect(s["state"] as? String == (alphaOpen ? "late" : "due"))
         // The timeline written now has an entry at every local hour that exists that day.
         r = try h.run(["export"], now: clock.iso(t))
         #expect(r.status == 0, "\(r.err)")
