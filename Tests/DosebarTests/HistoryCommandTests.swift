@@ -26,7 +26,7 @@ import Testing
         #expect(lines[1].split(separator: " ") == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"])
         #expect(lines[2].split(separator: " ") == ["Nov", "2026", "16D", "17D", "18M", "19S", "20D", "21?"])
         #expect(!out.contains("\u{1B}["), "no colour into a pipe")
-        #expect(out.contains("D all taken") && out.contains("M missed") && out.contains("? today, not complete"))
+        #expect(out.contains("D all taken") && out.contains("M missed") && out.contains("? not complete yet (today, or a dose still open)"))
         #expect(lines.allSatisfy { $0.count <= 80 })
         let ko = try h.ok("history", "--from", "2026-11-16", "--lang", "ko", now: Self.noon).out
         #expect(ko.hasPrefix("전체  2026-11-16") && ko.contains("2026년 11월") && ko.contains("M 누락"))
