@@ -17,7 +17,10 @@
 # opened by a click, with the dose rows, the Taken items and the 7-day strip
 # (OCR); "Taken" on Levothyroxine clicked: the take in the database, the panel's
 # line and colour following; disable() leaving no actor, main-loop source,
-# signal handler or file monitor; no JavaScript error in the shell's log.
+# signal handler or file monitor; no JavaScript error in the shell's log. Then a
+# second shell, in the zone where it is 00:MM now, shows a carried dose (lib.sh
+# EXPECT_CARRIED_*: last night's 22:00 still open) in the panel and the menu,
+# and its "Taken" records last night's dose.
 set -u
 . "$(dirname "$0")/lib.sh"
 

@@ -7,7 +7,9 @@
 # its own 0700 XDG_RUNTIME_DIR. The bar is photographed with grim (kept as an
 # artifact) and read back with OCR; the tooltip is made to show by a virtual
 # pointer (fixtures/wl-hover.py) resting on the module, and read back too.
-# Every expectation is a constant of lib.sh written from the scenario.
+# Every expectation is a constant of lib.sh written from the scenario. Last, a
+# carried dose (lib.sh EXPECT_CARRIED_*, a second database at 00:30) on the
+# signal module and in its tooltip.
 set -u
 . "$(dirname "$0")/lib.sh"
 
