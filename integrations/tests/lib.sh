@@ -100,6 +100,51 @@ EXPECT_PRN_TAKEN_TEXT="1/4 · Levothyroxine late 3h 30m"
 # is still to come). conky.txt and the tooltip end with it.
 EXPECT_WEEK="Week: · · · · · · ○"
 
+# ---------------------------------------------------------------------------
+# The carried dose (issue 21, DESIGN §3/§4): a second, small phase in its own
+# database, exported into the same shared directory after the scenario's
+# checks (carried_setup). Yaz daily at 22:00, added at 05:00 the day before,
+# nothing taken; the export runs at 00:30 of the scenario day.
+#   Yesterday's 22:00: W = 2 h, T' = today 22:00, so it stays open until
+#   C = max(T+W, min(T'-W, T+24h)) = max(00:00, min(20:00, 22:00)) = 20:00
+#   today: late from T+W = 00:00 on. Carried: listed first, with its day.
+#   Today's 22:00: upcoming. Day state late (a carried slot counts, §3).
+#   counts over today's slots only: 0 of 1 resolved -> "0/1".
+#   The snapshot in force at 00:30 is the timeline entry of 00:00 (§4: an
+#   entry at every hour and at T+W = 00:00, T+4h = 02:00; none between 00:00
+#   and 01:00), so late_minutes = 00:00 - 22:00 = 120 -> "2h" (not "2h 30m":
+#   the same rule makes the scenario's 09:30 read "3h").
+#   Words (English catalog): a carried slot's name slot.carried_name
+#   "{name} (yesterday {time})", its tooltip/menu time slot.yesterday
+#   "yesterday {time}", text.late "{done}/{total} · {names} late {late}",
+#   message late_2h "{names} {count_is} {late} late".
+#   Week: the 5 days before yesterday had no slots (·), yesterday is pending
+#   (○: its slot is still open), today not complete (○).
+EXPECT_CARRIED_STATE=late
+EXPECT_CARRIED_TEXT="0/1 · Yaz (yesterday 22:00) late 2h"
+EXPECT_CARRIED_COLOR="#e5484d"                       # late
+EXPECT_CARRIED_PERCENT=0
+EXPECT_CARRIED_DOSES=("yesterday 22:00 Yaz late" "22:00 Yaz upcoming")
+EXPECT_CARRIED_MESSAGE="Yaz (yesterday 22:00) is 2h late"
+EXPECT_CARRIED_WEEK="Week: · · · · · ○ ○"
+
+# carried_setup [NOW]: the carried phase's database ($WORK/home/carried.sqlite,
+# CARRIED_DB) made with real commands, `add Yaz --at 22:00` at 05:00 the day
+# before NOW's day, then `export` at NOW (default: 00:30 of the scenario day)
+# into the scenario's shared directory. NOW must be 00:00-00:59 of its day for
+# the expectations above. False, with the reason on stderr, on failure.
+carried_setup() {
+    local at=${1:-${SCENARIO_NOW%%T*}T00:30:00${SCENARIO_NOW:19}}
+    local day=${at%%T*} offset=${at:19} yday
+    yday=$(date -u -d "$day 12:00 UTC -1 day" +%Y-%m-%d) || return 1
+    CARRIED_DB=$SCENARIO_HOME/carried.sqlite
+    {
+        SCENARIO_DB=$CARRIED_DB NOW=${yday}T05:00:00$offset dose add Yaz --at 22:00 &&
+        SCENARIO_DB=$CARRIED_DB NOW=$at dose export
+    } >"$WORK/carried.log" 2>&1 || {
+        echo "carried phase set-up failed:" >&2; cat "$WORK/carried.log" >&2; return 1; }
+}
+
 # tokens TEXT: TEXT as OCR-comparable words: separators (· - — |) and
 # punctuation at the edges of words dropped, one word per line. Words keep
 # their inner / : # & (so "1/4", "21:00", "#2", "&" survive; "&amp;" does not

@@ -21,7 +21,8 @@ declare -A must_fail=(
     [waybar]="waybar-signal-module waybar-signal-module-colour waybar-stream waybar-stream-colour
               waybar-json waybar-tooltip waybar-click waybar-click-colour waybar-stream-update
               waybar-stream-update-colour waybar-daemon waybar-daemon-colour waybar-as-needed-text
-              waybar-as-needed waybar-stream-as-needed-text waybar-stream-as-needed"
+              waybar-as-needed waybar-stream-as-needed-text waybar-stream-as-needed
+              waybar-carried waybar-carried-colour waybar-carried-json waybar-carried-tooltip"
     [polybar]="polybar-ipc polybar-ipc-colour polybar-stream polybar-stream-colour polybar-update
                polybar-update-colour polybar-stream-update polybar-stream-update-colour
                polybar-daemon polybar-daemon-colour"
@@ -31,7 +32,8 @@ declare -A must_fail=(
     [i3blocks]="i3blocks-signal-block i3blocks-stream i3blocks-click i3blocks-stream-update
                 i3blocks-undo i3blocks-daemon"
     [gnome43]="gnome43-label gnome43-panel-ocr gnome43-panel-colour gnome43-menu gnome43-menu-ocr
-               gnome43-taken gnome43-taken-ocr"
+               gnome43-taken gnome43-taken-ocr gnome43-carried-label gnome43-carried-panel-ocr
+               gnome43-carried-menu gnome43-carried-menu-ocr gnome43-carried-taken"
     [report]="report-self-contained report-en-offline report-ko-offline report-en-pdf report-ko-pdf
               report-en-escaped report-ko-escaped report-figures report-days"
 )

@@ -17,7 +17,10 @@
 # opened by a click, with the dose rows, the Taken items and the 7-day strip
 # (OCR); "Taken" on Levothyroxine clicked: the take in the database, the panel's
 # line and colour following; disable() leaving no actor, main-loop source,
-# signal handler or file monitor; no JavaScript error in the shell's log.
+# signal handler or file monitor; no JavaScript error in the shell's log. Then a
+# second shell, in the zone where it is 00:MM now, shows a carried dose (lib.sh
+# EXPECT_CARRIED_*: last night's 22:00 still open) in the panel and the menu,
+# and its "Taken" records last night's dose.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -76,12 +79,18 @@ run_as mkdir -m 700 "$channel" "$WORK/run"
 # --- GNOME Shell: in a private mount and pid namespace (everything in it ends
 # with it), tmpfs over /run/systemd (a stale seats/ there makes the shell look
 # for logind) and /run/dbus, a system bus (the shell's power indicator needs
-# one), then as the user a D-Bus session with the two extensions enabled.
+# one), then as the user a D-Bus session with the two extensions enabled (and
+# none disabled: disableExtension() below writes dosebar's uuid into
+# disabled-extensions, in the dconf database the carried phase's shell reads).
 cat >"$WORK/session.sh" <<EOF
 gsettings set org.gnome.shell disable-user-extensions false &&
+gsettings set org.gnome.shell disabled-extensions "[]" &&
 gsettings set org.gnome.shell enabled-extensions "['$uuid', '$helper_uuid']" &&
 exec gnome-shell --headless --virtual-monitor 1280x800 --wayland --no-x11
 EOF
+# start_shell: the shell as below, with this moment's SCENARIO_TZ,
+# SCENARIO_DB and SHARED (the carried phase starts a second one); shell_pid, t0.
+start_shell() {
 cat >"$WORK/namespace.sh" <<EOF
 set -e
 [ -d /run/systemd ] && mount -t tmpfs tmpfs /run/systemd
@@ -100,6 +109,8 @@ t0=$(date +%s%N)
 unshare --mount --propagation private --pid --fork --mount-proc --kill-child \
     bash "$WORK/namespace.sh" >"$WORK/shell.log" 2>&1 &
 shell_pid=$!
+}
+start_shell
 # unshare ignores SIGTERM while it waits for its child: SIGKILL it, and the
 # kernel ends its child, the namespace's pid 1, and with it every process there.
 stop_shell() {
@@ -286,4 +297,122 @@ errors=$(grep -E 'JS ERROR|JS WARNING|Gjs-CRITICAL|Gjs-WARNING|Extension .*error
 if [ -z "$errors" ]; then result PASS gnome43-log "no JavaScript error or warning in the shell's log"
 else result FAIL gnome43-log "$(head -n 5 <<<"$errors" | tr '\n' ' ')"; fi
 echo "gnome43: $(( ($(date +%s%N) - t0) / 1000000 )) ms from the shell's start" >&2
+
+# --- The carried dose (lib.sh EXPECT_CARRIED_*), in a second shell: last
+# night's 22:00 still open after midnight. The shell runs on the real clock, so
+# this phase's zone is the Etc/GMT zone in which it is 00:MM now; a second
+# database (carried_setup: Yaz added at 05:00 yesterday there, exported now)
+# writes into the same shared directory, and the shell starts with it. The
+# entry in force is 00:00's whatever the minute, so the label reads
+# EXPECT_CARRIED_TEXT. Then "Taken" on the carried row: `take Yaz` must record
+# yesterday's 22:00 dose (DESIGN §2), not tonight's.
+if [ "$(date -u +%M)" -ge 57 ]; then
+    sleep $(( 3600 - $(date -u +%s) % 3600 + 1 ))
+fi
+offset=$(( (0 - 10#$(date -u +%H) + 24) % 24 )); [ $offset -gt 14 ] && offset=$((offset - 24))
+if [ $offset = 0 ]; then SCENARIO_TZ=Etc/GMT
+elif [ $offset -gt 0 ]; then SCENARIO_TZ=Etc/GMT-$offset
+else SCENARIO_TZ=Etc/GMT+$((-offset)); fi
+carried_now=$(TZ=$SCENARIO_TZ date +%Y-%m-%dT%H:%M:%S%:z)
+if carried_setup "$carried_now"; then
+    SCENARIO_DB=$CARRIED_DB
+    chown -R "$SCENARIO_USER" "$WORK"
+    start_shell
+    if until_state 40 '.found and (.label | test("Yaz")) and .labelBox[0] != null'; then
+        result PASS gnome43-carried-enabled "a second shell in $SCENARIO_TZ (now $carried_now), the indicator up"
+    else
+        result FAIL gnome43-carried-enabled "no dosebar indicator with Yaz: $(head -c 300 "$WORK/reply.json" 2>/dev/null)"
+    fi
+    label_box=$(geometry .labelBox)
+    if [ "$(js .label)" = "$EXPECT_CARRIED_TEXT" ] && js '.classes[]' | grep -qx "dosebar-$EXPECT_CARRIED_STATE"; then
+        result PASS gnome43-carried-label "'$(js .label)', class dosebar-$EXPECT_CARRIED_STATE"
+    else
+        result FAIL gnome43-carried-label "label '$(js .label)' classes $(js '.classes | join(" ")'), want '$EXPECT_CARRIED_TEXT' dosebar-$EXPECT_CARRIED_STATE"
+    fi
+    if shot carried-panel.png; then
+        read_text=$(ocr_dark "$WORK/carried-panel.png" "$label_box")
+        if ocr_has "$read_text" "$EXPECT_CARRIED_TEXT"; then result PASS gnome43-carried-panel-ocr "read '$read_text'"
+        else result FAIL gnome43-carried-panel-ocr "read '$read_text', want '$EXPECT_CARRIED_TEXT'"; fi
+        cp "$WORK/carried-panel.png" "$ARTIFACTS/gnome43-carried-panel.png"
+    else
+        result FAIL gnome43-carried-panel-ocr "no screenshot: $(cat "$WORK/reply.json" 2>/dev/null)"
+    fi
+    # The menu: the carried row first, with its day and a Taken item; then tonight's.
+    ask state
+    read -r ix iy iw ih < <(js '.indicatorBox // [0,0,0,0] | map(tostring) | join(" ")')
+    : "${ix:=0}" "${iy:=0}" "${iw:=0}" "${ih:=0}"
+    ask click "\"x\": $((ix + iw / 2)), \"y\": $((iy + ih / 2))"
+    if until_state 5 '.menuOpen'; then
+        cp "$WORK/reply.json" "$WORK/carried-menu-state.json"
+        jq -r '.items[] | select(.separator | not) | .text + (if (.extra | length) > 0 then "  [" + (.extra | join(" ")) + "]" else "" end)' \
+            "$WORK/reply.json" >"$WORK/carried-menu.txt"
+        cp "$WORK/carried-menu.txt" "$ARTIFACTS/gnome43-carried-menu.txt"
+        # The rows naming Yaz in order: the message (first in the menu), then
+        # the dose rows, the carried one first.
+        rows=$(jq -r '[.items[] | select(.separator | not) | select(.text | test("Yaz"))] | map(.text) | .[]' "$WORK/reply.json" | norm_lines)
+        want_rows=$(printf '%s\n' "$EXPECT_CARRIED_MESSAGE" "${EXPECT_CARRIED_DOSES[@]}" | norm_lines)
+        taken=$(jq -r '[.items[] | select(.reactive and (.extra | index("Taken"))) | .text | split("  ")[0]] | join(",")' "$WORK/reply.json")
+        if [ "$rows" = "$want_rows" ] && [ "$taken" = "yesterday 22:00" ] && grep -qxF "$EXPECT_CARRIED_WEEK" "$WORK/carried-menu.txt"; then
+            result PASS gnome43-carried-menu "rows $(tr '\n' '|' <<<"$rows"), Taken on '$taken', '$EXPECT_CARRIED_WEEK'"
+        else
+            result FAIL gnome43-carried-menu "rows '$(tr '\n' '|' <<<"$rows")', want '$(tr '\n' '|' <<<"$want_rows")'; Taken on '$taken'; menu: $(tr '\n' '|' <"$WORK/carried-menu.txt")"
+        fi
+        menu_box=$(geometry .menuBox)
+        if shot carried-menu.png; then
+            cp "$WORK/carried-menu.png" "$ARTIFACTS/gnome43-carried-menu.png"
+            # The red channel alone: the late row is drawn #e5484d on dark grey,
+            # whose grey levels are too close for tesseract to read it (it skipped
+            # the row); in red they are 229 and 53.
+            convert "$WORK/carried-menu.png" -crop "$menu_box" +repage -resize 300% -channel R -separate -negate -normalize "$WORK/ocr.png" &&
+                tesseract "$WORK/ocr.png" - --psm 6 2>/dev/null | grep -v '^[[:space:]]*$' >"$WORK/carried-menu.ocr"
+            cp "$WORK/carried-menu.ocr" "$ARTIFACTS/gnome43-carried-menu.ocr"
+            first=$(grep -m1 '^yesterday' "$WORK/carried-menu.ocr")
+            second=$(grep -m1 '^22:00' "$WORK/carried-menu.ocr")
+            if ocr_has "$first" "${EXPECT_CARRIED_DOSES[0]} Taken" && ocr_has "$second" "${EXPECT_CARRIED_DOSES[1]}" &&
+                [ "$(grep -n -m1 '^yesterday' "$WORK/carried-menu.ocr" | cut -d: -f1)" -lt "$(grep -n -m1 '^22:00' "$WORK/carried-menu.ocr" | cut -d: -f1)" ]; then
+                result PASS gnome43-carried-menu-ocr "read '$first', '$second'"
+            else
+                result FAIL gnome43-carried-menu-ocr "read: $(tr '\n' '|' <"$WORK/carried-menu.ocr")"
+            fi
+        else
+            result FAIL gnome43-carried-menu-ocr "no screenshot: $(cat "$WORK/reply.json")"
+        fi
+        # "Taken" on the carried row: yesterday's 22:00 dose is recorded, taken late;
+        # it leaves the snapshot, tonight's 22:00 is all that is left: state
+        # upcoming, text.upcoming "{done}/{total} · {names} {time}" = "0/1 · Yaz 22:00".
+        read -r rx ry rw rh < <(jq -r '[.items[] | select(.reactive and (.text | test("^yesterday")))][0].box // [0,0,0,0] | map(tostring) | join(" ")' "$WORK/carried-menu-state.json" 2>/dev/null)
+        : "${rx:=0}" "${ry:=0}" "${rw:=0}" "${rh:=0}"
+        clicked_at=$(date +%s)
+        ask click "\"x\": $((rx + rw - 30)), \"y\": $((ry + rh / 2))"
+        expect_taken_text="0/1 · Yaz 22:00"
+        if until_state 10 ".label == \"$expect_taken_text\" and (.classes | index(\"dosebar-upcoming\"))"; then
+            result PASS gnome43-carried-taken "the panel followed: '$(js .label)', dosebar-upcoming"
+        else
+            result FAIL gnome43-carried-taken "label '$(js .label)' classes $(js '.classes | join(" ")'), want '$expect_taken_text' dosebar-upcoming"
+        fi
+        ask state
+        if [ "$(js .menuOpen)" = true ]; then ask click "\"x\": 640, \"y\": 600"; sleep 0.3; fi
+        shot carried-panel-after.png && cp "$WORK/carried-panel-after.png" "$ARTIFACTS/gnome43-carried-panel-after.png"
+        # The event's day is the slot's date as days since 1970-01-01: yesterday's.
+        yday=$(date -u -d "${carried_now%%T*} 12:00 UTC -1 day" +%Y-%m-%d)
+        want_day=$(( $(date -u -d "$yday" +%s) / 86400 ))
+        taken_rows=$(sqlite3 "$CARRIED_DB" "select m.name || ' ' || e.day || ' ' || e.slot_time || ' ' || cast(e.at as integer) from event e join medication m on m.id = e.medication_id where e.kind = 'taken' order by e.id")
+        read -r t_name t_day t_slot t_at <<<"$taken_rows"
+        if [ "$(wc -l <<<"$taken_rows")" = 1 ] && [ "$t_name" = Yaz ] && [ "$t_day" = "$want_day" ] && [ "$t_slot" = 1320 ] &&
+            [ $((t_at - clicked_at)) -ge -2 ] && [ $((t_at - clicked_at)) -le 15 ]; then
+            result PASS gnome43-carried-taken-db "Yaz's 22:00 dose of $yday taken $((t_at - clicked_at)) s after the click"
+        else
+            result FAIL gnome43-carried-taken-db "taken events: $(tr '\n' ';' <<<"$taken_rows"), want one: Yaz day $want_day ($yday) slot 1320 (clicked at $clicked_at)"
+        fi
+    else
+        result FAIL gnome43-carried-menu "the menu did not open on a click at the indicator ($ix,$iy ${iw}x$ih)"
+    fi
+    stop_shell
+    cp "$WORK/shell.log" "$ARTIFACTS/gnome43-carried-shell.log"
+    errors=$(grep -E 'JS ERROR|JS WARNING|Gjs-CRITICAL|Gjs-WARNING|Extension .*error|TypeError|ReferenceError' "$WORK/shell.log")
+    if [ -z "$errors" ]; then result PASS gnome43-carried-log "no JavaScript error or warning in the second shell's log"
+    else result FAIL gnome43-carried-log "$(head -n 5 <<<"$errors" | tr '\n' ' ')"; fi
+else
+    result FAIL gnome43-carried-scenario "could not build the carried phase (see stderr)"
+fi
 finish

@@ -7,7 +7,9 @@
 # its own 0700 XDG_RUNTIME_DIR. The bar is photographed with grim (kept as an
 # artifact) and read back with OCR; the tooltip is made to show by a virtual
 # pointer (fixtures/wl-hover.py) resting on the module, and read back too.
-# Every expectation is a constant of lib.sh written from the scenario.
+# Every expectation is a constant of lib.sh written from the scenario. Last, a
+# carried dose (lib.sh EXPECT_CARRIED_*, a second database at 00:30) on the
+# signal module and in its tooltip.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -239,6 +241,33 @@ elif daemon_start; then
     fi
 else
     result SKIP waybar-daemon "dosebar daemon does not run: $(tail -n 2 "$WORK/daemon.log" 2>/dev/null | tr '\n' ' ')"
+fi
+
+# --- The carried dose (lib.sh EXPECT_CARRIED_*): last night's 22:00 still
+# open at 00:30, from a second database exported into the same directory. The
+# daemon (which would rewrite the directory from the scenario's database) is
+# stopped first; the bar is nudged as the daemon would (SIGRTMIN+8). Only the
+# signal module is read: the streaming one runs `watch` with the scenario's
+# DOSEBAR_NOW (09:30), so it shows that instant of the new timeline.
+if [ "$SCENARIO_SOURCE" != binary ]; then
+    result SKIP waybar-carried "no working dosebar binary: the carried dose is not tested"
+else
+    if [ -n "${DAEMON_PID:-}" ]; then kill "$DAEMON_PID" 2>/dev/null; wait "$DAEMON_PID" 2>/dev/null; fi
+    if carried_setup; then
+        kill -s RTMIN+8 "$wbpid"
+        bar_check waybar-carried "$right" "$EXPECT_CARRIED_TEXT" "$EXPECT_CARRIED_COLOR" \
+            "a second database at 00:30, Yaz's 22:00 of yesterday carried, class $EXPECT_CARRIED_STATE"
+        cp "$WORK/out/now.png" "$ARTIFACTS/waybar-carried.png" 2>/dev/null
+        got=$(jq -c '{text, alt, class, percentage}' "$file" 2>&1)
+        want=$(jq -nc --arg t "$EXPECT_CARRIED_TEXT" --arg s "$EXPECT_CARRIED_STATE" --argjson p "$EXPECT_CARRIED_PERCENT" \
+            '{text: $t, alt: $s, class: $s, percentage: $p}')
+        if [ "$got" = "$want" ]; then result PASS waybar-carried-json "waybar.json: $got"
+        else result FAIL waybar-carried-json "waybar.json is $got; expected $want"; fi
+        tooltip_check waybar-carried-tooltip "$(text_x "$right")" "signal module at 00:30, carried dose first" \
+            "${EXPECT_CARRIED_DOSES[@]}" "$EXPECT_CARRIED_MESSAGE"
+    else
+        result FAIL waybar-carried-scenario "could not build the carried phase (see stderr)"
+    fi
 fi
 
 # waybar itself: no error, no rejected markup. ("basic_string::_M_create" is
