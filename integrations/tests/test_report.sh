@@ -69,18 +69,22 @@ dose() {
     if [ $r -le 10 ]; then off=$(( (d * 7 + s * 11) % 31 - 10 ))
     elif [ $r -le 12 ]; then off=$(( 150 + (d % 4) * 20 ))
     elif [ $r -eq 13 ]; then off=-150
-    elif [ $r -eq 14 ]; then db skip "$name" --at "${day}T$slot" >/dev/null; return
+    elif [ $r -eq 14 ]; then db skip "$name" --slot "$day $slot" --at "${day}T$slot" >/dev/null; return
     else return 0; fi
     [ $(( t + off )) -gt 1430 ] && off=$(( 1430 - t ))
-    db take "$name" --at "${day}T$(hm $(( t + off )))" >/dev/null
+    # --slot names the dose: 150 minutes early is outside its window, where --at alone finds none.
+    db take "$name" --slot "$day $slot" --at "${day}T$(hm $(( t + off )))" >/dev/null
 }
 fill_demo() {
+    # Added on the first morning (dosebar tracks a medicine from when it is added: DESIGN §3).
+    local NOW=2026-10-12T05:00:00+09:00
     db add Metformin --at 08:00,20:00 --dose "500 mg" --from 2026-10-12 &&
     db add Levothyroxine --at 06:30 --dose "50 µg" --from 2026-10-12 &&
     db add "Vitamin D" --days mon,thu --at 09:00 --dose "1000 IU" --from 2026-10-12 &&
     db add "$FERROUS" --at 21:00 --from 2026-10-12 &&
     db add Amoxicillin --at 08:00,14:00,20:00 --dose "250 mg" --from 2026-10-19 --until 2026-10-25 &&
     db add Ibuprofen --as-needed --max-per-day 3 --dose "200 mg" --from 2026-10-12 || return 1
+    NOW=2026-11-22T21:30:00+09:00
     local d day dow
     for d in $(seq 0 41); do
         day=$(date -u -d "2026-10-12 + $d days" +%F); dow=$(date -u -d "$day" +%u)
