@@ -17,6 +17,7 @@ extension AppContext {
         configProblem = base.configProblem
         dbIsDefault = base.dbIsDefault
         catalog = base.catalog
+        origins = base.origins
     }
 
     /// The same paths and options with the config file read again (the daemon's SIGHUP).

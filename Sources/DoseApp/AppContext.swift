@@ -18,6 +18,36 @@ public struct AppOptions: Sendable {
     }
 }
 
+/// Where a path or setting in force came from.
+public enum SettingOrigin: Sendable, Equatable {
+    /// A command-line flag (`--db`).
+    case flag(String)
+    /// An environment variable (`DOSEBAR_DB`, or `XDG_DATA_HOME` for a default under it).
+    case environment(String)
+    /// The config file.
+    case configFile
+    /// Built in (or the system's, for the time zone).
+    case `default`
+
+    /// `flag`, `environment`, `config` or `default`, for JSON.
+    public var kind: String {
+        switch self {
+        case .flag: "flag"
+        case .environment: "environment"
+        case .configFile: "config"
+        case .default: "default"
+        }
+    }
+
+    /// The flag or variable's name, if any.
+    public var name: String? {
+        switch self {
+        case .flag(let n), .environment(let n): n
+        case .configFile, .default: nil
+        }
+    }
+}
+
 /// Everything a command needs from the outside world, built once in `run()`:
 /// the clock, the time zone, paths, config and language. Tests build their own through the environment.
 public struct AppContext: Sendable {
@@ -48,6 +78,17 @@ public struct AppContext: Sendable {
         case useDefaults
     }
     public let catalog: Catalog
+    /// Where each path and setting in force came from (`dosebar config`).
+    public let origins: Origins
+
+    /// Where the database, shared directory, config file, language and zone in force came from.
+    public struct Origins: Sendable, Equatable {
+        public var db: SettingOrigin
+        public var dir: SettingOrigin
+        public var config: SettingOrigin
+        public var language: SettingOrigin
+        public var zone: SettingOrigin
+    }
 
     public var today: LocalDate { zone.date(of: now) }
 
@@ -58,21 +99,38 @@ public struct AppContext: Sendable {
         now = try AppContext.clock(env)
         (zone, zoneProblem) = AppContext.timeZone(env)
         let home = env["HOME"] ?? NSHomeDirectory()
-        func xdg(_ key: String, _ fallback: String) -> String {
-            if let v = env[key], v.hasPrefix("/") { return v }
-            return home + "/" + fallback
+        func xdg(_ key: String, _ fallback: String) -> (String, SettingOrigin) {
+            if let v = env[key], v.hasPrefix("/") { return (v, .environment(key)) }
+            return (home + "/" + fallback, .default)
         }
-        let explicitDB = options.db ?? env["DOSEBAR_DB"].flatMap { $0.isEmpty ? nil : $0 }
-        dbPath = explicitDB ?? xdg("XDG_DATA_HOME", ".local/share") + "/dosebar/dosebar.sqlite"
-        dbIsDefault = explicitDB == nil
-        if let dir = options.dir ?? env["DOSEBAR_DIR"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            dirPath = dir; dirFallback = false
-        } else if let runtime = env["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            dirPath = runtime + "/dosebar"; dirFallback = false
+        func nonEmpty(_ key: String) -> String? { env[key].flatMap { $0.isEmpty ? nil : $0 } }
+        var origins = Origins(db: .default, dir: .default, config: .default, language: .default,
+                              zone: env["TZ"].map { $0.isEmpty ? .default : .environment("TZ") } ?? .default)
+        if let db = options.db {
+            dbPath = db; origins.db = .flag("--db")
+        } else if let db = nonEmpty("DOSEBAR_DB") {
+            dbPath = db; origins.db = .environment("DOSEBAR_DB")
         } else {
-            dirPath = xdg("XDG_STATE_HOME", ".local/state") + "/dosebar/shared"; dirFallback = true
+            let (data, origin) = xdg("XDG_DATA_HOME", ".local/share")
+            dbPath = data + "/dosebar/dosebar.sqlite"; origins.db = origin
         }
-        configPath = options.config ?? xdg("XDG_CONFIG_HOME", ".config") + "/dosebar/config.toml"
+        dbIsDefault = options.db == nil && nonEmpty("DOSEBAR_DB") == nil
+        if let dir = options.dir {
+            dirPath = dir; dirFallback = false; origins.dir = .flag("--dir")
+        } else if let dir = nonEmpty("DOSEBAR_DIR") {
+            dirPath = dir; dirFallback = false; origins.dir = .environment("DOSEBAR_DIR")
+        } else if let runtime = env["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            dirPath = runtime + "/dosebar"; dirFallback = false; origins.dir = .environment("XDG_RUNTIME_DIR")
+        } else {
+            let (state, origin) = xdg("XDG_STATE_HOME", ".local/state")
+            dirPath = state + "/dosebar/shared"; dirFallback = true; origins.dir = origin
+        }
+        if let config = options.config {
+            configPath = config; origins.config = .flag("--config")
+        } else {
+            let (base, origin) = xdg("XDG_CONFIG_HOME", ".config")
+            configPath = base + "/dosebar/config.toml"; origins.config = origin
+        }
         do {
             config = try Config.load(path: configPath, required: options.config != nil)
             configProblem = nil
@@ -80,9 +138,18 @@ public struct AppContext: Sendable {
             config = Config()
             configProblem = (error as? DosebarError)?.description ?? "\(configPath): \(error)"
         }
-        let lang = options.lang?.rawValue ?? config.language?.rawValue ?? env["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? env["LC_MESSAGES"].flatMap { $0.isEmpty ? nil : $0 } ?? env["LANG"]
+        let lang: String?
+        if let flag = options.lang {
+            lang = flag.rawValue; origins.language = .flag("--lang")
+        } else if let file = config.language {
+            lang = file.rawValue; origins.language = .configFile
+        } else if let name = ["LC_ALL", "LC_MESSAGES", "LANG"].first(where: { nonEmpty($0) != nil }) {
+            lang = env[name]; origins.language = .environment(name)
+        } else {
+            lang = nil
+        }
         catalog = Catalog.forLanguage(lang)
+        self.origins = origins
     }
 
     /// `DOSEBAR_NOW` replaces the clock (tests, replays).

@@ -31,6 +31,8 @@ public struct Config: Sendable {
     public var colors: [DayState: String] = [:]
     public var templates: [String: String] = [:]
     public var nudge = Nudge()
+    /// The keys the file set (`language`, `colors.late`, `nudge.tmux` …): the others are defaults.
+    public var keysSet: Set<String> = []
 
     public init() {}
 
@@ -76,6 +78,7 @@ public struct Config: Sendable {
         var config = Config()
         let reader = KeyReader(text: text, path: path)
         for (key, value) in table {
+            if let t = value.table { for (k, _) in t { config.keysSet.insert(key + "." + k) } } else { config.keysSet.insert(key) }
             switch key {
             case "language":
                 let s = try reader.string(value, key, nil)

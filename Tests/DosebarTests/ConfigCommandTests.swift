@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// `dosebar config` in three set-ups (issue 24): every path and setting in force and where each
+/// came from; `--version`'s schema numbers against what the binary writes; `edit --effective`
+/// before the first day; doctor's pointer to the installed integration README.
+@Suite struct ConfigCommandTests {
+    /// `config --json` as a dictionary.
+    static func json(_ r: Harness.Result) -> [String: Any] { (r.json as? [String: Any]) ?? [:] }
+
+    static func entry(_ j: [String: Any], _ path: String) -> [String: Any] {
+        let parts = path.split(separator: ".").map(String.init)
+        var node: Any? = j
+        for p in parts { node = (node as? [String: Any])?[p] }
+        return (node as? [String: Any]) ?? [:]
+    }
+
+    static func source(_ j: [String: Any], _ path: String) -> String { entry(j, path)["source"] as? String ?? "?" }
+    static func value(_ j: [String: Any], _ path: String) -> String { entry(j, path)["value"].map { "\($0)" } ?? "?" }
+
+    @Test("defaults: only HOME set; every value is the built-in one and nothing is created")
+    func defaults() throws {
+        let h = Harness()
+        let env = ["PATH": "/usr/bin:/bin", "HOME": h.root, "DOSEBAR_NOW": "2026-11-22T07:00:00+09:00"]
+        let p = Harness.process(["config", "--json"], env: env)
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let j = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        #expect(Self.value(j, "database") == h.root + "/.local/share/dosebar/dosebar.sqlite")
+        #expect(Self.source(j, "database") == "default")
+        #expect(Self.entry(j, "database")["exists"] as? Bool == false)
+        #expect(Self.value(j, "config_file") == h.root + "/.config/dosebar/config.toml")
+        #expect(Self.source(j, "config_file") == "default")
+        #expect(Self.value(j, "shared_directory") == h.root + "/.local/state/dosebar/shared")
+        #expect(Self.entry(j, "shared_directory")["fallback"] as? Bool == true)
+        #expect(Self.value(j, "language") == "en" && Self.source(j, "language") == "default")
+        #expect(Self.source(j, "time_zone") == "default")
+        #expect(Self.value(j, "icons") == "emoji" && Self.source(j, "icons") == "default")
+        #expect(Self.value(j, "window") == "120" && Self.source(j, "window") == "default")
+        #expect(Self.value(j, "nudge.waybar_signal") == "8" && Self.source(j, "nudge.tmux") == "default")
+        #expect(Self.value(j, "templates.waybar") == "{summary}")
+        // Looking changes nothing: no database, no directories.
+        #expect(!FileManager.default.fileExists(atPath: h.root + "/.local"))
+
+        // The text: one line per setting, with its source; lines without a path fit 80 columns.
+        let t = Harness.process(["config"], env: env)
+        let tout = Pipe()
+        t.standardOutput = tout
+        try t.run()
+        let text = String(decoding: tout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        t.waitUntilExit()
+        #expect(text.contains("fallback: XDG_RUNTIME_DIR is not set"), "\(text)")
+        #expect(text.contains("does not exist yet"))
+        for line in text.split(separator: "\n") where !line.contains(h.root) {
+            #expect(line.count <= 80, "over 80 columns: \(line)")
+        }
+        #expect(text.split(separator: "\n").first { $0.hasPrefix("icons") }?.contains("(default)") == true, "\(text)")
+    }
+
+    @Test("environment: DOSEBAR_DB, DOSEBAR_DIR, XDG_*, LANG and a bogus TZ, each named as the source; Korean text")
+    func environment() throws {
+        var h = Harness(tz: "Not/AZone")
+        h.env["LANG"] = "ko_KR.UTF-8"
+        try "".write(toFile: h.db, atomically: true, encoding: .utf8)
+        let j = Self.json(try h.ok("config", "--json"))
+        #expect(Self.value(j, "database") == h.db)
+        #expect(Self.source(j, "database") == "environment" && Self.entry(j, "database")["name"] as? String == "DOSEBAR_DB")
+        #expect(Self.entry(j, "database")["exists"] as? Bool == true)
+        #expect(Self.value(j, "shared_directory") == h.dir && Self.entry(j, "shared_directory")["name"] as? String == "DOSEBAR_DIR")
+        #expect(Self.entry(j, "shared_directory")["fallback"] as? Bool == false)
+        #expect(Self.value(j, "config_file") == h.root + "/config/dosebar/config.toml")
+        #expect(Self.entry(j, "config_file")["name"] as? String == "XDG_CONFIG_HOME")
+        #expect(Self.value(j, "language") == "ko" && Self.entry(j, "language")["name"] as? String == "LANG")
+        #expect(Self.value(j, "time_zone") == "UTC" && Self.entry(j, "time_zone")["name"] as? String == "TZ")
+        #expect(Self.entry(j, "time_zone")["fallback"] as? Bool == true)
+        #expect((Self.entry(j, "time_zone")["problem"] as? String)?.contains("Not/AZone") == true)
+
+        let text = try h.ok("config").out
+        #expect(text.contains("공유 디렉터리") && text.contains("출처 $DOSEBAR_DB") && text.contains("출처 $LANG"), "\(text)")
+        #expect(text.contains("TZ='Not/AZone'") && text.contains("UTC"), "\(text)")
+
+        // Without DOSEBAR_DIR, XDG_RUNTIME_DIR decides; LC_ALL wins over LANG.
+        let k = Self.json(try h.run(["config", "--json"], extraEnv: ["DOSEBAR_DIR": "", "XDG_RUNTIME_DIR": h.root + "/run",
+                                                                     "LC_ALL": "en_US.UTF-8", "TZ": "Asia/Seoul"]))
+        #expect(Self.value(k, "shared_directory") == h.root + "/run/dosebar")
+        #expect(Self.entry(k, "shared_directory")["name"] as? String == "XDG_RUNTIME_DIR")
+        #expect(Self.value(k, "language") == "en" && Self.entry(k, "language")["name"] as? String == "LC_ALL")
+        #expect(Self.value(k, "time_zone") == "Asia/Seoul" && Self.entry(k, "time_zone")["fallback"] as? Bool == false)
+    }
+
+    @Test("flags and a config file: flags win over the environment, the file's keys say 'config', the rest 'default'")
+    func flagsAndFile() throws {
+        let h = Harness()
+        let file = h.root + "/my.toml"
+        try """
+        language = "ko"
+        icons = "nerd"
+        window = "90m"
+        [colors]
+        late = "#ff0000"
+        [nudge]
+        tmux = false
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let other = h.root + "/other.sqlite"
+        let j = Self.json(try h.ok("config", "--json", "--db", other, "--dir", h.root + "/d", "--config", file, "--lang", "EN"))
+        #expect(Self.value(j, "database") == other && Self.entry(j, "database")["name"] as? String == "--db")
+        #expect(Self.source(j, "database") == "flag")
+        #expect(Self.value(j, "shared_directory") == h.root + "/d" && Self.source(j, "shared_directory") == "flag")
+        #expect(Self.value(j, "config_file") == file && Self.entry(j, "config_file")["name"] as? String == "--config")
+        #expect(Self.entry(j, "config_file")["exists"] as? Bool == true)
+        #expect(Self.value(j, "language") == "en" && Self.source(j, "language") == "flag")
+        #expect(Self.value(j, "icons") == "nerd" && Self.source(j, "icons") == "config")
+        #expect(Self.value(j, "window") == "90" && Self.source(j, "window") == "config")
+        #expect(Self.value(j, "colors.late") == "#ff0000" && Self.source(j, "colors.late") == "config")
+        #expect(Self.source(j, "colors.due") == "default")
+        #expect(Self.entry(j, "nudge.tmux")["value"] as? Bool == false && Self.source(j, "nudge.tmux") == "config")
+        #expect(Self.entry(j, "nudge.polybar")["value"] as? Bool == true && Self.source(j, "nudge.polybar") == "default")
+
+        // Without --lang the file's language is in force.
+        let k = Self.json(try h.ok("config", "--json", "--config", file))
+        #expect(Self.value(k, "language") == "ko" && Self.source(k, "language") == "config")
+        let text = try h.ok("config", "--config", file).out
+        #expect(text.contains("출처 --config") && text.contains("출처 설정 파일"), "\(text)")
+
+        // A file with an error is shown with the error (exit 0), not refused: this is where to look.
+        try "icons = \"huge\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let bad = try h.run("config", "--json", "--config", file)
+        #expect(bad.status == 0, "\(bad.err)")
+        #expect((Self.entry(Self.json(bad), "config_file")["problem"] as? String)?.contains("huge") == true)
+        #expect(Self.value(Self.json(bad), "icons") == "emoji")
+        // Every other command still refuses it.
+        #expect(try h.run("list", "--config", file).status == 78)
+    }
+}
