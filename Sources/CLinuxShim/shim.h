@@ -26,3 +26,11 @@ static inline int shim_epoll_wait(int epfd, int *fds, uint32_t *events, int max,
     for (int i = 0; i < n; i++) { fds[i] = evs[i].data.fd; events[i] = evs[i].events; }
     return n;
 }
+
+/* The git commit dosebar was built from: `swift build -Xcc -DDOSEBAR_COMMIT='"abc1234"'`
+   (scripts/install does); "unknown" otherwise. Read through a function so the value is the one
+   the build defined, not one Swift imported once. */
+#ifndef DOSEBAR_COMMIT
+#define DOSEBAR_COMMIT "unknown"
+#endif
+static inline const char *shim_build_commit(void) { return DOSEBAR_COMMIT; }

@@ -315,3 +315,8 @@ enum Schema {
         DELETE FROM day_outcome;
         """
 }
+
+extension DoseStore {
+    /// The id of the newest migration this build knows (`dosebar --version`).
+    public static var schemaMigration: String { Schema.migrator.migrations.last ?? "none" }
+}

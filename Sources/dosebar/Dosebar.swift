@@ -29,7 +29,7 @@ struct Dosebar: ParsableCommand {
         Exit codes: 0 ok, 64 usage, 65 bad data, 74 file I/O, 75 database busy (try again), \
         78 configuration, 70 internal error.
         """,
-        version: "0.1.0",
+        version: BuildInfo.text,
         subcommands: [Add.self, Edit.self, Remove.self, Resume.self, Purge.self, List.self, Take.self, Skip.self, Undo.self, Refill.self,
                       Today.self, HistoryCommand.self, StatsCommand.self, ReportCommand.self, Status.self, Export.self,
                       Import.self, Backup.self, Restore.self, Sync.self, Daemon.self, Watch.self, Doctor.self,

@@ -135,4 +135,32 @@ import Testing
         // Every other command still refuses it.
         #expect(try h.run("list", "--config", file).status == 78)
     }
+
+    @Test("--version: version, build, Swift, and the schema numbers the binary actually writes")
+    func version() throws {
+        let h = Harness()
+        let r = try h.ok("--version")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("dosebar ") == true)
+        func field(_ name: String) -> String? {
+            lines.first { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) }
+        }
+        #expect(field("build")?.isEmpty == false)
+        #expect(field("swift")?.first?.isNumber == true)
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        let snapshot = try h.today()["schema"] as? Int
+        #expect(field("snapshot schema") == snapshot.map(String.init))
+        let timeline = (try? JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.dir + "/timeline.json")))) as? [String: Any]
+        #expect(field("timeline schema") == (timeline?["schema"] as? Int).map(String.init))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [h.db, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let migration = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        p.waitUntilExit()
+        #expect(!migration.isEmpty && field("database migration") == migration, "\(r.out) vs \(migration)")
+    }
 }
