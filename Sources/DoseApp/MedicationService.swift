@@ -37,6 +37,13 @@ public struct MedicationService {
                      schedule: ((Schedule?) throws -> Schedule)?) throws -> (Medication, Schedule?) {
         try store.write { w in
             var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
+            // A version before the first one would be overridden by it from its day on and decide
+            // nothing (the days before are not the medicine's): refused, naming the first day (65:
+            // a well-formed date that this medicine's data rules out, like an unknown name).
+            if schedule != nil, let first = m.versions.map(\.effective).min(), effective < first {
+                throw DosebarError.badData(context.catalog.text("error.effective_before_start",
+                                                                ["name": m.name, "date": first.description]))
+            }
             let before = m
             change(&m)
             try w.updateMedication(m)

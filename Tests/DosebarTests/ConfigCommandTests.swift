@@ -163,4 +163,25 @@ import Testing
         p.waitUntilExit()
         #expect(!migration.isEmpty && field("database migration") == migration, "\(r.out) vs \(migration)")
     }
+
+    @Test("edit --effective before the medicine's first day is refused (65) naming that day; on it or after is applied")
+    func effectiveBeforeStart() throws {
+        let h = Harness() // today 2026-11-22
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        let before = h.dump()
+        let r = try h.run("edit", "Aspirin", "--at", "09:00", "--effective", "2026-11-20")
+        #expect(r.status == 65)
+        #expect(r.err.contains("2026-11-22") && r.err.split(separator: "\n").count == 1, "\(r.err)")
+        #expect(r.out.isEmpty)
+        #expect(h.dump() == before)
+        let ko = try h.run("edit", "Aspirin", "--at", "09:00", "--effective", "2026-11-20", "--lang", "ko")
+        #expect(ko.status == 65 && ko.err.contains("2026-11-22") && ko.err.contains("시작"), "\(ko.err)")
+
+        // A course that began in the past: its first day is --from.
+        try h.ok("add", "Iron", "--at", "20:00", "--from", "2026-11-10")
+        #expect(try h.run("edit", "Iron", "--at", "21:00", "--effective", "2026-11-09").err.contains("2026-11-10"))
+        try h.ok("edit", "Iron", "--at", "21:00", "--effective", "2026-11-10")
+        let list = try h.ok("list", "--json").json as? [[String: Any]] ?? []
+        #expect(list.first { $0["name"] as? String == "Iron" }?["times"] as? [String] == ["21:00"])
+    }
 }
