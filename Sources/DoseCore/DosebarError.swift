@@ -8,6 +8,9 @@ public enum DosebarError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(String)
     /// Reading or writing files failed: disk full, permissions (exit 74).
     case io(String)
+    /// Another dosebar daemon already runs for this shared directory (exit 69, EX_UNAVAILABLE: not
+    /// 75, since trying again will not help until it stops; systemd's RestartPreventExitStatus).
+    case alreadyRunning(String)
     /// The configuration or set-up is wrong: config typo, foreign-owned shared directory (exit 78).
     case config(String)
     /// A bug (exit 70).
@@ -18,6 +21,7 @@ public enum DosebarError: Error, Equatable, Sendable, CustomStringConvertible {
         case .usage: 64
         case .badData: 65
         case .busy: 75
+        case .alreadyRunning: 69
         case .io: 74
         case .config: 78
         case .internal: 70
@@ -27,7 +31,7 @@ public enum DosebarError: Error, Equatable, Sendable, CustomStringConvertible {
     /// One line for stderr.
     public var description: String {
         switch self {
-        case .usage(let m), .badData(let m), .busy(let m), .io(let m), .config(let m), .internal(let m): m
+        case .usage(let m), .badData(let m), .busy(let m), .alreadyRunning(let m), .io(let m), .config(let m), .internal(let m): m
         }
     }
 }

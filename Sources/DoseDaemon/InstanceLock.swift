@@ -15,7 +15,7 @@ public final class InstanceLock {
 
     private init(path: String, fd: Int32) { self.path = path; self.fd = fd }
 
-    /// Takes the lock and writes this process's pid into it, or throws `DosebarError.busy`
+    /// Takes the lock and writes this process's pid into it, or throws `DosebarError.alreadyRunning`
     /// naming the daemon that holds it.
     static func acquire(directory: String) throws -> InstanceLock {
         let path = path(in: directory)
@@ -32,7 +32,7 @@ public final class InstanceLock {
             }
             let who = holder.map { "pid \($0)" } ?? "another process"
             let stop = holder.map { "'systemctl --user stop dosebar' or 'kill \($0)'" } ?? "'systemctl --user stop dosebar'"
-            throw DosebarError.busy("a dosebar daemon is already running for \(directory) (\(who)); stop it first with \(stop)")
+            throw DosebarError.alreadyRunning("a dosebar daemon is already running for \(directory) (\(who)); stop it first with \(stop)")
         }
         let text = Array("\(getpid())\n".utf8)
         guard ftruncate(fd, 0) == 0, pwrite(fd, text, text.count, 0) == text.count else {

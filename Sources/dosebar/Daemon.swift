@@ -21,6 +21,10 @@ struct Daemon: ParsableCommand {
         they turn late, naming every medicine of that time, with the actions Taken, Snooze 10 min \
         and Skip. A transition is announced once, also across restarts.
 
+        Exit codes: 0 stopped by SIGTERM/SIGINT, 69 another daemon already runs for this \
+        shared directory (stop it first; a systemd unit should not restart), 75 database busy, \
+        74 file I/O, 78 configuration.
+
         Examples:
           $ dosebar daemon
           $ dosebar daemon --notify

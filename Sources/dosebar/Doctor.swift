@@ -13,7 +13,11 @@ struct Doctor: ParsableCommand {
         usage: "dosebar doctor [<global options>]",
         discussion: """
         Checks the time zone, the config file, the database, the shared directory, the daemon, \
-        Syncthing when sync is set up, and which bars are installed. Exits 0 when everything is fine, 1 when something needs fixing.
+        Syncthing when sync is set up, and which bars are installed; for each bar found, names \
+        where its set-up is installed (<prefix>/share/doc/dosebar/integrations/<bar>).
+
+        Exit codes: 0 everything is fine (ok and note lines only), 1 something to fix (each \
+        FIX line says what). Doctor itself never exits 64-78 for a problem it finds.
 
         Example:
           $ dosebar doctor
@@ -87,7 +91,8 @@ struct Doctor: ParsableCommand {
         let path = (context.env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         for bar in ["waybar", "polybar", "conky", "tmux", "i3blocks", "gnome-shell"] {
             if path.contains(where: { FileManager.default.isExecutableFile(atPath: $0 + "/" + bar) }) {
-                note(c.text("doctor.bar", ["bar": bar]))
+                if let readme = Doctor.installedReadme(bar) { note(c.text("doctor.bar", ["bar": bar, "path": readme])) }
+                else { note(c.text("doctor.bar.source", ["bar": bar])) }
             }
         }
         if problems > 0 {
@@ -95,5 +100,14 @@ struct Doctor: ParsableCommand {
             throw ExitCode(1)
         }
         Output.line(c.text("doctor.fine"))
+    }
+
+    /// `<prefix>/share/doc/dosebar/integrations/<bar>/README.md` next to this binary's
+    /// `<prefix>/bin`, where scripts/install puts it; nil when it is not there (a build tree).
+    static func installedReadme(_ bar: String) -> String? {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let prefix = URL(fileURLWithPath: exe).deletingLastPathComponent().deletingLastPathComponent()
+        let readme = prefix.appendingPathComponent("share/doc/dosebar/integrations/\(bar)/README.md").standardizedFileURL.path
+        return FileManager.default.fileExists(atPath: readme) ? readme : nil
     }
 }

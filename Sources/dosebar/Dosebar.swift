@@ -27,7 +27,7 @@ struct Dosebar: ParsableCommand {
         instant that replaces the clock), TZ, LANG.
 
         Exit codes: 0 ok, 64 usage, 65 bad data, 74 file I/O, 75 database busy (try again), \
-        78 configuration, 70 internal error.
+        69 daemon already running, 78 configuration, 70 internal error.
         """,
         version: BuildInfo.text,
         subcommands: [Add.self, Edit.self, Remove.self, Resume.self, Purge.self, List.self, Take.self, Skip.self, Undo.self, Refill.self,

@@ -184,4 +184,42 @@ import Testing
         let list = try h.ok("list", "--json").json as? [[String: Any]] ?? []
         #expect(list.first { $0["name"] as? String == "Iron" }?["times"] as? [String] == ["21:00"])
     }
+
+    @Test("doctor names the installed integration README next to the binary's prefix, else the source's")
+    func doctorReadme() throws {
+        let h = Harness()
+        let prefix = h.root + "/prefix"
+        let bin = prefix + "/bin"
+        let readme = prefix + "/share/doc/dosebar/integrations/tmux/README.md"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: (readme as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "tmux".write(toFile: readme, atomically: true, encoding: .utf8)
+        if link(Harness.binary, bin + "/dosebar") != 0 { try FileManager.default.copyItem(atPath: Harness.binary, toPath: bin + "/dosebar") }
+        let fake = h.root + "/fakebin"
+        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: fake + "/tmux", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+        var env = h.env
+        env["PATH"] = fake + ":/usr/bin:/bin"
+
+        func doctor(_ binary: String) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: binary)
+            p.arguments = ["doctor"]
+            p.environment = env
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            return (p.terminationStatus, text)
+        }
+        let (installedStatus, installed) = try doctor(bin + "/dosebar")
+        #expect(installed.contains("tmux is installed: see \(readme)"), "\(installed)")
+        // No daemon runs: something to fix, exit 1 (documented).
+        #expect(installedStatus == 1)
+        let (_, built) = try doctor(Harness.binary)
+        #expect(built.contains("integrations/tmux/README.md of the dosebar source"), "\(built)")
+        #expect(!built.contains(readme))
+    }
 }

@@ -28,7 +28,7 @@ struct DaemonProcessTests {
         let first = try DaemonTest.startDaemon(h)
 
         let second = try h.run("daemon")
-        #expect(second.status == 75)
+        #expect(second.status == 69)
         #expect(second.err.contains("already running") && second.err.contains("pid \(first.pid)"), "got: \(second.err)")
         // doctor sees it through the lock, not a pid that may have been reused.
         #expect(try h.run("doctor").out.contains("daemon running (pid \(first.pid))"))
