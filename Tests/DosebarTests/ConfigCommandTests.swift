@@ -21,7 +21,7 @@ import Testing
     @Test("defaults: only HOME set; every value is the built-in one and nothing is created")
     func defaults() throws {
         let h = Harness()
-        let env = ["PATH": "/usr/bin:/bin", "HOME": h.root, "DOSEBAR_NOW": "2026-11-22T07:00:00+09:00"]
+        let env = ["PATH": "/usr/bin:/bin", "HOME": h.root]
         let p = Harness.process(["config", "--json"], env: env)
         let out = Pipe()
         p.standardOutput = out
@@ -43,6 +43,7 @@ import Testing
         #expect(Self.value(j, "window") == "120" && Self.source(j, "window") == "default")
         #expect(Self.value(j, "nudge.waybar_signal") == "8" && Self.source(j, "nudge.tmux") == "default")
         #expect(Self.value(j, "templates.waybar") == "{summary}")
+        #expect(Self.entry(j, "clock")["value"] is NSNull && Self.source(j, "clock") == "default")
         // Looking changes nothing: no database, no directories.
         #expect(!FileManager.default.fileExists(atPath: h.root + "/.local"))
 
@@ -78,10 +79,19 @@ import Testing
         #expect(Self.value(j, "time_zone") == "UTC" && Self.entry(j, "time_zone")["name"] as? String == "TZ")
         #expect(Self.entry(j, "time_zone")["fallback"] as? Bool == true)
         #expect((Self.entry(j, "time_zone")["problem"] as? String)?.contains("Not/AZone") == true)
+        // The clock the harness fixed, in the zone in force (UTC here).
+        #expect(Self.value(j, "clock") == "2026-11-21T22:00:00Z" || Self.value(j, "clock").hasPrefix("2026-11-21T22:00:00"),
+                "\(Self.value(j, "clock"))")
+        #expect(Self.entry(j, "clock")["name"] as? String == "DOSEBAR_NOW")
 
         let text = try h.ok("config").out
         #expect(text.contains("공유 디렉터리") && text.contains("출처 $DOSEBAR_DB") && text.contains("출처 $LANG"), "\(text)")
-        #expect(text.contains("TZ='Not/AZone'") && text.contains("UTC"), "\(text)")
+        #expect(text.contains("'Not/AZone'") && text.contains("UTC"), "\(text)")
+        // Hangul takes two columns: the lines without a path still fit 80.
+        for line in text.split(separator: "\n") where !line.contains(h.root) {
+            let width = line.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
+            #expect(width <= 80, "over 80 columns: \(line)")
+        }
 
         // Without DOSEBAR_DIR, XDG_RUNTIME_DIR decides; LC_ALL wins over LANG.
         let k = Self.json(try h.run(["config", "--json"], extraEnv: ["DOSEBAR_DIR": "", "XDG_RUNTIME_DIR": h.root + "/run",
