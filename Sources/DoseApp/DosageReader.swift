@@ -8,8 +8,8 @@ import Foundation
 ///
 /// Treatments become medicines (frequency → schedule, `dosage[]` → times, `duration` → course,
 /// `inventory` → stock); history entries become takes and skips of the slot at their time on their
-/// day (code 1, 2: taken at `taken[0]`; 3: taken at the slot's time, time unknown; 0: skipped;
-/// −1: missed, which dosebar records by the absence of an event).
+/// day (code 1: taken at `taken[0]`; 2 auto-confirmed and 3: taken at the slot's time, time unknown;
+/// 0: skipped; −1: missed, which dosebar records by the absence of an event).
 public struct DosageReader {
     public static let treatmentsFile = "dosage-treatments.json"
     public static let historyFile = "dosage-history.json"
@@ -18,7 +18,7 @@ public struct DosageReader {
 
     public init(context: AppContext) { self.context = context }
 
-    /// The folder to read: `dir` (or, when nil, Dosage's Flatpak data folder, else `$XDG_DATA_HOME`),
+    /// The folder to read: `dir` (or, when nil, Dosage's Flatpak data folder, else its Snap one, else `$XDG_DATA_HOME`),
     /// or its `dosage/` subfolder, whichever holds `dosage-treatments.json`.
     public func folder(_ dir: String?) throws -> String {
         let env = context.env
@@ -28,7 +28,8 @@ public struct DosageReader {
             candidates = [dir]
         } else {
             let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-            candidates = [home + "/.var/app/io.github.diegopvlk.Dosage/data", data]
+            // Flatpak, then Snap (snap `dosage-tracker`: its XDG_DATA_HOME is $SNAP_USER_DATA/.local/share), then ours.
+            candidates = [home + "/.var/app/io.github.diegopvlk.Dosage/data", home + "/snap/dosage-tracker/current/.local/share", data]
         }
         for c in candidates {
             for d in [c, c + "/dosage"] where FileManager.default.fileExists(atPath: d + "/" + Self.treatmentsFile) { return d }
@@ -41,23 +42,33 @@ public struct DosageReader {
     public func plan(folder: String) throws -> ImportPlan {
         let treatmentsRoot = try JSONField.read(folder + "/" + Self.treatmentsFile).object()
         let historyRoot = try JSONField.read(folder + "/" + Self.historyFile).object()
-        let entries = try historyEntries(historyRoot)
+        var names = Names()
         var plan = ImportPlan()
+        let (entries, laterToday) = try historyEntries(historyRoot, &names)
 
-        // Treatments, under `treatments` (current) or `meds` (before version 1).
+        // Treatments, under `treatments` (current) or `meds` (Dosage 1.0–1.4: fields under `info` or
+        // `_info`, `_name`, `_unit`; or all on the item).
         let list = treatmentsRoot.has("treatments") ? treatmentsRoot["treatments"] : treatmentsRoot["meds"]
         guard !list.isAbsent else { throw treatmentsRoot["treatments"].fail("an array of treatments") }
+        let lastUpdate = try Self.isoInstant(treatmentsRoot["lastUpdate"])
         var kinds: [String: Recurrence] = [:]
-        for t in try list.array() {
-            let name = try Self.name(t["name"])
+        for item in try list.array() {
+            _ = try item.object()
+            let name = try names.name(item.has("name") || !item.has("_name") ? item["name"] : item["_name"])
+            let t = Treatment(item: item.named(Self.label("treatment", name, item.path)))
             let key = Medication.nameKey(name)
             let history = entries.filter { Medication.nameKey($0.name) == key }
-            let (medication, notes) = try treatment(t, name: name, firstHistoryDay: history.map(\.day).min())
+            let updated = try Self.isoInstant(t["lastUpdate"]) ?? lastUpdate
+            let (medication, notes) = try treatment(t, name: name, firstHistoryDay: history.map(\.day).min(), lastUpdate: updated)
             if kinds[key] == nil {
                 kinds[key] = medication.currentSchedule?.recurrence
                 plan.medicines.append(.init(name: name, template: medication, origin: .treatment))
             }
             plan.noEquivalent += notes
+        }
+        plan.noEquivalent += names.notes(context.catalog)
+        if laterToday > 0 {
+            plan.noEquivalent.append(context.catalog.text("import.ne.later_today", ["count": String(laterToday)]))
         }
 
         // History: doses of a known treatment go to its slots; the others to an archived as-needed medicine.
@@ -74,9 +85,12 @@ public struct DosageReader {
             case -1: plan.recordMissed(e.name, at: min(slotInstant, context.now))
             case 0: plan.doses.append(.init(name: e.name, kind: .skipped, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
                                             at: min(e.at, context.now)))
-            case 1, 2: plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time), at: e.at))
-            default: plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
-                                             at: min(slotInstant, context.now), timeKnown: false))
+            case 1: plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time), at: e.at))
+            default:
+                // 2 (auto-confirmed: the person never answered) and 3 (confirmed, time not known): a dose
+                // whose time is not known, at its slot's time.
+                plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
+                                        at: min(slotInstant, context.now), timeKnown: false))
             }
         }
         for (_, o) in orphans.sorted(by: { $0.key < $1.key }) {
@@ -91,7 +105,23 @@ public struct DosageReader {
 
     // MARK: - Treatments
 
-    private func treatment(_ t: JSONField, name: String, firstHistoryDay: LocalDate?) throws -> (Medication, [String]) {
+    /// A treatment's fields: on the item (current), or under its `info`/`_info` (Dosage 1.0–1.4), with
+    /// `_name`/`_unit` for `name`/`unit`.
+    struct Treatment {
+        let item: JSONField
+        var info: JSONField? {
+            for key in ["info", "_info"] where item.has(key) { return item[key] }
+            return nil
+        }
+        subscript(key: String) -> JSONField {
+            if key == "name" || key == "unit" { return item.has(key) || !item.has("_" + key) ? item[key] : item["_" + key] }
+            if let info, !item.has(key) { return info[key] }
+            return item[key]
+        }
+        func has(_ key: String) -> Bool { !self[key].isAbsent }
+    }
+
+    private func treatment(_ t: Treatment, name: String, firstHistoryDay: LocalDate?, lastUpdate: Date?) throws -> (Medication, [String]) {
         let catalog = context.catalog, zone = context.zone, today = context.today
         var notes: [String] = []
         let unit = try t["unit"].optionalString()?.trimmingCharacters(in: .whitespaces) ?? ""
@@ -112,9 +142,12 @@ public struct DosageReader {
         var start = min(firstHistoryDay ?? today, today)
         var until: LocalDate?
         let duration = t["duration"]
-        if !duration.isAbsent, try duration.object()["enabled"].bool() {
-            start = zone.date(of: try duration["start"].instant())
-            if duration.has("end") { until = zone.date(of: try duration["end"].instant()) }
+        if !duration.isAbsent, try Self.enabled(duration.object()) {
+            // Dosage 1.0–1.4 wrote seconds as strings; an end missing there is the start.
+            let begin = try Self.durationInstant(duration["start"])
+            start = zone.date(of: begin)
+            if duration.has("end") { until = zone.date(of: try Self.durationInstant(duration["end"])) }
+            else if (duration["start"].value as? String) != nil { until = start }
         }
 
         let recurrence: Recurrence
@@ -140,8 +173,10 @@ public struct DosageReader {
                   let current = try? parts[2].int(1...(active + rest)) else {
                 throw t["cycle"].fail("[active days, rest days, current day] with 1–366 active days, 0–366 rest days and the current day within the cycle")
             }
-            // Day 1 of a cycle whose day `current` is today, moved back whole cycles to cover the course and its history.
-            var anchor = today.adding(days: -(current - 1))
+            // Day 1 of a cycle whose day `current` is the local day of `lastUpdate` (Dosage moves the day on
+            // when it runs, and writes `lastUpdate` with it), moved back whole cycles to cover the course and its history.
+            let at = min(lastUpdate.map(zone.date(of:)) ?? today, today)
+            var anchor = at.adding(days: -(current - 1))
             while anchor > start { anchor = anchor.adding(days: -(active + rest)) }
             start = anchor
             recurrence = .cycle(active: active, rest: rest)
@@ -171,9 +206,13 @@ public struct DosageReader {
         var stock: Amount?
         var lowDays = 7
         let inventory = t["inventory"]
-        if !inventory.isAbsent, try inventory.object()["enabled"].bool() {
-            let current = try inventory["current"].number()
-            guard current >= 0 else { throw inventory["current"].fail("a stock of 0 or more") }
+        if !inventory.isAbsent, try Self.enabled(inventory.object()) {
+            var current = try inventory["current"].number()
+            if current < 0 {
+                // Dosage lets the count go below zero and shows 0.
+                notes.append(catalog.text("import.ne.negative_stock", ["name": name, "amount": Self.format(current)]))
+                current = 0
+            }
             // To hundredths (rounded down past them), at most the maximum.
             stock = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), RefillService.maximum)
             let perDay = doses.reduce(0) { $0 + $1.dose }
@@ -209,12 +248,69 @@ public struct DosageReader {
         x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : String(x)
     }
 
-    static func name(_ field: JSONField) throws -> String {
-        let name = try field.string().trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw field.fail("a name of 1 to 100 characters without line breaks")
+    /// `treatment "Aspirin"` for an error line; a name that would not print plainly (format characters
+    /// such as bidi marks) is named by its place in the file instead, a long one shortened.
+    static func label(_ what: String, _ name: String, _ path: String) -> String {
+        if name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) {
+            return what + " " + path
         }
-        return name
+        return what + " \"" + (name.count > 60 ? String(name.prefix(60)) + "…" : name) + "\""
+    }
+
+    /// `enabled` of `duration` or `inventory`; Dosage 1.6–1.7.3 wrote no `enabled` in `inventory` (off).
+    static func enabled(_ field: JSONField) throws -> Bool {
+        field.has("enabled") ? try field["enabled"].bool() : false
+    }
+
+    /// `duration.start`/`end`: epoch milliseconds, or (Dosage 1.0–1.4) epoch seconds as a string.
+    static func durationInstant(_ field: JSONField) throws -> Date {
+        if let s = field.value as? String {
+            guard let seconds = Double(s.trimmingCharacters(in: .whitespaces)), seconds.isFinite, abs(seconds) < 1e11 else {
+                throw field.fail("a time in epoch seconds")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        return try field.instant()
+    }
+
+    /// `lastUpdate`: an ISO-8601 instant as JavaScript writes it (`2026-11-18T03:00:00.000Z`); absent or
+    /// empty (a fresh install) is nil.
+    static func isoInstant(_ field: JSONField) throws -> Date? {
+        if field.isAbsent { return nil }
+        if let n = field.value as? NSNumber, (try? field.number()) != nil { return Date(timeIntervalSince1970: n.doubleValue / 1000) }
+        let s = try field.string().trimmingCharacters(in: .whitespaces)
+        if s.isEmpty { return nil }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: s) { return d }
+        f.formatOptions = [.withInternetDateTime]
+        if let d = f.date(from: s) { return d }
+        throw field.fail("an ISO-8601 time such as 2026-11-18T03:00:00.000Z")
+    }
+
+    /// Names as Dosage keeps them: any length; dosebar keeps up to ``FieldRules/nameMax`` characters
+    /// and cuts a longer one there (the same cut for its treatment and its history), saying so.
+    struct Names {
+        private var cut: [String: String] = [:]
+
+        mutating func name(_ field: JSONField) throws -> String {
+            let raw = try field.string().trimmingCharacters(in: .whitespaces)
+            guard !raw.isEmpty, !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw field.fail("a name without line breaks")
+            }
+            guard raw.unicodeScalars.count > FieldRules.nameMax else { return raw }
+            let short = String(String.UnicodeScalarView(raw.unicodeScalars.prefix(FieldRules.nameMax)))
+                .trimmingCharacters(in: .whitespaces)
+            cut[raw] = short
+            return short
+        }
+
+        func notes(_ catalog: Catalog) -> [String] {
+            cut.sorted { $0.key < $1.key }.map {
+                catalog.text("import.ne.long_name", ["name": $0.value, "max": String(FieldRules.nameMax),
+                                                     "length": String($0.key.unicodeScalars.count)])
+            }
+        }
     }
 
     // MARK: - History
@@ -227,34 +323,66 @@ public struct DosageReader {
         var code: Int
     }
 
-    /// `history` as an array (current) or as an object keyed by date (older): each entry
-    /// `{name, unit, time: [h, m], dose, taken: [epoch ms, code]}`.
-    private func historyEntries(_ root: JSONField) throws -> [Entry] {
-        let history = root["history"]
+    /// `history` as an array (current), as an object keyed by date (1.5), or `meds[]` (1.0–1.4:
+    /// `{name|_name, date|_date, info|_info: {time, dose}, taken|_taken: "yes"/"no"/other}`); each
+    /// current entry `{name, unit, time: [h, m], dose, taken: [epoch ms, code]}`. Also how many entries
+    /// fell later today than now (Dosage's one-time dialog allows any time today): they are taken now.
+    private func historyEntries(_ root: JSONField, _ names: inout Names) throws -> ([Entry], Int) {
         var out: [Entry] = []
-        if history.isAbsent { return [] }
+        var laterToday = 0
+        if !root.has("history"), root.has("meds") {
+            for item in try root["meds"].array() {
+                _ = try item.object()
+                func field(_ key: String) -> JSONField { item.has(key) || !item.has("_" + key) ? item[key] : item["_" + key] }
+                let name = try names.name(field("name"))
+                let e = item.named(Self.label("history entry of", name, item.path))
+                let info = e.has("info") || !e.has("_info") ? e["info"] : e["_info"]
+                let timeField = info.has("time") ? info["time"] : e["time"]
+                let dateField = e.has("date") || !e.has("_date") ? e["date"] : e["_date"]
+                guard let at = try Self.isoInstant(dateField) else { throw dateField.fail("the time of the dose") }
+                let takenField = e.has("taken") || !e.has("_taken") ? e["taken"] : e["_taken"]
+                let taken = try takenField.optionalString()
+                let code = taken == "yes" ? 1 : taken == "no" ? 0 : -1
+                out.append(try entry(name: name, time: timeField.time(), at: at, code: code, stamp: dateField, day: nil, &laterToday))
+            }
+            return (out, laterToday)
+        }
+        let history = root["history"]
+        if history.isAbsent { return ([], 0) }
         if history.value is [String: Any] {
             for key in history.keys {
                 let day = LocalDate(String(key.prefix(10)))
-                for e in try history[key].array() { out.append(try entry(e, day: day)) }
+                for e in try history[key].array() { out.append(try entry(e, day: day, &names, &laterToday)) }
             }
         } else {
-            for e in try history.array() { out.append(try entry(e, day: nil)) }
+            for e in try history.array() { out.append(try entry(e, day: nil, &names, &laterToday)) }
         }
-        return out
+        return (out, laterToday)
     }
 
-    private func entry(_ e: JSONField, day keyDay: LocalDate?) throws -> Entry {
-        _ = try e.object()
-        let name = try Self.name(e["name"])
-        let time = try e["time"].time()
+    private func entry(_ raw: JSONField, day keyDay: LocalDate?, _ names: inout Names, _ laterToday: inout Int) throws -> Entry {
+        _ = try raw.object()
+        let name = try names.name(raw["name"])
+        let e = raw.named(Self.label("history entry of", name, raw.path))
         let taken = e["taken"]
         guard let parts = try? taken.array(), parts.count == 2 else { throw taken.fail("[epoch milliseconds, status code]") }
         let at = try parts[0].instant()
         let code = try parts[1].int(-1...3, "a status code: -1 missed, 0 skipped, 1 confirmed, 2 auto-confirmed, 3 confirmed at an unknown time")
-        if code != -1 && at > context.now.addingTimeInterval(60) {
-            throw parts[0].fail("a time in the past (this one is \(context.zone.local(at).iso8601))")
+        return try entry(name: name, time: e["time"].time(), at: at, code: code, stamp: parts[0], day: keyDay, &laterToday)
+    }
+
+    private func entry(name: String, time: LocalTime, at: Date, code: Int, stamp: JSONField, day keyDay: LocalDate?,
+                       _ laterToday: inout Int) throws -> Entry {
+        let zone = context.zone, now = context.now
+        var at = at
+        let day = keyDay ?? zone.date(of: at)
+        if code != -1 && at > now.addingTimeInterval(60) {
+            guard zone.date(of: at) <= context.today else {
+                throw stamp.fail("a time no later than today (this one is \(zone.local(at).iso8601))")
+            }
+            laterToday += 1
+            at = now
         }
-        return Entry(name: name, day: keyDay ?? context.zone.date(of: at), time: time, at: at, code: code)
+        return Entry(name: name, day: day, time: time, at: at, code: code)
     }
 }

@@ -10,14 +10,15 @@ struct ImportDosage: ParsableCommand {
         usage: "dosebar import dosage [<dir>] [--dry-run] [--json] [<global options>]",
         discussion: """
         Reads dosage-treatments.json and dosage-history.json from DIR (or its dosage/ folder); by \
-        default from Dosage's Flatpak folder ~/.var/app/io.github.diegopvlk.Dosage/data, else from \
-        ${XDG_DATA_HOME:-~/.local/share}. Older Dosage files (meds[], history by date) are read too.
+        default from Dosage's Flatpak folder ~/.var/app/io.github.diegopvlk.Dosage/data, else its Snap \
+        folder ~/snap/dosage-tracker/current/.local/share, else ${XDG_DATA_HOME:-~/.local/share}. Older \
+        Dosage files (meds[] of 1.0-1.4, history by date) are read too.
 
-        Treatments become medicines: daily, specific days, day of the month (monthly), cycle (today \
-        keeps Dosage's current day of the cycle) and when needed (as needed); dose times, start and \
+        Treatments become medicines: daily, specific days, day of the month (monthly), cycle (the day \
+        of the cycle Dosage wrote is that of its lastUpdate) and when needed (as needed); dose times, start and \
         end dates, the dose and unit, notes, and the stock on hand (inventory: the reminder becomes \
-        --low-days). History: confirmed doses are taken at the time they were confirmed, 'confirmed \
-        at an unknown time' at the scheduled time (marked time_unknown in history --json and the \
+        --low-days). History: confirmed doses are taken at the time they were confirmed; 'confirmed \
+        at an unknown time' and auto-confirmed ones at the scheduled time (marked time_unknown in history --json and the \
         JSON report), skipped are skipped; missed need nothing (a missed dose is one with no record). \
         History of a treatment Dosage no longer has goes to an archived as-needed medicine of that name.
 
