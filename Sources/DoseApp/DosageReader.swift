@@ -59,7 +59,10 @@ public struct DosageReader {
             let key = Medication.nameKey(name)
             let history = entries.filter { Medication.nameKey($0.name) == key }
             let updated = try Self.isoInstant(t["lastUpdate"]) ?? lastUpdate
-            let (medication, notes) = try treatment(t, name: name, firstHistoryDay: history.map(\.day).min(), lastUpdate: updated)
+            var (medication, notes) = try treatment(t, name: name, firstHistoryDay: history.map(\.day).min(), lastUpdate: updated)
+            if medication.versions.count == 1, !(medication.currentSchedule?.recurrence.isAsNeeded ?? true) {
+                medication.versions = Self.timeChange(medication.versions[0], history)
+            }
             if kinds[key] == nil {
                 kinds[key] = medication.currentSchedule?.recurrence
                 plan.medicines.append(.init(name: name, template: medication, origin: .treatment))
@@ -231,6 +234,25 @@ public struct DosageReader {
         let m = Medication(id: 0, name: name, dose: doseText, note: note, stock: stock, perDose: perDose, lowDays: max(lowDays, 0),
                            versions: [ScheduleVersion(effective: min(start, today), schedule: schedule)])
         return (m, notes)
+    }
+
+    /// A dose time changed in Dosage (08:00 → 07:30) leaves history at the old time: the schedule had it
+    /// until the day a new time first appears, as `edit --effective` would record it (DESIGN §2). A time
+    /// the treatment no longer has counts as an old dose time when entries use it on two days or more
+    /// (one day of it is an extra dose, not a schedule); the new times are those of the treatment first
+    /// seen after the last old one. One change is read; an older one stays without a slot.
+    static func timeChange(_ v: ScheduleVersion, _ entries: [Entry]) -> [ScheduleVersion] {
+        let current = Set(v.schedule.times)
+        var days: [LocalTime: Set<LocalDate>] = [:]
+        for e in entries { days[e.time, default: []].insert(e.day) }
+        let old = days.filter { !current.contains($0.key) && $0.value.count >= 2 }
+        guard let lastOld = old.values.flatMap({ $0 }).max() else { return [v] }
+        let newTimes = current.filter { t in days[t].map { $0.min()! > lastOld } ?? true }
+        let boundary = newTimes.compactMap { days[$0]?.min() }.min() ?? lastOld.adding(days: 1)
+        var before = v.schedule
+        before.times = current.subtracting(newTimes).union(old.keys).sorted()
+        guard boundary > v.effective, FieldRules.timesRange.contains(before.times.count) else { return [v] }
+        return [ScheduleVersion(effective: v.effective, schedule: before), ScheduleVersion(effective: boundary, schedule: v.schedule)]
     }
 
     /// The latest date on or before `date` that is day `day` of its month (a month without that day is passed over).

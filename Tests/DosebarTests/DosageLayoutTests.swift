@@ -122,4 +122,27 @@ import Testing
         let first = try h.ok("import", "dosage", "--dry-run").out
         #expect(first.contains("Pill") && !first.contains("Aspirin"), "\(first)")
     }
+
+    @Test("Dosage: a dose time changed (08:00 → 07:30 on 11-17) becomes a schedule version; old entries keep their slots")
+    func dosageTimeChange() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/time-change", "--json").json as? [String: Any])
+        // 08:00 taken on 11-10, 11, 13, 14, 15, 16 (11-12 missed); 07:30 taken 11-17 … 11-21; the 13:00 of 11-18 has no slot.
+        #expect(summary["taken"] as? Int == 11 && summary["missed"] as? Int == 1)
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes == ["Aspirin: 1 taken and 0 skipped doses on a day or at a time its schedule has no dose"], "\(notes)")
+        #expect(try medicine(h, "Aspirin")["times"] as? [String] == ["07:30"])
+        let days = try history(h, from: "2026-11-10", to: "2026-11-21")
+        for d in 10...21 {
+            let day = "2026-11-\(d)"
+            if d == 12 {
+                #expect(days[day]?["missed"] as? Int == 1 && days[day]?["total"] as? Int == 1, "\(day)")
+            } else {
+                #expect(days[day]?["on_time"] as? Int == 1 && days[day]?["total"] as? Int == 1, "\(day): one slot, taken on time")
+            }
+        }
+        let stats = try #require(try h.ok("stats", "--days", "13", "--json").json as? [String: Any])
+        let overall = try #require(stats["overall"] as? [String: Any])
+        #expect(overall["taken"] as? Int == 11 && overall["missed"] as? Int == 1, "\(overall)")
+    }
 }
