@@ -231,9 +231,39 @@ public struct DosageReader {
                 notes.append(catalog.text("import.ne.refill", ["name": name, "amount": Self.format(try inventory["refill"].number())]))
             }
         }
+        if let settings = try Self.settings(t, catalog) {
+            notes.append(catalog.text("import.ne.settings", ["name": name, "settings": settings]))
+        }
         let m = Medication(id: 0, name: name, dose: doseText, note: note, stock: stock, perDose: perDose, lowDays: max(lowDays, 0),
                            versions: [ScheduleVersion(effective: min(start, today), schedule: schedule)])
         return (m, notes)
+    }
+
+    /// What a treatment sets that dosebar has no place for: its colour and icon (other than Dosage's
+    /// defaults), repeated or higher-priority notifications (`notification`, or `recurring` before
+    /// version 1) and `markConfirmed`; nil when none.
+    static func settings(_ t: Treatment, _ catalog: Catalog) throws -> String? {
+        var out: [String] = []
+        if let colour = try t["color"].optionalString(), !["", "default"].contains(colour) {
+            out.append(catalog.text("import.ne.colour", ["value": colour]))
+        }
+        if let icon = try t["icon"].optionalString()?.replacingOccurrences(of: "-symbolic", with: ""), !["", "pill"].contains(icon) {
+            out.append(catalog.text("import.ne.icon", ["value": icon]))
+        }
+        let notification = t["notification"]
+        let recurring = notification.has("recurring") ? notification["recurring"] : t["recurring"]
+        // Dosage 1.1 wrote `recurring: true` (every 5 minutes).
+        let repeats = recurring.value is [String: Any] ? (recurring.has("enabled") ? try recurring["enabled"].bool() : false)
+            : (recurring.isAbsent ? false : try recurring.bool())
+        if repeats {
+            let minutes = recurring.has("interval") ? try recurring["interval"].number() : 5
+            out.append(catalog.text("import.ne.repeat", ["minutes": format(minutes)]))
+        }
+        if notification.has("increasePriority"), try notification["increasePriority"].bool() {
+            out.append(catalog.text("import.ne.priority"))
+        }
+        if t.has("markConfirmed"), try t["markConfirmed"].bool() { out.append(catalog.text("import.ne.auto_confirm")) }
+        return out.isEmpty ? nil : out.joined(separator: ", ")
     }
 
     /// A dose time changed in Dosage (08:00 → 07:30) leaves history at the old time: the schedule had it

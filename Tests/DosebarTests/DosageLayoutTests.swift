@@ -30,6 +30,9 @@ import Testing
         // Lisinopril's stock is −3 in Dosage, which shows 0.
         let notes = (summary["no_equivalent"] as? [String]) ?? []
         #expect(notes.contains { $0.hasPrefix("Lisinopril: stock -3") && $0.contains("imported as 0") }, "\(notes)")
+        // Dosage 1.1's `recurring: true` (every 5 minutes) and the colours are listed as having no equivalent.
+        #expect(notes.contains("Lisinopril: colour red, repeated reminders every 5 min: no equivalent in dosebar, not imported"), "\(notes)")
+        #expect(notes.contains("B12: colour blue, repeated reminders every 10 min: no equivalent in dosebar, not imported"), "\(notes)")
         let lisinopril = try medicine(h, "Lisinopril")
         #expect(lisinopril["stock"] as? Int == 0 && lisinopril["dose"] as? String == "1 tablet(s)")
         #expect(lisinopril["times"] as? [String] == ["09:00"])
@@ -86,6 +89,10 @@ import Testing
         let notes = (summary["no_equivalent"] as? [String]) ?? []
         #expect(notes.contains { $0.hasPrefix(long200 + ": name of 230 characters cut to its first 200") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("1 dose(s) recorded later today") }, "\(notes)")
+        // Dosage settings dosebar has no place for are listed, not dropped silently (the other treatment has Dosage's defaults).
+        #expect(notes.contains(long150 + ": colour red, icon drop, repeated reminders every 10 min, higher notification priority, "
+                               + "confirm doses automatically: no equivalent in dosebar, not imported"), "\(notes)")
+        #expect(notes.count == 3, "\(notes)")
         #expect(try medicine(h, long150)["times"] as? [String] == ["08:00"])
         #expect(try medicine(h, long200)["times"] as? [String] == ["09:00"])
         let day = try history(h, from: "2026-11-21", to: "2026-11-21")["2026-11-21"]
