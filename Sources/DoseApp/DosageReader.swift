@@ -15,8 +15,15 @@ public struct DosageReader {
     public static let historyFile = "dosage-history.json"
 
     public let context: AppContext
+    /// The zone the history was made in (`--zone`); by default this machine's.
+    public let zone: Zone
+    private let zoneGiven: Bool
 
-    public init(context: AppContext) { self.context = context }
+    public init(context: AppContext, zone: Zone? = nil) {
+        self.context = context
+        self.zone = zone ?? context.zone
+        zoneGiven = zone != nil
+    }
 
     /// The folder to read: `dir` (or, when nil, Dosage's Flatpak data folder, else its Snap one, else `$XDG_DATA_HOME`),
     /// or its `dosage/` subfolder, whichever holds `dosage-treatments.json`.
@@ -45,6 +52,7 @@ public struct DosageReader {
         var names = Names()
         var plan = ImportPlan()
         let (entries, laterToday) = try historyEntries(historyRoot, &names)
+        if !zoneGiven { try checkZone(entries) }
 
         // Treatments, under `treatments` (current) or `meds` (Dosage 1.0–1.4: fields under `info` or
         // `_info`, `_name`, `_unit`; or all on the item).
@@ -83,6 +91,7 @@ public struct DosageReader {
                 let o = orphans[key] ?? (e.name, e.day, e.day)
                 orphans[key] = (o.name, min(o.first, e.day), max(o.last, e.day))
             }
+            // The slot as dosebar has it: that day's nominal time here (the entry's day is that of the zone it was made in).
             let slotInstant = context.zone.instant(e.day, e.time)
             switch e.code {
             case -1: plan.recordMissed(e.name, at: min(slotInstant, context.now))
@@ -125,7 +134,7 @@ public struct DosageReader {
     }
 
     private func treatment(_ t: Treatment, name: String, firstHistoryDay: LocalDate?, lastUpdate: Date?) throws -> (Medication, [String]) {
-        let catalog = context.catalog, zone = context.zone, today = context.today
+        let catalog = context.catalog, zone = self.zone, today = context.today
         var notes: [String] = []
         let unit = try t["unit"].optionalString()?.trimmingCharacters(in: .whitespaces) ?? ""
         let note = try t["notes"].optionalString().flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
@@ -266,6 +275,39 @@ public struct DosageReader {
         return out.isEmpty ? nil : out.joined(separator: ", ")
     }
 
+    /// Dosage's files carry no zone, but its stamps tell it: a missed or time-unknown entry sits at
+    /// 23:59:59.999 local, an auto-confirmed one at its slot's time. When most such entries say another
+    /// zone than ``zone``, importing would move every dose: refused, naming the offset found.
+    func checkZone(_ entries: [Entry]) throws {
+        var agree = 0
+        var offsets: [Int: Int] = [:]
+        for e in entries {
+            guard let ms = e.stamp else { continue }
+            let utcSecond = Int((ms % 86_400_000 + 86_400_000) % 86_400_000 / 1000)
+            var implied: Int
+            if (e.code == -1 || e.code == 3) && (ms % 60_000 + 60_000) % 60_000 == 59_999 {
+                implied = 86_399 - utcSecond
+            } else if e.code == 2 && ms % 60_000 == 0 {
+                implied = e.time.minuteOfDay * 60 - utcSecond
+            } else {
+                continue
+            }
+            implied = ((implied % 86_400) + 86_400) % 86_400
+            if implied > 14 * 3600 { implied -= 86_400 }
+            let at = Date(timeIntervalSince1970: Double(ms) / 1000)
+            if implied == zone.offset(at: at) { agree += 1 } else { offsets[implied, default: 0] += 1 }
+        }
+        guard let (found, count) = offsets.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
+              count > agree else { return }
+        let sign = found < 0 ? "-" : "+"
+        let hm = String(format: "%02d:%02d", abs(found) / 3600, abs(found) % 3600 / 60)
+        let name = found % 3600 == 0 ? "Etc/GMT" + (found > 0 ? "-" : "+") + String(abs(found) / 3600)
+            : TimeZone.knownTimeZoneIdentifiers.first { TimeZone(identifier: $0)?.secondsFromGMT() == found } ?? "UTC\(sign)\(hm)"
+        throw DosebarError.badData("\(Self.historyFile): the history was made in a zone at UTC\(sign)\(hm), not \(zone.identifier) "
+            + "(\(count) missed, time-unknown or auto-confirmed entries say so); import it with --zone ZONE naming that zone "
+            + "(e.g. --zone \(name)), or --zone \(zone.identifier) to import it as it is")
+    }
+
     /// A dose time changed in Dosage (08:00 → 07:30) leaves history at the old time: the schedule had it
     /// until the day a new time first appears, as `edit --effective` would record it (DESIGN §2). A time
     /// the treatment no longer has counts as an old dose time when entries use it on two days or more
@@ -373,6 +415,8 @@ public struct DosageReader {
         var time: LocalTime
         var at: Date
         var code: Int
+        /// Dosage's own stamp in epoch milliseconds (`taken[0]`), for telling the zone it was written in.
+        var stamp: Int64? = nil
     }
 
     /// `history` as an array (current), as an object keyed by date (1.5), or `meds[]` (1.0–1.4:
@@ -420,12 +464,14 @@ public struct DosageReader {
         guard let parts = try? taken.array(), parts.count == 2 else { throw taken.fail("[epoch milliseconds, status code]") }
         let at = try parts[0].instant()
         let code = try parts[1].int(-1...3, "a status code: -1 missed, 0 skipped, 1 confirmed, 2 auto-confirmed, 3 confirmed at an unknown time")
-        return try entry(name: name, time: e["time"].time(), at: at, code: code, stamp: parts[0], day: keyDay, &laterToday)
+        var out = try entry(name: name, time: e["time"].time(), at: at, code: code, stamp: parts[0], day: keyDay, &laterToday)
+        out.stamp = Int64((at.timeIntervalSince1970 * 1000).rounded())
+        return out
     }
 
     private func entry(name: String, time: LocalTime, at: Date, code: Int, stamp: JSONField, day keyDay: LocalDate?,
                        _ laterToday: inout Int) throws -> Entry {
-        let zone = context.zone, now = context.now
+        let zone = self.zone, now = context.now
         var at = at
         let day = keyDay ?? zone.date(of: at)
         if code != -1 && at > now.addingTimeInterval(60) {

@@ -152,4 +152,26 @@ import Testing
         let overall = try #require(stats["overall"] as? [String: Any])
         #expect(overall["taken"] as? Int == 11 && overall["missed"] as? Int == 1, "\(overall)")
     }
+
+    @Test("Dosage: history made in Paris, imported in Seoul: refused naming UTC+01:00, nothing written; --zone Europe/Paris imports it")
+    func dosageOtherZone() throws {
+        let h = harness()
+        try h.ok("add", "Calcium", "--at", "09:00")
+        let before = h.dump()
+        let refused = try h.run("import", "dosage", Self.fixtures + "/other-zone")
+        #expect(refused.status == 65 && refused.err.split(separator: "\n").count == 1, "\(refused.err)")
+        #expect(refused.err.contains("UTC+01:00") && refused.err.contains("--zone Etc/GMT-1") && refused.err.contains("Asia/Seoul"),
+                "\(refused.err)")
+        #expect(h.dump() == before)
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/other-zone", "--zone", "Europe/Paris", "--json").json
+                                   as? [String: Any])
+        // 11-19 (code 3) and 11-20 (code 2): doses whose time is not known; 11-21 taken; 11-18 missed.
+        #expect(summary["taken"] as? Int == 3 && summary["time_unknown"] as? Int == 2 && summary["missed"] as? Int == 1)
+        let days = try history(h, from: "2026-11-18", to: "2026-11-21")
+        #expect(days["2026-11-18"]?["missed"] as? Int == 1, "the 23:59:59.999 miss stays on its own day")
+        #expect(days["2026-11-19"]?["time_unknown"] as? Int == 1 && days["2026-11-20"]?["time_unknown"] as? Int == 1)
+        #expect(days["2026-11-21"]?["taken"] as? Int == 1)
+        let bad = try h.run("import", "dosage", Self.fixtures + "/other-zone", "--zone", "Mars/Olympus")
+        #expect(bad.status == 64, "\(bad.err)")
+    }
 }
