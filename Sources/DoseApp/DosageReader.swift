@@ -105,6 +105,7 @@ public struct DosageReader {
                                         at: min(slotInstant, context.now), timeKnown: false))
             }
         }
+        plan.doses = Self.onePerSlot(plan.doses, &plan.noEquivalent, context.catalog)
         for (_, o) in orphans.sorted(by: { $0.key < $1.key }) {
             let schedule = Schedule(recurrence: .asNeeded(maxPerDay: nil, minInterval: nil), times: [], start: o.first)
             let archived = min(o.last.adding(days: 1), context.today)
@@ -306,6 +307,28 @@ public struct DosageReader {
         throw DosebarError.badData("\(Self.historyFile): the history was made in a zone at UTC\(sign)\(hm), not \(zone.identifier) "
             + "(\(count) missed, time-unknown or auto-confirmed entries say so); import it with --zone ZONE naming that zone "
             + "(e.g. --zone \(name)), or --zone \(zone.identifier) to import it as it is")
+    }
+
+    /// Two entries for one slot (a double dose, a skip then a late take): dosebar records one event a
+    /// slot, so the one kept is the take (time known before unknown) over the skip, the earlier of
+    /// equals; the others are counted in the summary rather than reported as already there.
+    static func onePerSlot(_ doses: [ImportPlan.Dose], _ notes: inout [String], _ catalog: Catalog) -> [ImportPlan.Dose] {
+        func rank(_ d: ImportPlan.Dose) -> Int { d.kind == .taken ? (d.timeKnown ? 0 : 1) : 2 }
+        var kept: [String: Int] = [:]
+        var out: [ImportPlan.Dose] = []
+        var dropped: [String: (name: String, count: Int)] = [:]
+        for d in doses {
+            guard case .nominal(let day, let time) = d.slot else { out.append(d); continue }
+            let key = Medication.nameKey(d.name) + "@\(day) \(time)"
+            guard let i = kept[key] else { kept[key] = out.count; out.append(d); continue }
+            let o = out[i]
+            if (rank(d), d.at) < (rank(o), o.at) { out[i] = d }
+            dropped[Medication.nameKey(d.name), default: (d.name, 0)].count += 1
+        }
+        for (_, x) in dropped.sorted(by: { $0.key < $1.key }) {
+            notes.append(catalog.text("import.ne.same_slot", ["name": x.name, "count": String(x.count)]))
+        }
+        return out
     }
 
     /// A dose time changed in Dosage (08:00 → 07:30) leaves history at the old time: the schedule had it

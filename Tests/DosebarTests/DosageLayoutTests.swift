@@ -174,4 +174,16 @@ import Testing
         let bad = try h.run("import", "dosage", Self.fixtures + "/other-zone", "--zone", "Mars/Olympus")
         #expect(bad.status == 64, "\(bad.err)")
     }
+
+    @Test("Dosage: two entries for one slot: a skip then a late take is taken late; a double dose is one take, the extra said")
+    func dosageSameSlot() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/same-slot", "--json").json as? [String: Any])
+        #expect(summary["taken"] as? Int == 2 && summary["skipped"] as? Int == 0 && summary["already_there"] as? Int == 0)
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes.contains { $0.hasPrefix("Aspirin: 2 more entries for a dose already recorded") }, "\(notes)")
+        let days = try history(h, from: "2026-11-20", to: "2026-11-21")
+        #expect(days["2026-11-20"]?["late"] as? Int == 1 && days["2026-11-20"]?["skipped"] as? Int == 0, "10:30 is past the 2-hour window: late")
+        #expect(days["2026-11-21"]?["on_time"] as? Int == 1)
+    }
 }
