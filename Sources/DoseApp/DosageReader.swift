@@ -8,17 +8,24 @@ import Foundation
 ///
 /// Treatments become medicines (frequency → schedule, `dosage[]` → times, `duration` → course,
 /// `inventory` → stock); history entries become takes and skips of the slot at their time on their
-/// day (code 1, 2: taken at `taken[0]`; 3: taken at the slot's time, time unknown; 0: skipped;
-/// −1: missed, which dosebar records by the absence of an event).
+/// day (code 1: taken at `taken[0]`; 2 auto-confirmed and 3: taken at the slot's time, time unknown;
+/// 0: skipped; −1: missed, which dosebar records by the absence of an event).
 public struct DosageReader {
     public static let treatmentsFile = "dosage-treatments.json"
     public static let historyFile = "dosage-history.json"
 
     public let context: AppContext
+    /// The zone the history was made in (`--zone`); by default this machine's.
+    public let zone: Zone
+    private let zoneGiven: Bool
 
-    public init(context: AppContext) { self.context = context }
+    public init(context: AppContext, zone: Zone? = nil) {
+        self.context = context
+        self.zone = zone ?? context.zone
+        zoneGiven = zone != nil
+    }
 
-    /// The folder to read: `dir` (or, when nil, Dosage's Flatpak data folder, else `$XDG_DATA_HOME`),
+    /// The folder to read: `dir` (or, when nil, Dosage's Flatpak data folder, else its Snap one, else `$XDG_DATA_HOME`),
     /// or its `dosage/` subfolder, whichever holds `dosage-treatments.json`.
     public func folder(_ dir: String?) throws -> String {
         let env = context.env
@@ -28,7 +35,8 @@ public struct DosageReader {
             candidates = [dir]
         } else {
             let data = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-            candidates = [home + "/.var/app/io.github.diegopvlk.Dosage/data", data]
+            // Flatpak, then Snap (snap `dosage-tracker`: its XDG_DATA_HOME is $SNAP_USER_DATA/.local/share), then ours.
+            candidates = [home + "/.var/app/io.github.diegopvlk.Dosage/data", home + "/snap/dosage-tracker/current/.local/share", data]
         }
         for c in candidates {
             for d in [c, c + "/dosage"] where FileManager.default.fileExists(atPath: d + "/" + Self.treatmentsFile) { return d }
@@ -41,23 +49,37 @@ public struct DosageReader {
     public func plan(folder: String) throws -> ImportPlan {
         let treatmentsRoot = try JSONField.read(folder + "/" + Self.treatmentsFile).object()
         let historyRoot = try JSONField.read(folder + "/" + Self.historyFile).object()
-        let entries = try historyEntries(historyRoot)
+        var names = Names()
         var plan = ImportPlan()
+        let (entries, laterToday) = try historyEntries(historyRoot, &names)
+        if !zoneGiven { try checkZone(entries) }
 
-        // Treatments, under `treatments` (current) or `meds` (before version 1).
+        // Treatments, under `treatments` (current) or `meds` (Dosage 1.0–1.4: fields under `info` or
+        // `_info`, `_name`, `_unit`; or all on the item).
         let list = treatmentsRoot.has("treatments") ? treatmentsRoot["treatments"] : treatmentsRoot["meds"]
         guard !list.isAbsent else { throw treatmentsRoot["treatments"].fail("an array of treatments") }
+        let lastUpdate = try Self.isoInstant(treatmentsRoot["lastUpdate"])
         var kinds: [String: Recurrence] = [:]
-        for t in try list.array() {
-            let name = try Self.name(t["name"])
+        for item in try list.array() {
+            _ = try item.object()
+            let name = try names.name(item.has("name") || !item.has("_name") ? item["name"] : item["_name"])
+            let t = Treatment(item: item.named(Self.label("treatment", name, item.path)))
             let key = Medication.nameKey(name)
             let history = entries.filter { Medication.nameKey($0.name) == key }
-            let (medication, notes) = try treatment(t, name: name, firstHistoryDay: history.map(\.day).min())
+            let updated = try Self.isoInstant(t["lastUpdate"]) ?? lastUpdate
+            var (medication, notes) = try treatment(t, name: name, firstHistoryDay: history.map(\.day).min(), lastUpdate: updated)
+            if medication.versions.count == 1, !(medication.currentSchedule?.recurrence.isAsNeeded ?? true) {
+                medication.versions = Self.timeChange(medication.versions[0], history)
+            }
             if kinds[key] == nil {
                 kinds[key] = medication.currentSchedule?.recurrence
                 plan.medicines.append(.init(name: name, template: medication, origin: .treatment))
             }
             plan.noEquivalent += notes
+        }
+        plan.noEquivalent += names.notes(context.catalog)
+        if laterToday > 0 {
+            plan.noEquivalent.append(context.catalog.text("import.ne.later_today", ["count": String(laterToday)]))
         }
 
         // History: doses of a known treatment go to its slots; the others to an archived as-needed medicine.
@@ -69,16 +91,21 @@ public struct DosageReader {
                 let o = orphans[key] ?? (e.name, e.day, e.day)
                 orphans[key] = (o.name, min(o.first, e.day), max(o.last, e.day))
             }
+            // The slot as dosebar has it: that day's nominal time here (the entry's day is that of the zone it was made in).
             let slotInstant = context.zone.instant(e.day, e.time)
             switch e.code {
             case -1: plan.recordMissed(e.name, at: min(slotInstant, context.now))
             case 0: plan.doses.append(.init(name: e.name, kind: .skipped, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
                                             at: min(e.at, context.now)))
-            case 1, 2: plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time), at: e.at))
-            default: plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
-                                             at: min(slotInstant, context.now), timeKnown: false))
+            case 1: plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time), at: e.at))
+            default:
+                // 2 (auto-confirmed: the person never answered) and 3 (confirmed, time not known): a dose
+                // whose time is not known, at its slot's time.
+                plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
+                                        at: min(slotInstant, context.now), timeKnown: false))
             }
         }
+        plan.doses = Self.onePerSlot(plan.doses, &plan.noEquivalent, context.catalog)
         for (_, o) in orphans.sorted(by: { $0.key < $1.key }) {
             let schedule = Schedule(recurrence: .asNeeded(maxPerDay: nil, minInterval: nil), times: [], start: o.first)
             let archived = min(o.last.adding(days: 1), context.today)
@@ -91,8 +118,24 @@ public struct DosageReader {
 
     // MARK: - Treatments
 
-    private func treatment(_ t: JSONField, name: String, firstHistoryDay: LocalDate?) throws -> (Medication, [String]) {
-        let catalog = context.catalog, zone = context.zone, today = context.today
+    /// A treatment's fields: on the item (current), or under its `info`/`_info` (Dosage 1.0–1.4), with
+    /// `_name`/`_unit` for `name`/`unit`.
+    struct Treatment {
+        let item: JSONField
+        var info: JSONField? {
+            for key in ["info", "_info"] where item.has(key) { return item[key] }
+            return nil
+        }
+        subscript(key: String) -> JSONField {
+            if key == "name" || key == "unit" { return item.has(key) || !item.has("_" + key) ? item[key] : item["_" + key] }
+            if let info, !item.has(key) { return info[key] }
+            return item[key]
+        }
+        func has(_ key: String) -> Bool { !self[key].isAbsent }
+    }
+
+    private func treatment(_ t: Treatment, name: String, firstHistoryDay: LocalDate?, lastUpdate: Date?) throws -> (Medication, [String]) {
+        let catalog = context.catalog, zone = self.zone, today = context.today
         var notes: [String] = []
         let unit = try t["unit"].optionalString()?.trimmingCharacters(in: .whitespaces) ?? ""
         let note = try t["notes"].optionalString().flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
@@ -112,9 +155,12 @@ public struct DosageReader {
         var start = min(firstHistoryDay ?? today, today)
         var until: LocalDate?
         let duration = t["duration"]
-        if !duration.isAbsent, try duration.object()["enabled"].bool() {
-            start = zone.date(of: try duration["start"].instant())
-            if duration.has("end") { until = zone.date(of: try duration["end"].instant()) }
+        if !duration.isAbsent, try Self.enabled(duration.object()) {
+            // Dosage 1.0–1.4 wrote seconds as strings; an end missing there is the start.
+            let begin = try Self.durationInstant(duration["start"])
+            start = zone.date(of: begin)
+            if duration.has("end") { until = zone.date(of: try Self.durationInstant(duration["end"])) }
+            else if (duration["start"].value as? String) != nil { until = start }
         }
 
         let recurrence: Recurrence
@@ -140,8 +186,10 @@ public struct DosageReader {
                   let current = try? parts[2].int(1...(active + rest)) else {
                 throw t["cycle"].fail("[active days, rest days, current day] with 1–366 active days, 0–366 rest days and the current day within the cycle")
             }
-            // Day 1 of a cycle whose day `current` is today, moved back whole cycles to cover the course and its history.
-            var anchor = today.adding(days: -(current - 1))
+            // Day 1 of a cycle whose day `current` is the local day of `lastUpdate` (Dosage moves the day on
+            // when it runs, and writes `lastUpdate` with it), moved back whole cycles to cover the course and its history.
+            let at = min(lastUpdate.map(zone.date(of:)) ?? today, today)
+            var anchor = at.adding(days: -(current - 1))
             while anchor > start { anchor = anchor.adding(days: -(active + rest)) }
             start = anchor
             recurrence = .cycle(active: active, rest: rest)
@@ -171,9 +219,13 @@ public struct DosageReader {
         var stock: Amount?
         var lowDays = 7
         let inventory = t["inventory"]
-        if !inventory.isAbsent, try inventory.object()["enabled"].bool() {
-            let current = try inventory["current"].number()
-            guard current >= 0 else { throw inventory["current"].fail("a stock of 0 or more") }
+        if !inventory.isAbsent, try Self.enabled(inventory.object()) {
+            var current = try inventory["current"].number()
+            if current < 0 {
+                // Dosage lets the count go below zero and shows 0.
+                notes.append(catalog.text("import.ne.negative_stock", ["name": name, "amount": Self.format(current)]))
+                current = 0
+            }
             // To hundredths (rounded down past them), at most the maximum.
             stock = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), RefillService.maximum)
             let perDay = doses.reduce(0) { $0 + $1.dose }
@@ -189,9 +241,113 @@ public struct DosageReader {
                 notes.append(catalog.text("import.ne.refill", ["name": name, "amount": Self.format(try inventory["refill"].number())]))
             }
         }
+        if let settings = try Self.settings(t, catalog) {
+            notes.append(catalog.text("import.ne.settings", ["name": name, "settings": settings]))
+        }
         let m = Medication(id: 0, name: name, dose: doseText, note: note, stock: stock, perDose: perDose, lowDays: max(lowDays, 0),
                            versions: [ScheduleVersion(effective: min(start, today), schedule: schedule)])
         return (m, notes)
+    }
+
+    /// What a treatment sets that dosebar has no place for: its colour and icon (other than Dosage's
+    /// defaults), repeated or higher-priority notifications (`notification`, or `recurring` before
+    /// version 1) and `markConfirmed`; nil when none.
+    static func settings(_ t: Treatment, _ catalog: Catalog) throws -> String? {
+        var out: [String] = []
+        if let colour = try t["color"].optionalString(), !["", "default"].contains(colour) {
+            out.append(catalog.text("import.ne.colour", ["value": colour]))
+        }
+        if let icon = try t["icon"].optionalString()?.replacingOccurrences(of: "-symbolic", with: ""), !["", "pill"].contains(icon) {
+            out.append(catalog.text("import.ne.icon", ["value": icon]))
+        }
+        let notification = t["notification"]
+        let recurring = notification.has("recurring") ? notification["recurring"] : t["recurring"]
+        // Dosage 1.1 wrote `recurring: true` (every 5 minutes).
+        let repeats = recurring.value is [String: Any] ? (recurring.has("enabled") ? try recurring["enabled"].bool() : false)
+            : (recurring.isAbsent ? false : try recurring.bool())
+        if repeats {
+            let minutes = recurring.has("interval") ? try recurring["interval"].number() : 5
+            out.append(catalog.text("import.ne.repeat", ["minutes": format(minutes)]))
+        }
+        if notification.has("increasePriority"), try notification["increasePriority"].bool() {
+            out.append(catalog.text("import.ne.priority"))
+        }
+        if t.has("markConfirmed"), try t["markConfirmed"].bool() { out.append(catalog.text("import.ne.auto_confirm")) }
+        return out.isEmpty ? nil : out.joined(separator: ", ")
+    }
+
+    /// Dosage's files carry no zone, but its stamps tell it: a missed or time-unknown entry sits at
+    /// 23:59:59.999 local, an auto-confirmed one at its slot's time. When most such entries say another
+    /// zone than ``zone``, importing would move every dose: refused, naming the offset found.
+    func checkZone(_ entries: [Entry]) throws {
+        var agree = 0
+        var offsets: [Int: Int] = [:]
+        for e in entries {
+            guard let ms = e.stamp else { continue }
+            let utcSecond = Int((ms % 86_400_000 + 86_400_000) % 86_400_000 / 1000)
+            var implied: Int
+            if (e.code == -1 || e.code == 3) && (ms % 60_000 + 60_000) % 60_000 == 59_999 {
+                implied = 86_399 - utcSecond
+            } else if e.code == 2 && ms % 60_000 == 0 {
+                implied = e.time.minuteOfDay * 60 - utcSecond
+            } else {
+                continue
+            }
+            implied = ((implied % 86_400) + 86_400) % 86_400
+            if implied > 14 * 3600 { implied -= 86_400 }
+            let at = Date(timeIntervalSince1970: Double(ms) / 1000)
+            if implied == zone.offset(at: at) { agree += 1 } else { offsets[implied, default: 0] += 1 }
+        }
+        guard let (found, count) = offsets.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }),
+              count > agree else { return }
+        let sign = found < 0 ? "-" : "+"
+        let hm = String(format: "%02d:%02d", abs(found) / 3600, abs(found) % 3600 / 60)
+        let name = found % 3600 == 0 ? "Etc/GMT" + (found > 0 ? "-" : "+") + String(abs(found) / 3600)
+            : TimeZone.knownTimeZoneIdentifiers.first { TimeZone(identifier: $0)?.secondsFromGMT() == found } ?? "UTC\(sign)\(hm)"
+        throw DosebarError.badData("\(Self.historyFile): the history was made in a zone at UTC\(sign)\(hm), not \(zone.identifier) "
+            + "(\(count) missed, time-unknown or auto-confirmed entries say so); import it with --zone ZONE naming that zone "
+            + "(e.g. --zone \(name)), or --zone \(zone.identifier) to import it as it is")
+    }
+
+    /// Two entries for one slot (a double dose, a skip then a late take): dosebar records one event a
+    /// slot, so the one kept is the take (time known before unknown) over the skip, the earlier of
+    /// equals; the others are counted in the summary rather than reported as already there.
+    static func onePerSlot(_ doses: [ImportPlan.Dose], _ notes: inout [String], _ catalog: Catalog) -> [ImportPlan.Dose] {
+        func rank(_ d: ImportPlan.Dose) -> Int { d.kind == .taken ? (d.timeKnown ? 0 : 1) : 2 }
+        var kept: [String: Int] = [:]
+        var out: [ImportPlan.Dose] = []
+        var dropped: [String: (name: String, count: Int)] = [:]
+        for d in doses {
+            guard case .nominal(let day, let time) = d.slot else { out.append(d); continue }
+            let key = Medication.nameKey(d.name) + "@\(day) \(time)"
+            guard let i = kept[key] else { kept[key] = out.count; out.append(d); continue }
+            let o = out[i]
+            if (rank(d), d.at) < (rank(o), o.at) { out[i] = d }
+            dropped[Medication.nameKey(d.name), default: (d.name, 0)].count += 1
+        }
+        for (_, x) in dropped.sorted(by: { $0.key < $1.key }) {
+            notes.append(catalog.text("import.ne.same_slot", ["name": x.name, "count": String(x.count)]))
+        }
+        return out
+    }
+
+    /// A dose time changed in Dosage (08:00 → 07:30) leaves history at the old time: the schedule had it
+    /// until the day a new time first appears, as `edit --effective` would record it (DESIGN §2). A time
+    /// the treatment no longer has counts as an old dose time when entries use it on two days or more
+    /// (one day of it is an extra dose, not a schedule); the new times are those of the treatment first
+    /// seen after the last old one. One change is read; an older one stays without a slot.
+    static func timeChange(_ v: ScheduleVersion, _ entries: [Entry]) -> [ScheduleVersion] {
+        let current = Set(v.schedule.times)
+        var days: [LocalTime: Set<LocalDate>] = [:]
+        for e in entries { days[e.time, default: []].insert(e.day) }
+        let old = days.filter { !current.contains($0.key) && $0.value.count >= 2 }
+        guard let lastOld = old.values.flatMap({ $0 }).max() else { return [v] }
+        let newTimes = current.filter { t in days[t].map { $0.min()! > lastOld } ?? true }
+        let boundary = newTimes.compactMap { days[$0]?.min() }.min() ?? lastOld.adding(days: 1)
+        var before = v.schedule
+        before.times = current.subtracting(newTimes).union(old.keys).sorted()
+        guard boundary > v.effective, FieldRules.timesRange.contains(before.times.count) else { return [v] }
+        return [ScheduleVersion(effective: v.effective, schedule: before), ScheduleVersion(effective: boundary, schedule: v.schedule)]
     }
 
     /// The latest date on or before `date` that is day `day` of its month (a month without that day is passed over).
@@ -209,12 +365,69 @@ public struct DosageReader {
         x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : String(x)
     }
 
-    static func name(_ field: JSONField) throws -> String {
-        let name = try field.string().trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw field.fail("a name of 1 to 100 characters without line breaks")
+    /// `treatment "Aspirin"` for an error line; a name that would not print plainly (format characters
+    /// such as bidi marks) is named by its place in the file instead, a long one shortened.
+    static func label(_ what: String, _ name: String, _ path: String) -> String {
+        if name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) {
+            return what + " " + path
         }
-        return name
+        return what + " \"" + (name.count > 60 ? String(name.prefix(60)) + "…" : name) + "\""
+    }
+
+    /// `enabled` of `duration` or `inventory`; Dosage 1.6–1.7.3 wrote no `enabled` in `inventory` (off).
+    static func enabled(_ field: JSONField) throws -> Bool {
+        field.has("enabled") ? try field["enabled"].bool() : false
+    }
+
+    /// `duration.start`/`end`: epoch milliseconds, or (Dosage 1.0–1.4) epoch seconds as a string.
+    static func durationInstant(_ field: JSONField) throws -> Date {
+        if let s = field.value as? String {
+            guard let seconds = Double(s.trimmingCharacters(in: .whitespaces)), seconds.isFinite, abs(seconds) < 1e11 else {
+                throw field.fail("a time in epoch seconds")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        return try field.instant()
+    }
+
+    /// `lastUpdate`: an ISO-8601 instant as JavaScript writes it (`2026-11-18T03:00:00.000Z`); absent or
+    /// empty (a fresh install) is nil.
+    static func isoInstant(_ field: JSONField) throws -> Date? {
+        if field.isAbsent { return nil }
+        if let n = field.value as? NSNumber, (try? field.number()) != nil { return Date(timeIntervalSince1970: n.doubleValue / 1000) }
+        let s = try field.string().trimmingCharacters(in: .whitespaces)
+        if s.isEmpty { return nil }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: s) { return d }
+        f.formatOptions = [.withInternetDateTime]
+        if let d = f.date(from: s) { return d }
+        throw field.fail("an ISO-8601 time such as 2026-11-18T03:00:00.000Z")
+    }
+
+    /// Names as Dosage keeps them: any length; dosebar keeps up to ``FieldRules/nameMax`` characters
+    /// and cuts a longer one there (the same cut for its treatment and its history), saying so.
+    struct Names {
+        private var cut: [String: String] = [:]
+
+        mutating func name(_ field: JSONField) throws -> String {
+            let raw = try field.string().trimmingCharacters(in: .whitespaces)
+            guard !raw.isEmpty, !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw field.fail("a name without line breaks")
+            }
+            guard raw.unicodeScalars.count > FieldRules.nameMax else { return raw }
+            let short = String(String.UnicodeScalarView(raw.unicodeScalars.prefix(FieldRules.nameMax)))
+                .trimmingCharacters(in: .whitespaces)
+            cut[raw] = short
+            return short
+        }
+
+        func notes(_ catalog: Catalog) -> [String] {
+            cut.sorted { $0.key < $1.key }.map {
+                catalog.text("import.ne.long_name", ["name": $0.value, "max": String(FieldRules.nameMax),
+                                                     "length": String($0.key.unicodeScalars.count)])
+            }
+        }
     }
 
     // MARK: - History
@@ -225,36 +438,72 @@ public struct DosageReader {
         var time: LocalTime
         var at: Date
         var code: Int
+        /// Dosage's own stamp in epoch milliseconds (`taken[0]`), for telling the zone it was written in.
+        var stamp: Int64? = nil
     }
 
-    /// `history` as an array (current) or as an object keyed by date (older): each entry
-    /// `{name, unit, time: [h, m], dose, taken: [epoch ms, code]}`.
-    private func historyEntries(_ root: JSONField) throws -> [Entry] {
-        let history = root["history"]
+    /// `history` as an array (current), as an object keyed by date (1.5), or `meds[]` (1.0–1.4:
+    /// `{name|_name, date|_date, info|_info: {time, dose}, taken|_taken: "yes"/"no"/other}`); each
+    /// current entry `{name, unit, time: [h, m], dose, taken: [epoch ms, code]}`. Also how many entries
+    /// fell later today than now (Dosage's one-time dialog allows any time today): they are taken now.
+    private func historyEntries(_ root: JSONField, _ names: inout Names) throws -> ([Entry], Int) {
         var out: [Entry] = []
-        if history.isAbsent { return [] }
+        var laterToday = 0
+        if !root.has("history"), root.has("meds") {
+            for item in try root["meds"].array() {
+                _ = try item.object()
+                func field(_ key: String) -> JSONField { item.has(key) || !item.has("_" + key) ? item[key] : item["_" + key] }
+                let name = try names.name(field("name"))
+                let e = item.named(Self.label("history entry of", name, item.path))
+                let info = e.has("info") || !e.has("_info") ? e["info"] : e["_info"]
+                let timeField = info.has("time") ? info["time"] : e["time"]
+                let dateField = e.has("date") || !e.has("_date") ? e["date"] : e["_date"]
+                guard let at = try Self.isoInstant(dateField) else { throw dateField.fail("the time of the dose") }
+                let takenField = e.has("taken") || !e.has("_taken") ? e["taken"] : e["_taken"]
+                let taken = try takenField.optionalString()
+                let code = taken == "yes" ? 1 : taken == "no" ? 0 : -1
+                out.append(try entry(name: name, time: timeField.time(), at: at, code: code, stamp: dateField, day: nil, &laterToday))
+            }
+            return (out, laterToday)
+        }
+        let history = root["history"]
+        if history.isAbsent { return ([], 0) }
         if history.value is [String: Any] {
             for key in history.keys {
                 let day = LocalDate(String(key.prefix(10)))
-                for e in try history[key].array() { out.append(try entry(e, day: day)) }
+                for e in try history[key].array() { out.append(try entry(e, day: day, &names, &laterToday)) }
             }
         } else {
-            for e in try history.array() { out.append(try entry(e, day: nil)) }
+            for e in try history.array() { out.append(try entry(e, day: nil, &names, &laterToday)) }
         }
-        return out
+        return (out, laterToday)
     }
 
-    private func entry(_ e: JSONField, day keyDay: LocalDate?) throws -> Entry {
-        _ = try e.object()
-        let name = try Self.name(e["name"])
-        let time = try e["time"].time()
+    private func entry(_ raw: JSONField, day keyDay: LocalDate?, _ names: inout Names, _ laterToday: inout Int) throws -> Entry {
+        _ = try raw.object()
+        let name = try names.name(raw["name"])
+        let e = raw.named(Self.label("history entry of", name, raw.path))
         let taken = e["taken"]
         guard let parts = try? taken.array(), parts.count == 2 else { throw taken.fail("[epoch milliseconds, status code]") }
         let at = try parts[0].instant()
         let code = try parts[1].int(-1...3, "a status code: -1 missed, 0 skipped, 1 confirmed, 2 auto-confirmed, 3 confirmed at an unknown time")
-        if code != -1 && at > context.now.addingTimeInterval(60) {
-            throw parts[0].fail("a time in the past (this one is \(context.zone.local(at).iso8601))")
+        var out = try entry(name: name, time: e["time"].time(), at: at, code: code, stamp: parts[0], day: keyDay, &laterToday)
+        out.stamp = Int64((at.timeIntervalSince1970 * 1000).rounded())
+        return out
+    }
+
+    private func entry(name: String, time: LocalTime, at: Date, code: Int, stamp: JSONField, day keyDay: LocalDate?,
+                       _ laterToday: inout Int) throws -> Entry {
+        let zone = self.zone, now = context.now
+        var at = at
+        let day = keyDay ?? zone.date(of: at)
+        if code != -1 && at > now.addingTimeInterval(60) {
+            guard zone.date(of: at) <= context.today else {
+                throw stamp.fail("a time no later than today (this one is \(zone.local(at).iso8601))")
+            }
+            laterToday += 1
+            at = now
         }
-        return Entry(name: name, day: keyDay ?? context.zone.date(of: at), time: time, at: at, code: code)
+        return Entry(name: name, day: day, time: time, at: at, code: code)
     }
 }

@@ -7,6 +7,8 @@ struct JSONField {
     let file: String
     let path: String
     let value: Any?
+    /// What the field belongs to, for a person (`treatment "Aspirin"`): errors name it before the field's path.
+    var owner: String? = nil
 
     /// The whole file at `path`: unreadable or missing is `io` (74), not JSON is `badData` (65).
     static func read(_ path: String) throws -> JSONField {
@@ -23,14 +25,17 @@ struct JSONField {
     }
 
     func fail(_ expected: String) -> DosebarError {
-        .badData("\(file): \(path.isEmpty ? "the top level" : path): expected \(expected)")
+        .badData("\(file): " + (owner.map { $0 + ": " } ?? "") + "\(path.isEmpty ? (owner == nil ? "the top level" : "the entry") : path): expected \(expected)")
     }
+
+    /// This value as part of `owner`: paths below it start again from here.
+    func named(_ owner: String) -> JSONField { JSONField(file: file, path: "", value: value, owner: owner) }
 
     /// Absent or `null`.
     var isAbsent: Bool { value == nil || value is NSNull }
 
     subscript(key: String) -> JSONField {
-        JSONField(file: file, path: path.isEmpty ? key : path + "." + key, value: (value as? [String: Any])?[key])
+        JSONField(file: file, path: path.isEmpty ? key : path + "." + key, value: (value as? [String: Any])?[key], owner: owner)
     }
 
     func has(_ key: String) -> Bool { !self[key].isAbsent }
@@ -44,7 +49,7 @@ struct JSONField {
 
     func array() throws -> [JSONField] {
         guard let a = value as? [Any] else { throw fail("an array") }
-        return a.enumerated().map { JSONField(file: file, path: "\(path)[\($0.offset)]", value: $0.element) }
+        return a.enumerated().map { JSONField(file: file, path: "\(path)[\($0.offset)]", value: $0.element, owner: owner) }
     }
 
     func string() throws -> String {

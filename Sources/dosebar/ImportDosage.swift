@@ -1,25 +1,31 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
+import Foundation
 
 /// `dosebar import dosage`: the data folder of the GTK app Dosage.
 struct ImportDosage: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dosage",
         abstract: "Import the treatments and history of the GTK app Dosage.",
-        usage: "dosebar import dosage [<dir>] [--dry-run] [--json] [<global options>]",
+        usage: "dosebar import dosage [<dir>] [--zone <zone>] [--dry-run] [--json] [<global options>]",
         discussion: """
         Reads dosage-treatments.json and dosage-history.json from DIR (or its dosage/ folder); by \
-        default from Dosage's Flatpak folder ~/.var/app/io.github.diegopvlk.Dosage/data, else from \
-        ${XDG_DATA_HOME:-~/.local/share}. Older Dosage files (meds[], history by date) are read too.
+        default from Dosage's Flatpak folder ~/.var/app/io.github.diegopvlk.Dosage/data, else its Snap \
+        folder ~/snap/dosage-tracker/current/.local/share, else ${XDG_DATA_HOME:-~/.local/share}. Older \
+        Dosage files (meds[] of 1.0-1.4, history by date) are read too.
 
-        Treatments become medicines: daily, specific days, day of the month (monthly), cycle (today \
-        keeps Dosage's current day of the cycle) and when needed (as needed); dose times, start and \
+        Treatments become medicines: daily, specific days, day of the month (monthly), cycle (the day \
+        of the cycle Dosage wrote is that of its lastUpdate) and when needed (as needed); dose times, start and \
         end dates, the dose and unit, notes, and the stock on hand (inventory: the reminder becomes \
-        --low-days). History: confirmed doses are taken at the time they were confirmed, 'confirmed \
-        at an unknown time' at the scheduled time (marked time_unknown in history --json and the \
+        --low-days). History: confirmed doses are taken at the time they were confirmed; 'confirmed \
+        at an unknown time' and auto-confirmed ones at the scheduled time (marked time_unknown in history --json and the \
         JSON report), skipped are skipped; missed need nothing (a missed dose is one with no record). \
         History of a treatment Dosage no longer has goes to an archived as-needed medicine of that name.
+
+        Dosage's files carry no time zone: its history is read in this machine's zone, or in --zone's. \
+        When its missed, time-unknown and auto-confirmed entries say it was made in another zone, the \
+        import is refused, naming the offset found.
 
         Stock is not reduced by imported past doses: Dosage's count is already what is on hand. What \
         has no equivalent (refill amounts, a different dose per time, history at a time the schedule \
@@ -28,17 +34,27 @@ struct ImportDosage: ParsableCommand {
         Examples:
           $ dosebar import dosage
           $ dosebar import dosage ~/backup/dosage --dry-run
+          $ dosebar import dosage ~/backup/dosage --zone Europe/Paris
           $ dosebar import dosage --json | jq .no_equivalent
         """
     )
 
     @Argument(help: "Dosage's data folder.", completion: .directory) var dir: String?
+    @Option(name: .long, help: "The time zone Dosage's history was made in (a name like Europe/Paris; default: this machine's).")
+    var zone: String?
     @OptionGroup var options: ImportOptions
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run() throws {
         let context = try AppContext(global.options)
-        let reader = DosageReader(context: context)
+        var historyZone: Zone?
+        if let zone {
+            guard let tz = TimeZone(identifier: zone) else {
+                throw ValidationError("--zone: '\(zone)' is not a known time zone (give a name like Europe/Paris)")
+            }
+            historyZone = Zone(tz, name: zone)
+        }
+        let reader = DosageReader(context: context, zone: historyZone)
         let plan = try reader.plan(folder: try reader.folder(dir))
         let store = try context.openStore(.create)
         let summary = try ImportService(context: context, store: store).apply(plan, dryRun: options.dryRun)

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+/// `import dosage` of every layout Dosage 2.x still reads and of what its validators accept (issue 22):
+/// fixtures written by hand from Dosage's format (`Fixtures/dosage/…`), their meaning written here by hand.
+/// All at Sunday 2026-11-22 12:00 in Seoul.
+@Suite struct DosageLayoutTests {
+    static let fixtures = ImportTests.fixtures
+
+    func harness() -> Harness { Harness(tz: "Asia/Seoul", now: ImportTests.noon) }
+
+    func history(_ h: Harness, from: String, to: String) throws -> [String: [String: Any]] {
+        let days = try #require(try h.ok("history", "--from", from, "--to", to, "--json").json as? [[String: Any]])
+        return Dictionary(days.map { (($0["day"] as? String) ?? "?", $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func medicine(_ h: Harness, _ name: String) throws -> [String: Any] {
+        let list = try #require(try h.ok("list", "--all", "--json").json as? [[String: Any]])
+        return try #require(list.first { $0["name"] as? String == name }, "\(name) not in \(list.map { $0["name"] ?? "" })")
+    }
+
+    @Test("Dosage 1.0–1.4: meds[] with _name/_unit/_info (and name/unit/info), yes/no/miss history by _date")
+    func dosageMedsLayout() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/v1-meds", "--json").json as? [String: Any])
+        // Lisinopril: 11-20 yes (09:10), 11-21 no, 11-19 miss; B12: 11-21 yes (21:30).
+        #expect(summary["taken"] as? Int == 2 && summary["skipped"] as? Int == 1 && summary["missed"] as? Int == 1)
+        let added = try #require(summary["added"] as? [[String: Any]])
+        #expect(added.map { $0["name"] as? String } == ["Lisinopril", "B12"])
+        // Lisinopril's stock is −3 in Dosage, which shows 0.
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes.contains { $0.hasPrefix("Lisinopril: stock -3") && $0.contains("imported as 0") }, "\(notes)")
+        // Dosage 1.1's `recurring: true` (every 5 minutes) and the colours are listed as having no equivalent.
+        #expect(notes.contains("Lisinopril: colour red, repeated reminders every 5 min: no equivalent in dosebar, not imported"), "\(notes)")
+        #expect(notes.contains("B12: colour blue, repeated reminders every 10 min: no equivalent in dosebar, not imported"), "\(notes)")
+        let lisinopril = try medicine(h, "Lisinopril")
+        #expect(lisinopril["stock"] as? Int == 0 && lisinopril["dose"] as? String == "1 tablet(s)")
+        #expect(lisinopril["times"] as? [String] == ["09:00"])
+        // B12: half a tablet at 21:00; its inventory has no `enabled` (off: no stock); a course from 11-19 (seconds as strings).
+        let b12 = try medicine(h, "B12")
+        #expect(b12["times"] as? [String] == ["21:00"] && b12["dose"] as? String == "0.5 tablet(s)")
+        #expect(b12["per_dose"] as? Double == 0.5 && b12["stock"] is NSNull)
+        let days = try history(h, from: "2026-11-19", to: "2026-11-21")
+        // 11-19: Lisinopril's recorded miss (tracked from it); B12 untracked before its first dose on 11-21.
+        #expect(days["2026-11-19"]?["missed"] as? Int == 1 && days["2026-11-19"]?["total"] as? Int == 1)
+        #expect(days["2026-11-20"]?["on_time"] as? Int == 1 && days["2026-11-20"]?["total"] as? Int == 1)
+        #expect(days["2026-11-21"]?["skipped"] as? Int == 1 && days["2026-11-21"]?["on_time"] as? Int == 1
+                && days["2026-11-21"]?["total"] as? Int == 2)
+    }
+
+    @Test("Dosage 1.6–1.7.3: an inventory without `enabled` is off, not refused")
+    func dosageInventoryWithoutEnabled() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/v17-no-enabled", "--json").json as? [String: Any])
+        #expect(summary["taken"] as? Int == 1)
+        #expect(try medicine(h, "Aspirin")["stock"] is NSNull)
+        #expect(try history(h, from: "2026-11-21", to: "2026-11-21")["2026-11-21"]?["on_time"] as? Int == 1)
+    }
+
+    @Test("Dosage: a cycle's day is the one at lastUpdate (11-18, day 2), not today's: 11-22 is day 6, rest day 3 of 4")
+    func dosageStaleCycle() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/stale-cycle", "--json").json as? [String: Any])
+        // Every take falls on an active day: 11-10, 11, 12 and 11-17, 18, 19 at 20:05.
+        #expect(summary["taken"] as? Int == 6)
+        #expect(((summary["no_equivalent"] as? [String]) ?? []).isEmpty, "no take without a slot")
+        let cycle = try #require((try h.today()["cycle"] as? [[String: Any]])?.first)
+        // Day 6 of the 7-day cycle is the third of its 4 rest days (dosebar counts days within the phase).
+        #expect(cycle["day"] as? Int == 3 && cycle["phase"] as? String == "rest" && cycle["length"] as? Int == 4)
+        let days = try history(h, from: "2026-11-10", to: "2026-11-21")
+        for d in ["2026-11-10", "2026-11-11", "2026-11-12", "2026-11-17", "2026-11-18", "2026-11-19"] {
+            #expect(days[d]?["on_time"] as? Int == 1 && days[d]?["total"] as? Int == 1, "\(d)")
+        }
+        for d in ["2026-11-13", "2026-11-14", "2026-11-15", "2026-11-16", "2026-11-20", "2026-11-21"] {
+            #expect((days[d]?["total"] as? Int ?? 0) == 0 && (days[d]?["missed"] as? Int ?? 0) == 0, "\(d): a rest day")
+        }
+        // The next active day is Tuesday 11-24 (day 1 again).
+        let tuesday = try #require((try h.today(at: "2026-11-24T12:00:00+09:00")["cycle"] as? [[String: Any]])?.first)
+        #expect(tuesday["day"] as? Int == 1 && tuesday["phase"] as? String == "active")
+    }
+
+    @Test("Dosage: names over 100 characters kept (one over 200 cut, said); a one-time entry later today is taken now")
+    func dosageValidatorEdges() throws {
+        let h = harness()
+        let long150 = "Vitamin " + String(repeating: "C", count: 142)
+        let long200 = "Omega " + String(repeating: "3", count: 194)
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/edge", "--json").json as? [String: Any])
+        #expect(summary["taken"] as? Int == 3)
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes.contains { $0.hasPrefix(long200 + ": name of 230 characters cut to its first 200") }, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("1 dose(s) recorded later today") }, "\(notes)")
+        // Dosage settings dosebar has no place for are listed, not dropped silently (the other treatment has Dosage's defaults).
+        #expect(notes.contains(long150 + ": colour red, icon drop, repeated reminders every 10 min, higher notification priority, "
+                               + "confirm doses automatically: no equivalent in dosebar, not imported"), "\(notes)")
+        #expect(notes.count == 3, "\(notes)")
+        #expect(try medicine(h, long150)["times"] as? [String] == ["08:00"])
+        #expect(try medicine(h, long200)["times"] as? [String] == ["09:00"])
+        let day = try history(h, from: "2026-11-21", to: "2026-11-21")["2026-11-21"]
+        #expect(day?["on_time"] as? Int == 2, "both long names' history lands on their slots")
+        // Ibuprofen's 18:00 one-time entry, recorded at the import's now (12:00).
+        let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-22", "--to", "2026-11-22").out
+        #expect(csv.contains(",Ibuprofen,,as_needed,2026-11-22T12:00:00+09:00,"), "\(csv)")
+    }
+
+    @Test("Dosage: errors name the file, the treatment by name and the field")
+    func dosageErrorsNameTheTreatment() throws {
+        let h = harness()
+        let bad = try h.run("import", "dosage", Self.fixtures + "/bad-type")
+        #expect(bad.status == 65)
+        #expect(bad.err == "dosebar: dosage-treatments.json: treatment \"Magnesium\": dosage[0].time: expected [hour, minute]\n")
+    }
+
+    @Test("Dosage: with no folder given, the Snap folder is searched after the Flatpak one")
+    func dosageSnapFolder() throws {
+        let h = harness()
+        let snap = h.root + "/snap/dosage-tracker/current/.local/share/dosage"
+        try FileManager.default.createDirectory(atPath: snap, withIntermediateDirectories: true)
+        for f in ["dosage-treatments.json", "dosage-history.json"] {
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/v17-no-enabled/" + f, toPath: snap + "/" + f)
+        }
+        let out = try h.ok("import", "dosage", "--dry-run").out
+        #expect(out.contains("Aspirin") && out.contains("1 taken"), "\(out)")
+        // The Flatpak folder, when there is one, comes first.
+        let flatpak = h.root + "/.var/app/io.github.diegopvlk.Dosage/data/dosage"
+        try FileManager.default.createDirectory(atPath: flatpak, withIntermediateDirectories: true)
+        for f in ["dosage-treatments.json", "dosage-history.json"] {
+            try FileManager.default.copyItem(atPath: Self.fixtures + "/stale-cycle/" + f, toPath: flatpak + "/" + f)
+        }
+        let first = try h.ok("import", "dosage", "--dry-run").out
+        #expect(first.contains("Pill") && !first.contains("Aspirin"), "\(first)")
+    }
+
+    @Test("Dosage: a dose time changed (08:00 → 07:30 on 11-17) becomes a schedule version; old entries keep their slots")
+    func dosageTimeChange() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/time-change", "--json").json as? [String: Any])
+        // 08:00 taken on 11-10, 11, 13, 14, 15, 16 (11-12 missed); 07:30 taken 11-17 … 11-21; the 13:00 of 11-18 has no slot.
+        #expect(summary["taken"] as? Int == 11 && summary["missed"] as? Int == 1)
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes == ["Aspirin: 1 taken and 0 skipped doses on a day or at a time its schedule has no dose"], "\(notes)")
+        #expect(try medicine(h, "Aspirin")["times"] as? [String] == ["07:30"])
+        let days = try history(h, from: "2026-11-10", to: "2026-11-21")
+        for d in 10...21 {
+            let day = "2026-11-\(d)"
+            if d == 12 {
+                #expect(days[day]?["missed"] as? Int == 1 && days[day]?["total"] as? Int == 1, "\(day)")
+            } else {
+                #expect(days[day]?["on_time"] as? Int == 1 && days[day]?["total"] as? Int == 1, "\(day): one slot, taken on time")
+            }
+        }
+        let stats = try #require(try h.ok("stats", "--days", "13", "--json").json as? [String: Any])
+        let overall = try #require(stats["overall"] as? [String: Any])
+        #expect(overall["taken"] as? Int == 11 && overall["missed"] as? Int == 1, "\(overall)")
+    }
+
+    @Test("Dosage: history made in Paris, imported in Seoul: refused naming UTC+01:00, nothing written; --zone Europe/Paris imports it")
+    func dosageOtherZone() throws {
+        let h = harness()
+        try h.ok("add", "Calcium", "--at", "09:00")
+        let before = h.dump()
+        let refused = try h.run("import", "dosage", Self.fixtures + "/other-zone")
+        #expect(refused.status == 65 && refused.err.split(separator: "\n").count == 1, "\(refused.err)")
+        #expect(refused.err.contains("UTC+01:00") && refused.err.contains("--zone Etc/GMT-1") && refused.err.contains("Asia/Seoul"),
+                "\(refused.err)")
+        #expect(h.dump() == before)
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/other-zone", "--zone", "Europe/Paris", "--json").json
+                                   as? [String: Any])
+        // 11-19 (code 3) and 11-20 (code 2): doses whose time is not known; 11-21 taken; 11-18 missed.
+        #expect(summary["taken"] as? Int == 3 && summary["time_unknown"] as? Int == 2 && summary["missed"] as? Int == 1)
+        let days = try history(h, from: "2026-11-18", to: "2026-11-21")
+        #expect(days["2026-11-18"]?["missed"] as? Int == 1, "the 23:59:59.999 miss stays on its own day")
+        #expect(days["2026-11-19"]?["time_unknown"] as? Int == 1 && days["2026-11-20"]?["time_unknown"] as? Int == 1)
+        #expect(days["2026-11-21"]?["taken"] as? Int == 1)
+        let bad = try h.run("import", "dosage", Self.fixtures + "/other-zone", "--zone", "Mars/Olympus")
+        #expect(bad.status == 64, "\(bad.err)")
+    }
+
+    @Test("Dosage: two entries for one slot: a skip then a late take is taken late; a double dose is one take, the extra said")
+    func dosageSameSlot() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/same-slot", "--json").json as? [String: Any])
+        #expect(summary["taken"] as? Int == 2 && summary["skipped"] as? Int == 0 && summary["already_there"] as? Int == 0)
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes.contains { $0.hasPrefix("Aspirin: 2 more entries for a dose already recorded") }, "\(notes)")
+        let days = try history(h, from: "2026-11-20", to: "2026-11-21")
+        #expect(days["2026-11-20"]?["late"] as? Int == 1 && days["2026-11-20"]?["skipped"] as? Int == 0, "10:30 is past the 2-hour window: late")
+        #expect(days["2026-11-21"]?["on_time"] as? Int == 1)
+    }
+}
