@@ -164,4 +164,19 @@ struct OptionSpellingTests {
         #expect(!(try onTerminal(h, "today --color never")).contains(escape))
         try refused(h, ["today", "--color", "sometimes"], naming: "sometimes")
     }
+
+    @Test("sync status --json: this device, the folder and each device's progress, as the text says")
+    func syncStatusJSON() throws {
+        let h = try harness()
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        let shared = h.root + "/Sync"
+        try h.ok("sync", "init", shared)
+        let text = try h.ok("sync", "status").out
+        let status = try #require(try h.ok("sync", "status", "--json").json as? [String: Any])
+        let device = try #require(status["device"] as? String)
+        #expect(text.contains(device) && (status["dir"] as? String).map { text.contains($0) } == true, "\(status)")
+        let devices = try #require(status["devices"] as? [[String: Any]])
+        #expect(devices.count == 1 && devices.first?["device"] as? String == device && (devices.first?["applied"] as? Int ?? 0) > 0, "\(devices)")
+        #expect(status["skipped"] as? [Any] != nil && status["waiting"] as? [Any] != nil && status["clone"] is NSNull)
+    }
 }
