@@ -49,12 +49,18 @@ public struct HistoryService {
         return try DoseResolver.match(name, in: all, catalog: context.catalog, archived: true)
     }
 
-    /// `--from`/`--to` as a range ending no later than today; `days` back from `to` when `--from` is absent.
-    /// A range that ends before it starts, or starts after today, is a usage error.
-    public func range(from: String?, to: String?, defaultDays: Int) throws -> ClosedRange<LocalDate> {
+    /// `--from`/`--to`/`--days` as a range ending no later than today: `days` (else `defaultDays`) back
+    /// from `to` (else today) when `--from` is absent, `days` on from `from` when `--to` is. All three
+    /// at once, a range that ends before it starts, or one that starts after today is a usage error.
+    public func range(from: String?, to: String?, days: Int? = nil, defaultDays: Int) throws -> ClosedRange<LocalDate> {
         let today = context.today
-        let end = try to.map { try InputParser.date($0, flag: "--to", today: today) } ?? today
-        let start = try from.map { try InputParser.date($0, flag: "--from", today: today) } ?? min(end, today).adding(days: -(defaultDays - 1))
+        if from != nil && to != nil && days != nil {
+            throw DosebarError.usage("--from, --to and --days: give at most two of them")
+        }
+        let first = try from.map { try InputParser.date($0, flag: "--from", today: today) }
+        var end = try to.map { try InputParser.date($0, flag: "--to", today: today) } ?? today
+        if let first, let days, to == nil { end = first.adding(days: days - 1) }
+        let start = first ?? min(end, today).adding(days: -((days ?? defaultDays) - 1))
         guard start <= end else { throw DosebarError.usage("--from \(start) is after --to \(end)") }
         guard start <= today else { throw DosebarError.usage("--from \(start) is after today (\(today)): history has only past days") }
         return start...min(end, today)

@@ -44,8 +44,18 @@ public enum Output {
     }
 
     /// Whether stdout is a terminal that wants colour: not when NO_COLOR is set to a non-empty
-    /// value (no-color.org: an empty NO_COLOR does not count), nor on a dumb terminal.
-    public static func wantsColor(_ env: [String: String]) -> Bool {
-        isatty(1) == 1 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+    /// value (no-color.org: an empty NO_COLOR does not count), nor on a dumb terminal. `--color
+    /// always|never` decides alone (no-color.org: a command-line flag overrides NO_COLOR).
+    public static func wantsColor(_ env: [String: String], choice: ColorChoice = .auto) -> Bool {
+        switch choice {
+        case .always: true
+        case .never: false
+        case .auto: isatty(1) == 1 && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+        }
     }
+}
+
+/// `--color`: colour on a terminal (auto, the default), always, or never.
+public enum ColorChoice: String, CaseIterable, Sendable {
+    case auto, always, never
 }

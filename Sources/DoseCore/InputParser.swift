@@ -69,12 +69,17 @@ public enum InputParser {
         }
     }
 
-    /// `mon,wed,fri` → weekdays.
+    /// `mon,wed,fri` → weekdays; `weekdays` is mon–fri and `weekends` sat,sun (any letter case).
     public static func weekdays(_ text: String) throws -> Set<Weekday> {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "weekdays": return [.monday, .tuesday, .wednesday, .thursday, .friday]
+        case "weekends": return [.saturday, .sunday]
+        default: break
+        }
         var days = Set<Weekday>()
         for p in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let d = Weekday(code: p.trimmingCharacters(in: .whitespaces)) else {
-                throw DosebarError.usage("--days: '\(p)' is not a weekday (use mon,tue,wed,thu,fri,sat,sun)")
+                throw DosebarError.usage("--days: '\(p)' is not a weekday (use mon,tue,wed,thu,fri,sat,sun, weekdays or weekends)")
             }
             days.insert(d)
         }

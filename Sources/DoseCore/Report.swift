@@ -28,19 +28,20 @@ public struct Report: Sendable {
     public let asNeeded: [AsNeededRecord]
     public let weeks: [Week]
 
-    public init(_ ledger: HistoryLedger) {
+    /// The report of `ledger`, of one medicine when `medicationID` is given.
+    public init(_ ledger: HistoryLedger, medicationID: Int64? = nil) {
         from = ledger.days.lowerBound
         to = ledger.days.upperBound
         timezone = ledger.zone.identifier
         let figures = ledger.figuresByMedication(), counts = ledger.asNeededCounts(), mostLate = ledger.mostLateSlots()
-        lines = ledger.medications.map { m in
+        lines = ledger.medications.filter { medicationID == nil || $0.id == medicationID }.map { m in
             Line(medication: m, schedule: m.schedule(on: ledger.days.upperBound) ?? m.currentSchedule,
                  figures: figures[m.id] ?? Figures(), asNeeded: counts[m.id] ?? 0, mostLateSlot: mostLate[m.id])
         }
-        overall = ledger.figures()
-        days = ledger.dayRecords()
-        slots = ledger.slots
-        asNeeded = ledger.asNeeded
+        overall = ledger.figures(medicationID: medicationID)
+        days = ledger.dayRecords(medicationID: medicationID)
+        slots = medicationID.map { id in ledger.slots.filter { $0.medicationID == id } } ?? ledger.slots
+        asNeeded = medicationID.map { id in ledger.asNeeded.filter { $0.medicationID == id } } ?? ledger.asNeeded
         // Monday-first weeks cut at the period's ends, filled in one pass over the slots.
         let firstMonday = from.adding(days: 1 - from.weekday.rawValue)
         var weeks: [Week] = []
@@ -50,7 +51,7 @@ public struct Report: Sendable {
             weeks.append(Week(days: start...min(sunday, to), figures: Figures()))
             start = sunday.adding(days: 1)
         }
-        for slot in ledger.slots { weeks[(slot.date - firstMonday) / 7].figures.add(slot) }
+        for slot in slots { weeks[(slot.date - firstMonday) / 7].figures.add(slot) }
         self.weeks = weeks
     }
 

@@ -2,7 +2,8 @@ import DoseCore
 
 /// `dosebar history` in a terminal (DESIGN §3 History): one row per week, Monday first, one cell
 /// per day coloured by its state, the month at the row where it starts, the medicine's name (or
-/// "all") above and a legend below (then how many doses sync merged as duplicates, if any). Without colour (NO_COLOR, a pipe) each cell carries a letter.
+/// "all") above and a legend below (then how many doses sync merged as duplicates, if any). Each cell carries
+/// its state's letter, with colour or without (NO_COLOR, a pipe).
 /// 47 columns wide in both languages.
 public struct HistoryCalendar {
     public var title: String
@@ -21,16 +22,19 @@ public struct HistoryCalendar {
     /// The letter of each state when there is no colour: the ASCII icon set's, as on the bars' strip.
     static func letter(_ s: HistoryState) -> String { IconSet.ascii[day: s] }
 
-    /// The background colour (ANSI) of each state.
+    /// The background colour (ANSI 256-colour) of each state: blue for all taken, orange for missed,
+    /// after the Okabe–Ito palette, so the two stay apart under red-green colour blindness
+    /// (deuteranopia, protanopia) and differ in lightness under tritanopia; the letter stays in
+    /// each cell in any case.
     static func background(_ s: HistoryState) -> String {
         switch s {
-        case .done: "30;42"
-        case .partial: "30;43"
-        case .missed: "97;41"
-        case .skipped: "30;47"
-        case .rest: "97;44"
+        case .done: "97;48;5;25"      // blue #005faf
+        case .partial: "30;48;5;227"  // light yellow #ffff5f
+        case .missed: "30;48;5;208"   // orange #ff8700
+        case .skipped: "30;48;5;250"  // light grey
+        case .rest: "30;48;5;152"     // pale blue-grey
         case .none: "2"
-        case .pending: "30;46"
+        case .pending: "30;48;5;117"  // sky blue #87d7ff
         }
     }
 
@@ -71,20 +75,20 @@ public struct HistoryCalendar {
 
     private func cell(_ d: LocalDate, _ state: HistoryState) -> String {
         let number = pad(String(d.day), 2, right: true)
-        if color { return "\u{1B}[\(Self.background(state))m \(number) \u{1B}[0m" }
+        if color { return "\u{1B}[\(Self.background(state))m \(number)\(Self.letter(state))\u{1B}[0m" }
         return " " + number + Self.letter(state)
     }
 
-    /// One legend line per two or three states, each `■ word` (colour) or `D word` (letters).
+    /// One legend line per two or three states, each `D word`, the letter coloured as its cells when in colour.
     private func legend() -> [String] {
         let items = HistoryState.allCases.map { s in
-            (color ? "\u{1B}[\(Self.background(s))m  \u{1B}[0m" : Self.letter(s)) + " " + catalog.state(s)
+            (color ? "\u{1B}[\(Self.background(s))m\(Self.letter(s))\u{1B}[0m" : Self.letter(s)) + " " + catalog.state(s)
         }
         var lines: [String] = []
         var line = ""
         var width = 0
         for (item, s) in zip(items, HistoryState.allCases) {
-            let w = (color ? 2 : 1) + 1 + TextTable.width(catalog.state(s))
+            let w = 1 + 1 + TextTable.width(catalog.state(s))
             if width > 0 && width + 3 + w > 78 {
                 lines.append(line); line = ""; width = 0
             }

@@ -19,11 +19,22 @@ struct GlobalOptions: ParsableArguments {
             completion: .file(extensions: ["toml"]))
     var config: String?
 
+    @Option(name: .long, help: ArgumentHelp("Colour: auto (a terminal, unless NO_COLOR), always or never.", valueName: "when"))
+    var color: ColorChoice = .auto
+
+    /// Whether what this command prints for a person is coloured.
+    func wantsColor(_ context: AppContext) -> Bool { Output.wantsColor(context.env, choice: color) }
+
     /// What DoseApp's context needs from these flags.
     var options: AppOptions { AppOptions(db: db, dir: dir, lang: lang, config: config) }
 }
 
 extension Language: ExpressibleByArgument {
     /// `en`, `ko`, in any letter case.
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension ColorChoice: ExpressibleByArgument {
+    /// `auto`, `always`, `never`, in any letter case.
     public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }

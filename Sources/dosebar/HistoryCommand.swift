@@ -8,7 +8,7 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Show a calendar of past days, coloured by how each day went.",
-        usage: "dosebar history [<name>] [--from <date>] [--to <date>] [--json] [<global options>]",
+        usage: "dosebar history [<name>] [--from <date>] [--to <date>] [--days <N>] [--json] [<global options>]",
         discussion: """
         One row per week, Monday first. A day is 'all taken' when every dose was taken or skipped \
         (at least one taken), 'some missed', 'missed', 'skipped' (all skipped), 'rest day' (a cycle \
@@ -26,8 +26,7 @@ struct HistoryCommand: ParsableCommand {
 
     @Argument(help: "Only this medicine (name or unique prefix; archived ones too).", completion: .medicineNames)
     var name: String?
-    @Option(name: .long, help: ArgumentHelp("First day (YYYY-MM-DD, today, yesterday).", valueName: "date")) var from: String?
-    @Option(name: .long, help: ArgumentHelp("Last day (default today).", valueName: "date")) var to: String?
+    @OptionGroup var range: RangeOptions
     @Flag(name: .long, help: "Print JSON: [{day, state, total, taken, on_time, late, early, skipped, missed}]; duplicates: N on a day where sync merged N doses.") var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
@@ -37,7 +36,7 @@ struct HistoryCommand: ParsableCommand {
         let service = HistoryService(store: try context.openStore(), context: context)
         let medication = try name.map { try service.medication(named: $0) }
         // By default five rows: this week and the four before, from a Monday.
-        let days = try service.range(from: from, to: to, defaultDays: 28 + context.today.weekday.rawValue)
+        let days = try range.range(service, defaultDays: 28 + context.today.weekday.rawValue)
         let records = try service.ledger(days).dayRecords(medicationID: medication?.id)
         let duplicates = try service.duplicates(days, medicationID: medication?.id)
         if json {
@@ -46,7 +45,7 @@ struct HistoryCommand: ParsableCommand {
         }
         let title = medication?.name ?? context.catalog.text("history.all")
         let calendar = HistoryCalendar(title: title, records: records, catalog: context.catalog,
-                                       color: Output.wantsColor(context.env), duplicates: duplicates.values.reduce(0, +))
+                                       color: global.wantsColor(context), duplicates: duplicates.values.reduce(0, +))
         for line in calendar.lines() { Output.line(line) }
     }
 }

@@ -8,7 +8,7 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write a report of past days for your doctor (HTML, CSV or JSON).",
-        usage: "dosebar report [--from <date>] [--to <date>] [--format html|csv|json] [--output <file> [--force]] [<global options>]",
+        usage: "dosebar report [<name>] [--from <date>] [--to <date>] [--days <N>] [--format html|csv|json] [--json] [--output <file> [--force]] [<global options>]",
         discussion: """
         Whole days from --from to --to (default: the last 30 days, today included). HTML is one \
         self-contained page (no script, nothing fetched) that prints on A4: each medicine with its \
@@ -29,10 +29,12 @@ struct ReportCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("First day (YYYY-MM-DD, today, yesterday).", valueName: "date")) var from: String?
-    @Option(name: .long, help: ArgumentHelp("Last day (default today).", valueName: "date")) var to: String?
+    @Argument(help: "Only this medicine (name or unique prefix; archived ones too).", completion: .medicineNames)
+    var name: String?
+    @OptionGroup var range: RangeOptions
     @Option(name: .long, help: "html, csv or json (default: from the --output extension, else html).")
     var format: ReportOutput.Format?
+    @Flag(name: .long, help: "Print JSON (the same as --format json).") var json = false
     @Option(name: .long, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"),
             completion: .file(extensions: ["html", "htm", "csv", "json"])) var output: String?
     @Flag(name: .long, help: "Let --output replace an ordinary file that is not a dosebar report.") var force = false
@@ -41,16 +43,19 @@ struct ReportCommand: ParsableCommand {
 
     func validate() throws {
         if force && output == nil { throw ValidationError("--force goes with --output") }
+        _ = try JSONFlag.format(json: json, format: format, default: .json)
     }
 
     func run() throws {
-        let format = try ReportOutput.resolve(format: format, output: output)
+        let asked = json ? try JSONFlag.format(json: json, format: format, default: .json) : format
+        let format = try ReportOutput.resolve(format: asked, output: output)
         let context = try AppContext(global.options)
         if let output {
             try ReportOutput.check(output, format: format, database: context.dbPath, force: force)
         }
         let service = HistoryService(store: try context.openStore(), context: context)
-        let report = Report(try service.ledger(try service.range(from: from, to: to, defaultDays: 30)))
+        let medication = try name.map { try service.medication(named: $0) }
+        let report = Report(try service.ledger(try range.range(service, defaultDays: 30)), medicationID: medication?.id)
         let text = switch format {
         case .csv: ReportCSV.render(report)
         case .json: HistoryJSON.report(report, catalog: context.catalog) + "\n"
@@ -66,4 +71,7 @@ struct ReportCommand: ParsableCommand {
     }
 }
 
-extension ReportOutput.Format: ExpressibleByArgument {}
+extension ReportOutput.Format: ExpressibleByArgument {
+    /// Any letter case, as `--lang`.
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}

@@ -6,7 +6,7 @@ struct ScheduleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Times of day, comma-separated (24-hour).", valueName: "HH:MM[,HH:MM…]"))
     var at: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only on these weekdays.", valueName: "mon,wed,fri"))
+    @Option(name: .long, help: ArgumentHelp("Only on these days (weekdays: mon–fri, weekends: sat,sun).", valueName: "mon,wed,fri|weekdays|weekends"))
     var days: String?
 
     @Option(name: .long, help: ArgumentHelp("Every N days, weeks or months, counted from --from.", valueName: "Nd|Nw|Nm"))

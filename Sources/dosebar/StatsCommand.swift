@@ -8,7 +8,7 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Show adherence over the last N days, next to the N days before.",
-        usage: "dosebar stats [<name>] [--days <N>] [--json] [<global options>]",
+        usage: "dosebar stats [<name>] [--from <date>] [--to <date>] [--days <N>] [--json] [<global options>]",
         discussion: """
         Per medicine and overall: doses taken of those whose outcome is known (taken, skipped or \
         missed; today's pending doses do not count yet), taken on time (within the window), late, \
@@ -24,29 +24,26 @@ struct StatsCommand: ParsableCommand {
 
     @Argument(help: "Only this medicine (name or unique prefix; archived ones too).", completion: .medicineNames)
     var name: String?
-    @Option(name: .long, help: ArgumentHelp("The number of days ending today (1–3660).", valueName: "N")) var days = 30
+    @OptionGroup var range: RangeOptions
     @Flag(name: .long, help: "Print JSON: {days, from, to, overall, previous, medications: [{name, most_late_slot, …}]}.")
     var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func validate() throws {
-        guard (1...3660).contains(days) else { throw ValidationError("--days: give a number of days from 1 to 3660") }
-    }
-
     func run() throws {
         let context = try AppContext(global.options)
         let service = HistoryService(store: try context.openStore(), context: context)
         let medication = try name.map { try service.medication(named: $0) }
-        let today = context.today
-        let current = today.adding(days: 1 - days)...today
-        let previous = today.adding(days: 1 - 2 * days)...today.adding(days: -days)
-        let ledger = try service.ledger(previous.lowerBound...today)
+        // The days asked for (default the last 30) and as many just before them.
+        let current = try range.range(service, defaultDays: 30)
+        let days = current.upperBound - current.lowerBound + 1
+        let previous = current.lowerBound.adding(days: -days)...current.lowerBound.adding(days: -1)
+        let ledger = try service.ledger(previous.lowerBound...current.upperBound)
         let shown = ledger.medications(in: current).filter { medication == nil || $0.id == medication!.id }
         let now = ledger.figuresByMedication(days: current), before = ledger.figuresByMedication(days: previous)
         let mostLate = ledger.mostLateSlots(days: current)
         let stats = HistoryJSON.Stats(
-            days: days, from: current.lowerBound, to: today,
+            days: days, from: current.lowerBound, to: current.upperBound,
             overall: Self.total(now, of: medication?.id),
             previous: Self.total(before, of: medication?.id),
             medications: shown.map { m in

@@ -8,7 +8,7 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print what a bar would show now, in one output format.",
-        usage: "dosebar status [--format <format>] [<global options>]",
+        usage: "dosebar status [--format <format>] [--json] [<global options>]",
         discussion: """
         Bars should read the pre-rendered files of the shared directory (or 'dosebar watch'); \
         this command is for scripts and checking a format.
@@ -20,12 +20,16 @@ struct Status: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The output format.")
-    var format: OutputFormat = .text
+    @Option(name: .long, help: "The output format (default text).")
+    var format: OutputFormat?
+    @Flag(name: .long, help: "Print JSON (the same as --format json).") var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    func validate() throws { _ = try JSONFlag.format(json: json, format: format, default: .text) }
+
     func run() throws {
+        let format = try JSONFlag.format(json: json, format: format, default: .text)
         let context = try AppContext(global.options)
         let store = try context.openStore()
         let timeline = try DayService(store: store, context: context).timeline()

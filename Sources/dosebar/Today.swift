@@ -33,13 +33,14 @@ struct Today: ParsableCommand {
             Output.line(SnapshotJSON.snapshot(snapshot))
             return
         }
-        let color = Output.wantsColor(context.env)
+        let color = global.wantsColor(context)
         func paint(_ s: String, _ status: SlotStatus) -> String {
             guard color else { return s }
             let code = switch status {
-            case .late, .missed: "31"
+            // Orange and blue, as the history calendar: apart under red-green colour blindness.
+            case .late, .missed: "38;5;208"
             case .due: "33"
-            case .taken, .takenEarly, .takenLate: "32"
+            case .taken, .takenEarly, .takenLate: "38;5;33"
             case .skipped: "90"
             case .upcoming: "0"
             }

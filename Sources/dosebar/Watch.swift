@@ -7,7 +7,7 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Print the current line for a bar, then one line per change.",
-        usage: "dosebar watch [--format <format>] [<global options>]",
+        usage: "dosebar watch [--format <format>] [--json] [<global options>]",
         discussion: """
         Prints the line of the format's file in the shared directory (waybar.json, polybar.txt, \
         i3blocks.txt as one JSON object, tmux.txt, snapshot.txt, snapshot.json), then a new line \
@@ -24,7 +24,8 @@ struct Watch: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The output format (conky reads conky.txt itself).") var format: Format = .text
+    @Option(name: .long, help: "The output format (default text; conky reads conky.txt itself).") var format: Format?
+    @Flag(name: .long, help: "Print JSON lines (the same as --format json).") var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
@@ -33,9 +34,14 @@ struct Watch: ParsableCommand {
         case waybar, polybar, i3blocks, tmux, text, json
 
         var output: OutputFormat { OutputFormat(rawValue: rawValue)! }
+
+        /// Any letter case, as `--lang`.
+        init?(argument: String) { self.init(rawValue: argument.lowercased()) }
     }
 
+    func validate() throws { _ = try JSONFlag.format(json: json, format: format?.output, default: .text) }
+
     func run() throws {
-        try LineStream.run(global.options, format: format.output)
+        try LineStream.run(global.options, format: try JSONFlag.format(json: json, format: format?.output, default: .text))
     }
 }

@@ -1,0 +1,24 @@
+import ArgumentParser
+import DoseApp
+import DoseCore
+
+/// The range of past days of `history`, `stats` and `report`: `--from`, `--to`, `--days`, any two of them.
+struct RangeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("First day (YYYY-MM-DD, today, yesterday).", valueName: "date")) var from: String?
+    @Option(name: .long, help: ArgumentHelp("Last day (default today).", valueName: "date")) var to: String?
+    @Option(name: .long, help: ArgumentHelp("The number of days (1–3660), ending --to or starting --from.", valueName: "N"))
+    var days: Int?
+
+    func validate() throws {
+        if from != nil && to != nil && days != nil {
+            throw ValidationError("--from, --to and --days: give at most two of them (e.g. --from 2026-10-01 --days 31)")
+        }
+        if let days, !(1...3660).contains(days) { throw ValidationError("--days: give a number of days from 1 to 3660") }
+    }
+
+    /// The days asked for, ending no later than today; `defaultDays` ending today (or `--to`) when neither
+    /// `--from` nor `--days` is given.
+    func range(_ service: HistoryService, defaultDays: Int) throws -> ClosedRange<LocalDate> {
+        try service.range(from: from, to: to, days: days, defaultDays: defaultDays)
+    }
+}
