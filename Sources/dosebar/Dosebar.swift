@@ -53,7 +53,12 @@ struct Dosebar: ParsableCommand {
             // ArgumentParser's own errors keep their exit codes (64 for usage); help and --version
             // print as it prints them, and an error is one line on stderr like every other (DESIGN §9).
             let code = exitCode(for: error)
-            if code == .success { exit(withError: error) }
+            if code == .success {
+                // Help, --version and the like: on stdout, with the help page's sections in the
+                // order a reader wants them.
+                print(HelpLayout.ownOptionsFirst(fullMessage(for: error)))
+                Foundation.exit(code.rawValue)
+            }
             let text = oneLine(message(for: error))
             if !text.isEmpty { Output.error(text) }
             Foundation.exit(code.rawValue)
