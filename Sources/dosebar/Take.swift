@@ -27,7 +27,7 @@ struct Take: ParsableCommand {
           $ dosebar take Aspirin --at 08:10
           $ dosebar take Aspirin --at 2026-11-21T21:05
           $ dosebar take Yaz --slot "2026-11-21 22:00" --at 2026-11-22T00:30
-          $ dosebar take Ibuprofen --force    # over the limit: kept, marked over_limit
+          $ dosebar take Ibuprofen --force    # over the limit: marked over_limit
         """
     )
 

@@ -64,6 +64,9 @@ struct HelpPagesTests {
                 let continues = previous.hasSuffix("\\") && line.hasPrefix("      ")
                 if !line.hasPrefix("  $ ") && !continues {
                     found.append("example broken mid-command: \(previous) ⏎ \(line)")
+                } else if columns(line) > 77 {
+                    // The manual page shows an example 3 columns further right (scripts/install-man).
+                    found.append("example wider than 77 columns, too wide for the manual page: \(line)")
                 }
             }
             previous = line
@@ -105,6 +108,7 @@ struct HelpPagesTests {
         #expect(Self.problems(String(repeating: "가", count: 40)).isEmpty)
         #expect(Self.problems("Examples:\n  $ dosebar history --json | jq '.[] |\nselect(.x)'\n").count == 1)
         #expect(Self.problems("Examples:\n  $ dosebar history --json \\\n      | jq .\n").isEmpty)
+        #expect(Self.problems("Examples:\n  $ dosebar " + String(repeating: "x", count: 68) + "\n").count == 1)
         #expect(Self.problems("A line (DESIGN §4).").count == 2)
         #expect(Self.problems("GLOBAL OPTIONS:\n  --db\n\nOPTIONS:\n  --json\n").count == 1)
         #expect(Self.problems("OPTIONS:\n  --json\n\nGLOBAL OPTIONS:\n  --db\n").isEmpty)
