@@ -1,11 +1,15 @@
 # Convenience targets; the scripts are the source of truth.
-.PHONY: build test install demo bench bench-quick gnome-extension gnome-extension-install
+.PHONY: build test install check-man demo bench bench-quick gnome-extension gnome-extension-install
 build:
 	swift build
 test:
 	scripts/test
+# PREFIX (default ~/.local) and DESTDIR as usual: make install DESTDIR=/tmp/stage PREFIX=/usr
 install:
-	scripts/install
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install
+# The manual pages as make install writes them, rendered by man (or groff) with warnings on.
+check-man:
+	scripts/check-man
 demo:
 	scripts/demo
 bench:

@@ -16,7 +16,9 @@ struct Add: ParsableCommand {
           $ dosebar add "Vitamin D" --at 09:00 --every 1w
           $ dosebar add Yaz --at 22:00 --cycle 21/7 --from 2026-11-01
           $ dosebar add Ibuprofen --as-needed --max-per-day 3 --min-interval 6h
-          $ dosebar add Warfarin --at 18:00 --per-dose 0.5 --stock 9.75   (half a tablet; to hundredths)
+          $ dosebar add Warfarin --at 18:00 --per-dose 0.5 --stock 9.75
+
+        Amounts go to hundredths: --per-dose 0.5 is half a tablet.
         """
     )
 

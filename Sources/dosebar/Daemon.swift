@@ -28,7 +28,7 @@ struct Daemon: ParsableCommand {
         Examples:
           $ dosebar daemon
           $ dosebar daemon --notify
-          $ systemctl --user enable --now dosebar   # see integrations/systemd
+          $ systemctl --user enable --now dosebar   # unit installed by make install
         """
     )
 

@@ -9,12 +9,17 @@ struct Dosebar: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dosebar",
         abstract: "Track the medicines you take and keep your desktop bar current.",
+        usage: "dosebar [<command>] [<options>]",
         discussion: """
         dosebar keeps today's doses in a small SQLite database and writes a pre-rendered view of the \
         day (JSON and one line per bar) into a shared directory that waybar, polybar, conky, tmux, \
         i3blocks and GNOME Shell read.
 
         With no command, dosebar shows today (the same as `dosebar today`).
+
+        Every command takes the global options --db, --dir, --lang and --config. \
+        'dosebar help COMMAND' (or 'dosebar COMMAND --help') shows a command's own options and \
+        examples, as does its manual page: man dosebar.take, man dosebar.sync.init.
 
         Examples:
           $ dosebar add Aspirin --at 08:00 --dose "100 mg" --stock 30
@@ -54,7 +59,12 @@ struct Dosebar: ParsableCommand {
             // ArgumentParser's own errors keep their exit codes (64 for usage); help and --version
             // print as it prints them, and an error is one line on stderr like every other (DESIGN §9).
             let code = exitCode(for: error)
-            if code == .success { exit(withError: error) }
+            if code == .success {
+                // Help, --version and the like: on stdout, with the help page's sections in the
+                // order a reader wants them.
+                print(HelpLayout.ownOptionsFirst(fullMessage(for: error)))
+                Foundation.exit(code.rawValue)
+            }
             let text = oneLine(message(for: error))
             if !text.isEmpty { Output.error(text) }
             Foundation.exit(code.rawValue)

@@ -15,7 +15,7 @@ struct Export: ParsableCommand {
 
         Examples:
           $ dosebar export
-          $ dosebar export --dir /tmp/dosebar-demo && cat /tmp/dosebar-demo/snapshot.txt
+          $ dosebar export --dir /tmp/demo && cat /tmp/demo/snapshot.txt
         """
     )
 

@@ -8,7 +8,10 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Show a calendar of past days, coloured by how each day went.",
-        usage: "dosebar history [<name>] [--from <date>] [--to <date>] [--days <N>] [--json] [<global options>]",
+        usage: """
+        dosebar history [<name>] [--from <date>] [--to <date>] [--days <N>]
+        [--json] [<global options>]
+        """,
         discussion: """
         One row per week, Monday first. A day is 'all taken' when every dose was taken or skipped \
         (at least one taken), 'some missed', 'missed', 'skipped' (all skipped), 'rest day' (a cycle \
@@ -20,7 +23,8 @@ struct HistoryCommand: ParsableCommand {
         Examples:
           $ dosebar history
           $ dosebar history Metformin --from 2026-09-01
-          $ dosebar history --from 2026-10-01 --to 2026-10-31 --json | jq '.[] | select(.state == "missed")'
+          $ dosebar history --from 2026-10-01 --to 2026-10-31 --json \\
+              | jq '.[] | select(.state == "missed")'
         """
     )
 

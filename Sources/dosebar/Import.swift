@@ -13,7 +13,8 @@ struct Import: ParsableCommand {
 
         Examples:
           $ dosebar import dosage
-          $ dosebar import dosage ~/.var/app/io.github.diegopvlk.Dosage/data --dry-run
+          $ dosebar import dosage --dry-run \\
+              ~/.var/app/io.github.diegopvlk.Dosage/data
           $ dosebar import csv october.csv
         """,
         subcommands: [ImportDosage.self, ImportCSV.self]

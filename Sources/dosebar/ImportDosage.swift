@@ -8,7 +8,10 @@ struct ImportDosage: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dosage",
         abstract: "Import the treatments and history of the GTK app Dosage.",
-        usage: "dosebar import dosage [<dir>] [--zone <zone>] [--dry-run] [--json] [<global options>]",
+        usage: """
+        dosebar import dosage [<dir>] [--zone <zone>] [--dry-run] [--json]
+        [<global options>]
+        """,
         discussion: """
         Reads dosage-treatments.json and dosage-history.json from DIR (or its dosage/ folder); by \
         default from Dosage's Flatpak folder ~/.var/app/io.github.diegopvlk.Dosage/data, else its Snap \

@@ -12,7 +12,7 @@ struct Refill: ParsableCommand {
         Examples:
           $ dosebar refill Metformin 60
           $ dosebar refill Metformin --set 42
-          $ dosebar refill Warfarin 0.5       (half a tablet; amounts go to hundredths)
+          $ dosebar refill Warfarin 0.5      # half a tablet (to hundredths)
         """
     )
 

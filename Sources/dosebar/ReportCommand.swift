@@ -8,7 +8,11 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write a report of past days for your doctor (HTML, CSV or JSON).",
-        usage: "dosebar report [<name>] [--from <date>] [--to <date>] [--days <N>] [--format html|csv|json] [--json] [--output <file> [--force]] [<global options>]",
+        usage: """
+        dosebar report [<name>] [--from <date>] [--to <date>] [--days <N>]
+        [--format html|csv|json] [--json] [--output <file> [--force]]
+        [<global options>]
+        """,
         discussion: """
         Whole days from --from to --to (default: the last 30 days, today included). HTML is one \
         self-contained page (no script, nothing fetched) that prints on A4: each medicine with its \

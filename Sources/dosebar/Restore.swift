@@ -21,7 +21,8 @@ struct Restore: ParsableCommand {
         Examples:
           $ dosebar backup ~/dosebar-backup.sqlite
           $ dosebar restore ~/dosebar-backup.sqlite
-          $ dosebar restore ~/.local/share/dosebar/dosebar.sqlite.replaced-20261122T083000Z
+          $ dosebar restore \\
+              ~/.local/share/dosebar/dosebar.sqlite.replaced-20261122T083000Z
         """
     )
 

@@ -8,7 +8,10 @@ struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Show adherence over the last N days, next to the N days before.",
-        usage: "dosebar stats [<name>] [--from <date>] [--to <date>] [--days <N>] [--json] [<global options>]",
+        usage: """
+        dosebar stats [<name>] [--from <date>] [--to <date>] [--days <N>]
+        [--json] [<global options>]
+        """,
         discussion: """
         Per medicine and overall: doses taken of those whose outcome is known (taken, skipped or \
         missed; today's pending doses do not count yet), taken on time (within the window), late, \

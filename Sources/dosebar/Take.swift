@@ -7,7 +7,10 @@ struct Take: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "take",
         abstract: "Log doses as taken (every due dose when no name is given).",
-        usage: "dosebar take [<names> ...] [--at <time>] [--slot <dose>] [--next] [--force] [<global options>]",
+        usage: """
+        dosebar take [<names> ...] [--at <time>] [--slot <dose>] [--next]
+        [--force] [<global options>]
+        """,
         discussion: """
         'take NAME' takes that medicine's open dose, whatever day it belongs to (a 22:00 pill taken \
         at 00:30 is last night's, taken late), else its next dose if it opens within the tolerance \
@@ -24,7 +27,7 @@ struct Take: ParsableCommand {
           $ dosebar take Aspirin --at 08:10
           $ dosebar take Aspirin --at 2026-11-21T21:05
           $ dosebar take Yaz --slot "2026-11-21 22:00" --at 2026-11-22T00:30
-          $ dosebar take Ibuprofen --force    # beyond --max-per-day: recorded, marked over_limit
+          $ dosebar take Ibuprofen --force    # over the limit: marked over_limit
         """
     )
 

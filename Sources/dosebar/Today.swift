@@ -20,7 +20,7 @@ struct Today: ParsableCommand {
         """
     )
 
-    @Flag(name: .long, help: "Print the snapshot object (DESIGN §4) for now.") var json = false
+    @Flag(name: .long, help: "Print today as JSON: the snapshot the bars read (snapshot.json).") var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
