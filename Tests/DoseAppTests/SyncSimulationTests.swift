@@ -41,6 +41,11 @@ struct SyncSimulationTests {
 
     let root = NSTemporaryDirectory() + "dosebar-sync-\(UUID().uuidString)"
 
+    struct Undeliverable: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "no sync file to deliver at \(path)" }
+    }
+
     func devices(_ n: Int, tz: String = "Asia/Seoul") throws -> [Device] {
         try (0..<n).map { try Device(root: root + "/d\($0)", index: $0, tz: tz) }
     }
@@ -48,7 +53,13 @@ struct SyncSimulationTests {
     /// Copies `from`'s file (whole, or its first `bytes`) into `to`'s folder, as Syncthing would.
     func deliver(_ from: Device, to: Device, bytes: Int? = nil) throws {
         let source = try from.ownFile
-        guard var data = FileManager.default.contents(atPath: source) else { return }
+        guard var data = FileManager.default.contents(atPath: source) else {
+            // Only a device with no operations of its own may have no file yet (one that joined
+            // empty); any other missing file would make the game prove nothing.
+            let sync = try from.sync, me = try sync.setup()!.device
+            if try sync.status().devices.contains(where: { $0.device == me && $0.applied > 0 }) { throw Undeliverable(path: source) }
+            return
+        }
         if let bytes { data = data.prefix(bytes) }
         let target = SyncFolder(shared: to.folder).path + "/" + (source as NSString).lastPathComponent
         try data.write(to: URL(fileURLWithPath: target + ".tmp"))
