@@ -296,7 +296,7 @@ scenario_setup() {
 scenario_from_binary() {
     # A copy the test user can run; it also goes first on the bars' PATH.
     local bin=$WORK/bin/dosebar
-    [ "$MUTATE" = 1 ] && bin=$WORK/bin/dosebar.real
+    [ "$MUTATE" = 1 ] && { bin=$WORK/bin/dosebar.real; REAL_SHARED=$WORK/real; }
     cp "$DOSEBAR_BIN" "$bin" && chmod 755 "$bin" || return 1
     [ "$MUTATE" = 1 ] && { mutate_wrapper; mutate_config; }
     SCENARIO_BIN=$WORK/bin/dosebar
@@ -340,14 +340,16 @@ scenario_advance() {
 # the shared directory are rewritten (fixtures/mutate.pl: other counts, other
 # state and class, other colours, other dose statuses, other as-needed counts,
 # broken escapes of "Ferrous & C #2") after every command of the binary: the
-# copy on the bars' PATH is then a wrapper that mutates after the real command
-# (`watch` reads the files, so it streams the wrong lines). The daemon's own
+# copy on the bars' PATH is then a wrapper whose real command writes
+# $REAL_SHARED, a directory no bar reads, and which then copies the files into
+# $SHARED rewritten (so a bar polling on its own clock never draws a right file
+# for a moment; `watch` reads $SHARED, so it streams the wrong lines). The daemon's own
 # nudges are turned off (config.toml [nudge]); while it runs, a loop mutates
 # whatever it rewrites and then nudges the bar itself ($MUTATE_NUDGE, a
 # command each test sets), so a bar never re-reads a right file.
 mutate_shared() {
     [ "$MUTATE" = 1 ] || return 0
-    run_as perl "$FIXTURES_DIR/mutate.pl" "$SHARED" "$WORK/mut"
+    run_as perl "$FIXTURES_DIR/mutate.pl" "${REAL_SHARED:-$SHARED}" "$SHARED" "$WORK/mut"
 }
 mutate_config() {
     run_as mkdir -p "$SCENARIO_HOME/.config/dosebar"
@@ -358,9 +360,13 @@ mutate_wrapper() {
     cat >"$WORK/bin/dosebar" <<SH
 #!/bin/sh
 # self-test wrapper (DOSEBAR_IT_MUTATE=1): the real dosebar, then wrong bar files
-case "\$1" in watch|daemon) exec "$WORK/bin/dosebar.real" "\$@" ;; esac
-"$WORK/bin/dosebar.real" "\$@"; rc=\$?
-perl "$FIXTURES_DIR/mutate.pl" "$SHARED" "$WORK/mut"
+# (the real one writes $REAL_SHARED, which no bar reads; \`watch\` reads the wrong files)
+case "\$1" in
+    watch) exec "$WORK/bin/dosebar.real" "\$@" ;;
+    daemon) DOSEBAR_DIR="$REAL_SHARED" exec "$WORK/bin/dosebar.real" "\$@" ;;
+esac
+DOSEBAR_DIR="$REAL_SHARED" "$WORK/bin/dosebar.real" "\$@"; rc=\$?
+perl "$FIXTURES_DIR/mutate.pl" "$REAL_SHARED" "$SHARED" "$WORK/mut"
 exit \$rc
 SH
     chmod 755 "$WORK/bin/dosebar"
