@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport", "DoseTestSupport"], resources: [.copy("Expected")]),
         // Golden files and fixtures are read from the source tree by path (#filePath), not bundled.
-        .testTarget(name: "DosebarTests", dependencies: ["DoseCore", "DoseTestSupport"], exclude: ["Expected", "Fixtures"]),
+        .testTarget(name: "DosebarTests", dependencies: ["DoseCore", "DoseExport", "DoseTestSupport"], exclude: ["Expected", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -37,11 +37,16 @@ public struct Config: Sendable {
     public init() {}
 
     /// Which bars the daemon pokes after a write.
+    /// `[nudge]`: one setting per registered bar nudge (`OutputFormat.nudges`): a signal number
+    /// (0 = off) or a switch (1 = on, 0 = off).
     public struct Nudge: Sendable {
-        public var waybarSignal = 8
-        public var polybar = true
-        public var tmux = true
-        public var i3blocksSignal = 10
+        /// The value of each key the file set; the others keep the registry's default.
+        public var values: [String: Int] = [:]
+
+        /// The value in force for `nudge`.
+        public func value(_ nudge: BarNudge) -> Int { values[nudge.key] ?? nudge.defaultValue }
+        /// Whether `nudge` is on (a signal number above 0, or a switch that is on).
+        public func isOn(_ nudge: BarNudge) -> Bool { value(nudge) > 0 }
     }
 
     static let formats = RenderOptions.templateNames
@@ -147,14 +152,15 @@ public struct Config: Sendable {
         guard let t = value.table else { throw reader.fail("nudge", nil, "expected a [nudge] table") }
         var nudge = Nudge()
         for (k, v) in t {
-            switch k {
-            case "waybar_signal", "i3blocks_signal":
+            guard let known = OutputFormat.nudges.first(where: { $0.key == k }) else {
+                throw reader.fail(k, "nudge", "unknown key (use \(OutputFormat.nudges.map(\.key).joined(separator: ", ")))")
+            }
+            if known.isSignal {
                 guard let n = v.int, (0...30).contains(n) else { throw reader.fail(k, "nudge", "expected a number 0–30 (0 = off)") }
-                if k == "waybar_signal" { nudge.waybarSignal = n } else { nudge.i3blocksSignal = n }
-            case "polybar", "tmux":
+                nudge.values[k] = n
+            } else {
                 guard let b = v.bool else { throw reader.fail(k, "nudge", "expected true or false") }
-                if k == "polybar" { nudge.polybar = b } else { nudge.tmux = b }
-            default: throw reader.fail(k, "nudge", "unknown key (use waybar_signal, polybar, tmux, i3blocks_signal)")
+                nudge.values[k] = b ? 1 : 0
             }
         }
         return nudge

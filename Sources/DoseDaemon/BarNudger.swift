@@ -1,5 +1,6 @@
 import CLinuxShim
 import DoseApp
+import DoseExport
 import Foundation
 import Glibc
 
@@ -24,23 +25,24 @@ final class BarNudger {
         self.settings = settings; self.children = children; self.environment = environment
     }
 
-    /// Nudges the bars whose file is among `changed`.
+    /// Nudges the bars whose file is among `changed`, each as its format's registry entry says
+    /// (`OutputFormat.nudge`).
     func nudge(changed: [String]) {
         let changed = Set(changed)
-        if settings.waybarSignal > 0, changed.contains("waybar.json") {
-            for pid in processes(named: "waybar") { kill(pid, shim_sigrtmin() + Int32(settings.waybarSignal)) }
-        }
-        if settings.i3blocksSignal > 0, changed.contains("i3blocks.txt") {
-            for pid in processes(named: "i3blocks") { kill(pid, shim_sigrtmin() + Int32(settings.i3blocksSignal)) }
-        }
-        if settings.polybar, changed.contains("polybar.txt"), let msg = children.which("polybar-msg"),
-           !processes(named: "polybar").isEmpty {
-            children.spawn(msg, ["action", "#dosebar.hook.0"])
-        }
-        if settings.tmux, changed.contains("tmux.txt") {
-            let sockets = tmuxSockets()
-            if !sockets.isEmpty, let tmux = children.which("tmux") {
-                for socket in sockets { refreshTmuxClients(tmux, socket) }
+        for format in OutputFormat.all where changed.contains(format.fileName) {
+            guard let nudge = format.nudge, settings.isOn(nudge) else { continue }
+            switch nudge {
+            case .signal(let process, _, _):
+                for pid in processes(named: process) { kill(pid, shim_sigrtmin() + Int32(settings.value(nudge))) }
+            case .polybarHook:
+                if let msg = children.which("polybar-msg"), !processes(named: "polybar").isEmpty {
+                    children.spawn(msg, ["action", "#dosebar.hook.0"])
+                }
+            case .tmuxRefresh:
+                let sockets = tmuxSockets()
+                if !sockets.isEmpty, let tmux = children.which("tmux") {
+                    for socket in sockets { refreshTmuxClients(tmux, socket) }
+                }
             }
         }
     }

@@ -30,7 +30,7 @@ import DoseCore
 import Foundation
 
 /// Renders a snapshot for conky (`conky.txt`, `status --format conky`).
-public enum ConkyRenderer {
+public enum ConkyRenderer: BarRenderer {
     /// The colour a dose line takes, as the day state whose colour it borrows.
     public static let statusColors: [SlotStatus: DayState] = [
         .upcoming: .upcoming, .due: .due, .late: .late, .missed: .missed,

@@ -21,25 +21,15 @@ public struct Exporter: Sendable {
     /// An exporter rendering with `options`.
     public init(options: RenderOptions = RenderOptions()) { self.options = options }
 
-    /// The snapshot formats in writing order (after `timeline.json`), as DESIGN §4 lists them.
-    private static let writeOrder: [OutputFormat] = [.json, .text, .waybar, .polybar, .tmux, .conky, .i3blocks]
-
-    /// Every file name the shared directory holds, in writing order.
-    public static let fileNames: [String] = ["timeline.json"] + writeOrder.map(\.fileName)
+    /// Every file name the shared directory holds, in writing order: `timeline.json`, then each
+    /// registered format's (`OutputFormat.all`).
+    public static let fileNames: [String] = ["timeline.json"] + OutputFormat.all.map(\.fileName)
 
     /// The rendering of `snapshot` in `format`, without a trailing newline: one line for
     /// every format but `conky` (a head line plus one per dose) and `i3blocks` (three lines).
     /// `json` is the snapshot object on one line. This is what `dosebar status --format` prints.
     public func render(_ format: OutputFormat, _ snapshot: Snapshot) -> String {
-        switch format {
-        case .text: PlainTextRenderer.render(snapshot, options: options)
-        case .json: SnapshotJSON.snapshot(snapshot)
-        case .waybar: WaybarRenderer.render(snapshot, options: options)
-        case .polybar: PolybarRenderer.render(snapshot, options: options)
-        case .tmux: TmuxRenderer.render(snapshot, options: options)
-        case .conky: ConkyRenderer.render(snapshot, options: options)
-        case .i3blocks: I3blocksRenderer.render(snapshot, options: options)
-        }
+        format.render(snapshot, options: options)
     }
 
     /// The contents of every shared file for `timeline` at instant `now` (pure: no I/O).
@@ -57,7 +47,7 @@ public struct Exporter: Sendable {
         guard let current = timeline.entry(at: now) else {
             throw DosebarError.internal("the timeline of \(timeline.day) has no entries")
         }
-        return Exporter.writeOrder.map { ExportFile(name: $0.fileName, contents: render($0, current) + "\n") }
+        return OutputFormat.all.map { ExportFile(name: $0.fileName, contents: render($0, current) + "\n") }
     }
 
     /// What one export did.

@@ -20,7 +20,7 @@
 import DoseCore
 
 /// Renders a snapshot for i3blocks (`i3blocks.txt`, `status --format i3blocks`).
-public enum I3blocksRenderer {
+public enum I3blocksRenderer: BarRenderer {
     /// The three lines joined by `\n`, without a trailing newline.
     public static func render(_ snapshot: Snapshot, options: RenderOptions) -> String {
         let full = Template.expand(options.template("i3blocks"), snapshot: snapshot, options: options, escape: Sanitize.oneLine)

@@ -13,7 +13,7 @@
 import DoseCore
 
 /// Renders a snapshot as one plain line (`snapshot.txt`, `status --format text`).
-public enum PlainTextRenderer {
+public enum PlainTextRenderer: BarRenderer {
     /// The line, without a trailing newline.
     public static func render(_ snapshot: Snapshot, options: RenderOptions) -> String {
         Template.expand(options.template("text"), snapshot: snapshot, options: options, escape: Sanitize.oneLine)

@@ -24,7 +24,7 @@
 import DoseCore
 
 /// Renders a snapshot for polybar (`polybar.txt`, `status --format polybar`).
-public enum PolybarRenderer {
+public enum PolybarRenderer: BarRenderer {
     /// The line, without a trailing newline.
     public static func render(_ snapshot: Snapshot, options: RenderOptions) -> String {
         let body = Template.expand(options.template("polybar"), snapshot: snapshot, options: options, escape: sanitize)

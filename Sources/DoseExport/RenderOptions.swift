@@ -36,15 +36,12 @@ public struct RenderOptions: Hashable, Sendable {
         .rest: "#7c8da6", .none: "#8b8b8b", .empty: "#8b8b8b", .upcoming: "",
     ]
 
-    /// The names a `[templates]` table may use: one per rendered format, plus
-    /// `i3blocks_short` for i3blocks' `short_text`.
-    public static let templateNames: [String] = ["text", "waybar", "polybar", "tmux", "conky", "i3blocks", "i3blocks_short"]
+    /// Every `[templates]` key, from the format registry (`OutputFormat.templates`).
+    public static let templateNames: [String] = OutputFormat.defaultTemplates.map(\.key)
 
-    /// `{text}` (the snapshot's own line) everywhere but waybar (`{summary}`: waybar draws the icon from `format-icons`); `{icon} {taken}/{total}` for i3blocks' short text.
-    public static let defaultTemplates: [String: String] = [
-        "text": "{text}", "waybar": "{summary}", "polybar": "{text}", "tmux": "{text}", "conky": "{text}",
-        "i3blocks": "{text}", "i3blocks_short": "{icon} {taken}/{total}",
-    ]
+    /// Each template's default, from the format registry.
+    public static let defaultTemplates: [String: String] =
+        Dictionary(uniqueKeysWithValues: OutputFormat.defaultTemplates.map { ($0.key, $0.template) })
 
     /// The template in force for `name`.
     public func template(_ name: String) -> String {

@@ -16,7 +16,7 @@
 import DoseCore
 
 /// Renders a snapshot for tmux (`tmux.txt`, `status --format tmux`).
-public enum TmuxRenderer {
+public enum TmuxRenderer: BarRenderer {
     /// The line, without a trailing newline.
     public static func render(_ snapshot: Snapshot, options: RenderOptions) -> String {
         let body = Sanitize.oneLine(Template.expand(options.template("tmux"), snapshot: snapshot, options: options, escape: escape))

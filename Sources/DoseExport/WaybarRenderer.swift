@@ -25,7 +25,7 @@
 import DoseCore
 
 /// Renders a snapshot for Waybar's custom module (`waybar.json`, `status --format waybar`).
-public enum WaybarRenderer {
+public enum WaybarRenderer: BarRenderer {
     /// The JSON line, without a trailing newline.
     public static func render(_ snapshot: Snapshot, options: RenderOptions) -> String {
         let text = Template.expand(options.template("waybar"), snapshot: snapshot, options: options) {

@@ -100,9 +100,9 @@ struct ConfigCommand: ParsableCommand {
             rows.append(Row(key: "templates." + name, label: "templates." + name, text: "\"\(value)\"", value: value,
                             origin: origin("templates." + name)))
         }
-        let n = config.nudge
-        for (key, value) in [("waybar_signal", n.waybarSignal as Any), ("polybar", n.polybar), ("tmux", n.tmux),
-                             ("i3blocks_signal", n.i3blocksSignal)] {
+        for nudge in OutputFormat.nudges {
+            let key = nudge.key
+            let value: Any = nudge.isSignal ? config.nudge.value(nudge) : config.nudge.isOn(nudge)
             rows.append(Row(key: "nudge." + key, label: "nudge." + key, text: "\(value)", value: value, origin: origin("nudge." + key)))
         }
 

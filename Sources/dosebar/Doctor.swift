@@ -89,7 +89,7 @@ struct Doctor: ParsableCommand {
             }
         }
         let path = (context.env["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-        for bar in ["waybar", "polybar", "conky", "tmux", "i3blocks", "gnome-shell"] {
+        for bar in OutputFormat.clients {
             if path.contains(where: { FileManager.default.isExecutableFile(atPath: $0 + "/" + bar) }) {
                 if let readme = Doctor.installedReadme(bar) { note(c.text("doctor.bar", ["bar": bar, "path": readme])) }
                 else { note(c.text("doctor.bar.source", ["bar": bar])) }

@@ -1,21 +1,47 @@
 import ArgumentParser
+import DoseApp
 import DoseExport
 
-/// `--format` of `status` takes every output format, in any letter case (as `--lang KO`); help and
-/// completion list them.
+/// `--format` of `status` takes every registered output format, in any letter case (as `--lang KO`);
+/// help and completion list them.
 extension OutputFormat: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public init?(argument: String) { self.init(name: argument) }
+    public var defaultValueDescription: String { name }
+    public static var allValueStrings: [String] { OutputFormat.names }
+}
+
+/// `--format` of `watch`: a registered format that streams (`OutputFormat.streams`).
+struct StreamFormat: ExpressibleByArgument {
+    let output: OutputFormat
+
+    init?(argument: String) {
+        guard let format = OutputFormat(name: argument), format.streams else { return nil }
+        output = format
+    }
+    var defaultValueDescription: String { output.name }
+    static var allValueStrings: [String] { OutputFormat.names.filter { OutputFormat(name: $0)!.streams } }
+}
+
+/// A `--format` that has a JSON member.
+protocol JSONCapableFormat {
+    static var json: Self { get }
+    var formatName: String { get }
+}
+extension OutputFormat: JSONCapableFormat {
+    var formatName: String { name }
+}
+extension ReportOutput.Format: JSONCapableFormat {
+    var formatName: String { rawValue }
 }
 
 /// `--json` next to `--format` (DESIGN §2: every command that prints data takes `--json`).
 enum JSONFlag {
     /// The format asked for: `--json` is `--format json`; with another `--format` it is a usage error.
-    static func format<F: RawRepresentable>(json: Bool, format: F?, default fallback: F) throws -> F where F.RawValue == String {
+    static func format<F: JSONCapableFormat>(json: Bool, format: F?, default fallback: F) throws -> F {
         guard json else { return format ?? fallback }
-        let named = F(rawValue: "json")!
-        if let format, format.rawValue != named.rawValue {
-            throw ValidationError("--json and --format \(format.rawValue) contradict each other: give one of them")
+        if let format, format.formatName != F.json.formatName {
+            throw ValidationError("--json and --format \(format.formatName) contradict each other: give one of them")
         }
-        return named
+        return F.json
     }
 }

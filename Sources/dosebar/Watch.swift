@@ -24,20 +24,10 @@ struct Watch: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The output format (default text; conky reads conky.txt itself).") var format: Format?
+    @Option(name: .long, help: "The output format (default text; conky reads conky.txt itself).") var format: StreamFormat?
     @Flag(name: .long, help: "Print JSON lines (the same as --format json).") var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
-
-    /// The output formats that fit on one line.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case waybar, polybar, i3blocks, tmux, text, json
-
-        var output: OutputFormat { OutputFormat(rawValue: rawValue)! }
-
-        /// Any letter case, as `--lang`.
-        init?(argument: String) { self.init(rawValue: argument.lowercased()) }
-    }
 
     func validate() throws { _ = try JSONFlag.format(json: json, format: format?.output, default: .text) }
 

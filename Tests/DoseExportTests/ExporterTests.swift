@@ -66,7 +66,7 @@ import Testing
     @Test func renderMatchesTheFiles() throws {
         let exporter = Exporter(options: Fixtures.customOptions)
         let files = try exporter.files(for: Fixtures.timeline([Fixtures.newYork]), now: Fixtures.newYork.at.date)
-        for format in OutputFormat.allCases {
+        for format in OutputFormat.all {
             #expect(files.first { $0.name == format.fileName }?.contents == exporter.render(format, Fixtures.newYork) + "\n")
         }
         #expect(!exporter.render(.json, Fixtures.newYork).contains("\n"))

@@ -17,7 +17,7 @@ import Testing
     func customOptions(scenario: String) throws {
         let snapshot = Fixtures.scenarios.first { $0.name == scenario }!.snapshot
         let exporter = Exporter(options: Fixtures.customOptions)
-        for format in OutputFormat.allCases where format != .json {
+        for format in OutputFormat.all where format != .json {
             try Golden.check(exporter.render(format, snapshot) + "\n", "custom-\(scenario)/\(format.fileName)")
         }
     }

@@ -1,3 +1,4 @@
+import DoseExport
 import Foundation
 import Testing
 
@@ -65,8 +66,9 @@ import Testing
         Scenario(name: "as-needed-ko", tz: "Asia/Seoul", now: "2026-11-22T10:00:00+09:00", steps: asNeededSteps, lang: "ko_KR.UTF-8"),
     ]
 
-    static let files = ["timeline.json", "snapshot.json", "snapshot.txt", "waybar.json", "polybar.txt",
-                        "tmux.txt", "conky.txt", "i3blocks.txt"]
+    /// Every file of the shared directory, from the format registry (a new format's file gets its
+    /// golden here without a second list).
+    static let files = Exporter.fileNames
 
     static var expectedRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Expected") }
     static var repoRoot: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
