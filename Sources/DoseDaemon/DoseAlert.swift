@@ -4,7 +4,7 @@ import Foundation
 /// One desktop notification the daemon owes the person: every unresolved dose of one time that has
 /// just become due (or late), named together so one click acts on exactly those doses.
 ///
-/// Pure (DoseCore only): the daemon's loop tests compile this file too.
+/// A value: it depends on DoseCore only and does no I/O, so the loop tests build alerts directly.
 struct DoseAlert: Hashable, Sendable, Codable {
     /// Which transition the notification announces.
     /// `missed`: the last notification of a slot that closed unresolved (DESIGN §5) — "missed, do not

@@ -20,20 +20,9 @@ public enum SnapshotJSON {
         }
     }
 
-    /// The snapshot built as plain json-c objects, dose by dose: the reference the fast
-    /// dose-list path must match byte for byte (tests compare the two).
-    static func referenceObject(_ snapshot: Snapshot) -> JSONValue {
-        JSONValue.object { o in
-            fill(o, snapshot) { o in
-                o.setArray("doses") { a in
-                    for dose in snapshot.doses { a.appendObject { fillDose($0, dose) } }
-                }
-            }
-        }
-    }
-
-    /// Every field in contract order; `setDoses` writes the `doses` array.
-    private static func fill(_ o: JSONObjectBuilder, _ s: Snapshot, setDoses: (JSONObjectBuilder) -> Void) {
+    /// Every field in contract order; `setDoses` writes the `doses` array (the fast dose list here;
+    /// the tests' reference builds it dose by dose).
+    static func fill(_ o: JSONObjectBuilder, _ s: Snapshot, setDoses: (JSONObjectBuilder) -> Void) {
         o.set("schema", Snapshot.schema)
         o.set("at", s.at.iso8601)
         o.set("valid_until", s.validUntil.iso8601)
@@ -151,15 +140,6 @@ public enum SnapshotJSON {
         d.set("group", dose.group)
         d.set("day", dose.day.description)
         d.set("scheduled", dose.scheduled.iso8601)
-    }
-
-    /// A whole dose object of the snapshot's `doses`.
-    static func fillDose(_ d: JSONObjectBuilder, _ dose: Snapshot.Dose) {
-        fillSlot(d, dose)
-        d.set("status", dose.status.rawValue)
-        d.set("taken_at", dose.takenAt?.iso8601)
-        d.set("time_known", dose.timeKnown)
-        d.set("late_minutes", dose.lateMinutes)
     }
 
     /// A `message` (also each of `messages`).

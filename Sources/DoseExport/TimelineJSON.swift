@@ -81,18 +81,7 @@ public enum TimelineJSON {
         }
     }
 
-    /// The timeline built as plain json-c values, status by status: the reference the fast
-    /// path must match byte for byte (tests compare the two).
-    static func referenceObject(_ timeline: Timeline, words: Catalog = .english, icons: IconSet = .emoji) throws -> JSONValue {
-        let layout = try Layout(timeline)
-        return build(timeline, layout, words: words, icons: icons) { o, e in
-            o.setArray("doses") { a in
-                for status in layout.statuses[e] { a.append(status < 0 ? nil : allStatuses[Int(status)].rawValue) }
-            }
-        }
-    }
-
-    private static let allStatuses = SlotStatus.allCases
+    static let allStatuses = SlotStatus.allCases
     private static let statusTexts: [[UInt8]] = allStatuses.map { Array("\"\($0.rawValue)\"".utf8) }
 
     /// `["status"|null,…]` as UTF-8 (status words need no escaping).
@@ -108,8 +97,9 @@ public enum TimelineJSON {
         return bytes
     }
 
-    /// Every field in contract order; `setDoses` writes the `doses` of entry `e`.
-    private static func build(_ timeline: Timeline, _ layout: Layout, words: Catalog, icons: IconSet,
+    /// Every field in contract order; `setDoses` writes the `doses` of entry `e` (the fast path here;
+    /// the tests' reference builds them status by status).
+    static func build(_ timeline: Timeline, _ layout: Layout, words: Catalog, icons: IconSet,
                               setDoses: (JSONObjectBuilder, Int) -> Void) -> JSONValue {
         let first = timeline.entries.first
         return JSONValue.object { o in
