@@ -233,47 +233,19 @@ public struct SyncFolder: Sendable {
         }
         // The daemon's reads (a few new lines) stay on this thread.
         guard shares > 1 else { return parseShare(0) }
-        let parsed = ParsedShares(count: shares)
-        DispatchQueue.concurrentPerform(iterations: shares) { share in
-            let (lines, problems) = parseShare(share)
-            parsed.set(share, lines, problems)
+        var parsed = Parallel.map(parts: shares, parseShare)
+        // Joined in order, each share's lines let go as they are copied (a 20-year file is large).
+        var all: [Line] = []
+        all.reserveCapacity(parsed.reduce(0) { $0 + $1.lines.count })
+        for share in parsed.indices {
+            all.append(contentsOf: parsed[share].lines)
+            parsed[share].lines = []
         }
-        return parsed.joined()
+        return (all, parsed.flatMap(\.problems))
     }
 
     /// Where line `i` starts, the lines ending at `lineEnds`.
     private static func lineStart(_ i: Int, _ lineEnds: [Int]) -> Int { i == 0 ? 0 : lineEnds[i - 1] + 1 }
-}
-
-/// What each share of ``SyncFolder/read(_:device:from:warn:)``'s parsing found, joined in order.
-private final class ParsedShares: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var lines: [[SyncFolder.Line]]
-    private var problems: [[SyncFolder.Problem]]
-
-    init(count: Int) {
-        lines = Array(repeating: [], count: count)
-        problems = Array(repeating: [], count: count)
-    }
-
-    func set(_ share: Int, _ lines: [SyncFolder.Line], _ problems: [SyncFolder.Problem]) {
-        lock.lock(); defer { lock.unlock() }
-        self.lines[share] = lines
-        self.problems[share] = problems
-    }
-
-    /// Every share's, in order; each share's lines are let go as they are joined.
-    func joined() -> (lines: [SyncFolder.Line], problems: [SyncFolder.Problem]) {
-        lock.lock(); defer { lock.unlock() }
-        var all: [SyncFolder.Line] = []
-        all.reserveCapacity(lines.reduce(0) { $0 + $1.count })
-        for share in lines.indices {
-            all.append(contentsOf: lines[share])
-            lines[share] = []
-        }
-        return (all, Array(problems.joined()))
-    }
 }
 
 /// FNV-1a (64 bits) of a line's bytes: what tells two versions of one operation apart, and a

@@ -173,18 +173,15 @@ public struct HistoryLedger: Sendable {
         // Days are independent: many are judged in parts side by side, then joined in order.
         let parts = missing.count < 120 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let archived = archivedOn, grouped = byDay, toJudge = missing
-        let out = PartSlots(count: parts)
-        defer { out.deallocate() }
-        DispatchQueue.concurrentPerform(iterations: parts) { k in
-            let chunk = toJudge[toJudge.count * k / parts ..< toJudge.count * (k + 1) / parts]
-            out.put(k, chunk.map { day in
+        let judgedParts = Parallel.map(parts: parts) { k in
+            toJudge[toJudge.count * k / parts ..< toJudge.count * (k + 1) / parts].map { day in
                 HistoryLedger.judge(DayPlan(date: day, medications: planned, events: grouped[day] ?? [], zone: zone, byName: true,
                                             courseEnds: archived),
                                     archivedOn: archived, now: now)
-            })
+            }
         }
         var judged: [LocalDate: DayOutcome] = [:]
-        for part in out.all { for outcome in part { judged[outcome.date] = outcome } }
+        for part in judgedParts { for outcome in part { judged[outcome.date] = outcome } }
         // Only settled days go to the cache: yesterday's 22:00 dose may still be open after midnight,
         // and its outcome is not final until its cut-off (DESIGN §3).
         fresh = judged.values.filter { $0.date < today && $0.slots.allSatisfy { $0.status.isKnown } }.sorted { $0.date < $1.date }
@@ -239,20 +236,6 @@ public struct HistoryLedger: Sendable {
 
     /// The finished days this ledger judged itself (not given as `known`), in order: for the store's cache.
     public private(set) var fresh: [DayOutcome] = []
-
-    /// One place per part, each written by one thread of `concurrentPerform` and read after it returns.
-    private final class PartSlots: @unchecked Sendable {
-        private let buffer: UnsafeMutableBufferPointer<[DayOutcome]>
-
-        init(count: Int) {
-            buffer = .allocate(capacity: count)
-            buffer.initialize(repeating: [])
-        }
-
-        func put(_ k: Int, _ part: [DayOutcome]) { buffer[k] = part }
-        var all: [[DayOutcome]] { Array(buffer) }
-        func deallocate() { buffer.deinitialize(); buffer.deallocate() }
-    }
 
     /// The outcome of the day of `plan` as of `now` (final once the day is over).
     static func judge(_ plan: DayPlan, archivedOn: [Int64: LocalDate], now: Date) -> DayOutcome {
