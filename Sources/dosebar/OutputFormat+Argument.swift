@@ -1,4 +1,5 @@
 import ArgumentParser
+import DoseCore
 import DoseExport
 
 /// `--format` of `status` takes every output format, in any letter case (as `--lang KO`); help and
@@ -14,7 +15,7 @@ enum JSONFlag {
         guard json else { return format ?? fallback }
         let named = F(rawValue: "json")!
         if let format, format.rawValue != named.rawValue {
-            throw ValidationError("--json and --format \(format.rawValue) contradict each other: give one of them")
+            throw ValidationError(Catalog.english.text("usage.json_format", ["format": format.rawValue]))
         }
         return named
     }

@@ -45,12 +45,12 @@ struct ScheduleOptions: ParsableArguments {
     func validate() throws {
         let kinds = [days != nil, every != nil, cycle != nil, asNeeded, daily].filter { $0 }.count
         guard kinds <= 1 else {
-            throw ValidationError("choose one schedule: --daily, --days, --every, --cycle or --as-needed")
+            throw ValidationError(Catalog.english.text("usage.one_schedule"))
         }
         if (maxPerDay != nil || minInterval != nil) && !asNeeded {
-            throw ValidationError("--max-per-day and --min-interval go with --as-needed")
+            throw ValidationError(Catalog.english.text("usage.as_needed_limits"))
         }
-        if let m = maxPerDay, !(1...100).contains(m) { throw ValidationError("--max-per-day: give a number from 1 to 100") }
+        if let m = maxPerDay, !(1...100).contains(m) { throw ValidationError(Catalog.english.text("usage.max_per_day")) }
     }
 
     /// The recurrence named by the flags, or nil when none was given.
