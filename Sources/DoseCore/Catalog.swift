@@ -289,7 +289,7 @@ public struct Catalog: Sendable {
             // `list` (issue 24): what each medicine's details line says.
             "list.course": "{from} – {until}", "list.course.open": "since {from}", "list.course.starts": "starts {from}",
             "list.ended": "ended {date}", "list.window": "window {window}", "list.per_dose": "{amount} per dose",
-            "list.pending": "from {date}: {schedule}", "list.note": "note: {note}",
+            "list.pending": "from {date}: {schedule}", "list.note": "note: {note}", "list.group": "group {group}",
         ],
         weekdays: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
         weekdayCodes: ["mon", "tue", "wed", "thu", "fri", "sat", "sun"],
@@ -555,7 +555,7 @@ public struct Catalog: Sendable {
             "usage.json_format": "--json과 --format {format}이(가) 서로 맞지 않습니다: 하나만 주세요",
             "list.course": "{from} – {until}", "list.course.open": "{from}부터", "list.course.starts": "{from} 시작",
             "list.ended": "{date} 종료", "list.window": "허용 범위 {window}", "list.per_dose": "1회 {amount}",
-            "list.pending": "{date}부터: {schedule}", "list.note": "메모: {note}",
+            "list.pending": "{date}부터: {schedule}", "list.note": "메모: {note}", "list.group": "그룹 {group}",
         ],
         weekdays: ["월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일"],
         weekdayCodes: ["월", "화", "수", "목", "금", "토", "일"],

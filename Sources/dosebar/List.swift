@@ -147,15 +147,17 @@ struct List: ParsableCommand {
             Output.line(c.text("cli.no_medicines"))
             return
         }
-        let header = ["name", "dose", "schedule", "times", "stock", "group"].map { c.text("cli.column." + $0) }
+        // The group, the as-needed limits and the rest go on the lines under the row: the row fits 80 columns.
+        let header = ["name", "dose", "schedule", "times", "stock"].map { c.text("cli.column." + $0) }
         var table = [header]
         var details: [[String]] = [[]]
         for l in listings {
             let m = l.medication, s = l.shown?.schedule
             let name = l.archived ? c.text("cli.archived_mark", ["name": m.name]) : m.name
-            let schedule = l.ended ? c.text("list.ended", ["date": s?.until?.description ?? ""]) : s.map(c.describe) ?? ""
+            let schedule = l.ended ? c.text("list.ended", ["date": s?.until?.description ?? ""])
+                : s.map { $0.recurrence.isAsNeeded ? c.text("schedule.as_needed") : c.describe($0) } ?? ""
             table.append([name, m.dose ?? "", schedule, s?.times.map(\.description).joined(separator: ",") ?? "",
-                          m.stock?.description ?? "", m.group ?? ""])
+                          m.stock?.description ?? ""])
             details.append(detailLines(l, c, today: context.today))
         }
         for (line, more) in zip(TextTable.render(table), details) {
@@ -178,7 +180,7 @@ struct List: ParsableCommand {
                    tracked_from: m.trackedFrom.map { ISO8601.format($0, offset: context.zone.offset(at: $0)) })
     }
 
-    /// The lines under a medicine's row: its course, window and per-dose; each change to come
+    /// The lines under a medicine's row: its course, window (as-needed limits), per dose and group; each change to come
     /// (`from 2026-12-01: 09:00`); its note.
     func detailLines(_ l: Listing, _ c: Catalog, today: LocalDate) -> [String] {
         guard let s = l.shown?.schedule else { return [] }
@@ -191,8 +193,14 @@ struct List: ParsableCommand {
             parts.append(c.text(s.start > today ? "list.course.starts" : "list.course.open", ["from": from]))
         }
         if l.ended { parts.append(c.describe(s)) }
-        if !s.recurrence.isAsNeeded { parts.append(c.text("list.window", ["window": c.minutes(s.window / 60)])) }
+        if case .asNeeded(let max, let gap) = s.recurrence {
+            if let max { parts.append(c.text("schedule.max_per_day", ["n": String(max)])) }
+            if let gap { parts.append(c.text("schedule.min_interval", ["interval": c.minutes(gap / 60)])) }
+        } else {
+            parts.append(c.text("list.window", ["window": c.minutes(s.window / 60)]))
+        }
         if m.stock != nil || m.perDose != 1 { parts.append(c.text("list.per_dose", ["amount": m.perDose.description])) }
+        if let group = m.group { parts.append(c.text("list.group", ["group": group])) }
         var lines = [parts.joined(separator: " · ")]
         for v in l.pending {
             let times = v.schedule.times.map(\.description).joined(separator: ",")
