@@ -162,8 +162,10 @@ enum UsageErrorText {
                 return c.text("usage.invalid_value", ["option": option, "value": value, "values": values.joined(separator: ", ")])
             }
             if rest.hasPrefix(": ") {
-                return c.text("usage.invalid_value.reason", ["option": option, "value": value,
-                                                             "reason": translated(String(rest.dropFirst(2)), catalog: c)])
+                let reason = String(rest.dropFirst(2))
+                // A reason of dosebar's own names the option already (`--stock takes at most two decimals`).
+                if englishUsage(reason) != nil { return c.text("usage.value_reason", ["value": value, "reason": translated(reason, catalog: c)]) }
+                return c.text("usage.invalid_value.reason", ["option": option, "value": value, "reason": reason])
             }
             return c.text("usage.invalid_value.bare", ["option": option, "value": value])
         }

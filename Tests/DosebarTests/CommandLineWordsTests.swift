@@ -41,6 +41,7 @@ struct CommandLineWordsTests {
         ParseCase(args: ["sync", "frob"], names: ["'frob'"], help: "dosebar sync --help"),
         ParseCase(args: ["add"], names: ["<name>"], help: "dosebar add --help"),
         ParseCase(args: ["list", "extra"], names: ["'extra'"], help: "dosebar list --help"),
+        ParseCase(args: ["add", "B", "--at", "08:00", "--stock", "9.755"], names: ["'9.755'", "--stock"], help: "dosebar add --help"),
     ]
 
     @Test("ArgumentParser's errors: one dosebar line naming the fix and the command's help, in English and Korean",
