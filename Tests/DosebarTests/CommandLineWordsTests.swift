@@ -194,6 +194,19 @@ struct CommandLineWordsTests {
         #expect((row("Later")["pending"] as? [Any])?.isEmpty == true, "a course not begun is its schedule, not a change to come")
     }
 
+    @Test("stats fits 80 columns in English and Korean: its title, header and note")
+    func statsWidth() throws {
+        let h = try week()
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        try h.ok("take", "Aspirin", now: "2026-11-21T08:20:00+09:00")
+        try h.ok("take", "Magnesium", now: "2026-11-23T23:00:00+09:00")
+        for language in [["LANG": "C.UTF-8"], Self.korean] {
+            let r = try h.run(["stats"], extraEnv: language)
+            #expect(r.status == 0 && r.out.contains("Magnesium"), "\(r.err)")
+            for line in r.out.split(separator: "\n") { #expect(Self.columns(String(line)) <= 80, "\(Self.columns(String(line))): \(line)") }
+        }
+    }
+
     /// `dosebar history` on a terminal (`script` gives it one), with NO_COLOR as given (nil: unset).
     func historyOnTerminal(_ h: Harness, noColor: String?) throws -> String {
         var env = h.env
