@@ -82,6 +82,8 @@ struct CommandLineWordsTests {
         let cases: [([String], [String])] = [
             (["add", "B", "--at", "08:00", "--window", "90"], ["--window", "90m", "90h"]),
             (["add", "B", "--as-needed", "--min-interval", "6"], ["--min-interval", "6m", "6h"]),
+            (["add", "B", "--at", "08:00", "--from", "2026-11-20", "--until", "2026-11-19"], ["--until", "2026-11-19", "2026-11-20"]),
+            (["refill", "Aspirin"], ["--set"]),
             (["add", "", "--at", "08:00"], []),
             (["add", "B", "--at", "08:00", "--days", "weekday"], ["--days", "'weekday'"]),
             (["add", "B", "--at", "08:00", "--days", "mon", "--every", "3d"], ["--every"]),
