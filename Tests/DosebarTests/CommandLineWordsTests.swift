@@ -196,6 +196,41 @@ struct CommandLineWordsTests {
         #expect((row("Later")["pending"] as? [Any])?.isEmpty == true, "a course not begun is its schedule, not a change to come")
     }
 
+    @Test("list --json validates against schema/list.schema.json, every kind of schedule and archived ones included")
+    func listSchema() throws {
+        let h = try week()
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        try h.ok("add", "Pill", "--at", "21:00", "--cycle", "21/7")
+        try h.ok("add", "B12", "--at", "09:00", "--every", "2w")
+        try h.ok("remove", "Ibuprofen")
+        let out = try h.ok("list", "--all", "--json").out
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]])
+        let pill = try #require(rows.first { $0["name"] as? String == "Pill" }?["schedule"] as? [String: Any])
+        #expect((pill["cycle"] as? [String: Any])?["active"] as? Int == 21 && pill["kind"] as? String == "cycle")
+        #expect((rows.first { $0["name"] as? String == "B12" }?["schedule"] as? [String: Any])?["every"] as? Int == 2)
+        var schema = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { schema.deleteLastPathComponent() }
+        schema.appendPathComponent("schema/list.schema.json")
+        let file = h.root + "/list.json"
+        try out.write(toFile: file, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", """
+            import json, sys
+            from jsonschema import Draft202012Validator
+            schema = json.load(open(sys.argv[1]))
+            Draft202012Validator.check_schema(schema)
+            errors = [f"/{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2])))]
+            print("\\n".join(errors)); sys.exit(1 if errors else 0)
+            """, schema.path, file]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(report)")
+    }
+
     @Test("stats fits 80 columns in English and Korean: its title, header and note")
     func statsWidth() throws {
         let h = try week()
