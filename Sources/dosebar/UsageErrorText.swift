@@ -167,7 +167,9 @@ enum UsageErrorText {
                 if englishUsage(reason) != nil { return c.text("usage.value_reason", ["value": value, "reason": translated(reason, catalog: c)]) }
                 return c.text("usage.invalid_value.reason", ["option": option, "value": value, "reason": reason])
             }
-            return c.text("usage.invalid_value.bare", ["option": option, "value": value])
+            // `<N>` is the value name of every whole-number option (--days, --low-days, --max-per-day …).
+            let number = args["option"]!.hasSuffix(" <N>") || args["option"]!.hasSuffix(" <n>")
+            return c.text(number ? "usage.invalid_number" : "usage.invalid_value.bare", ["option": option, "value": value])
         }
         if let args = match("The option '{option}' does not take any value, but '{value}' was specified.", first) {
             return c.text("usage.takes_no_value", args)
