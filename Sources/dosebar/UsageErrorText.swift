@@ -38,11 +38,13 @@ enum UsageErrorText {
         return rest.isEmpty ? first : first + " " + rest.joined(separator: ", ")
     }
 
-    /// A dosebar error's line in the user's language: a usage line thrown in the catalog's English
-    /// (`InputParser`'s) is shown in the language in force; any other is shown as it is.
+    /// A dosebar error's line in the user's language: a line thrown in the catalog's English where no
+    /// catalog was at hand (`InputParser`'s `usage.*`, the daemon lock's `daemon.*`) is shown in the
+    /// language in force; any other is shown as it is.
     static func line(for error: DosebarError, arguments: [String] = CommandLine.arguments,
                      env: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        guard case .usage(let text) = error, englishUsage(text) != nil else { return error.description }
+        let text = error.description
+        guard englishUsage(text) != nil else { return text }
         return translated(text, catalog: catalog(arguments: arguments, env: env))
     }
 
@@ -77,15 +79,17 @@ enum UsageErrorText {
         return String(fullMessage[see.upperBound..<end.lowerBound])
     }
 
-    /// An English usage line of the catalog (`usage.*`) in `catalog`'s language; any other text as it is.
+    /// An English line of the catalog (`usage.*`, `daemon.*`) in `catalog`'s language; any other text as it is.
     static func translated(_ text: String, catalog: Catalog) -> String {
         guard let (key, args) = englishUsage(text) else { return text }
         return catalog.text(key, args)
     }
 
-    /// The `usage.*` template of the English catalog `text` was made from, and its arguments.
+    /// The `usage.*` or `daemon.*` template of the English catalog `text` was made from, and its arguments.
     static func englishUsage(_ text: String) -> (String, [String: String])? {
-        for (key, template) in Catalog.english.templates where key.hasPrefix("usage.") {
+        // Not `usage.see_help`, which any line ending in "(see '…')" would match.
+        for (key, template) in Catalog.english.templates
+        where (key.hasPrefix("usage.") || key.hasPrefix("daemon.")) && key != "usage.see_help" {
             if let args = match(template, text) { return (key, args) }
         }
         return nil
