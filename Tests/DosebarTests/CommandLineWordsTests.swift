@@ -235,6 +235,16 @@ struct CommandLineWordsTests {
         #expect(p.terminationStatus == 0, "\(report)")
     }
 
+    @Test("a second daemon (69) says so in Korean too, with the pid to stop")
+    func alreadyRunningInKorean() throws {
+        let h = try DaemonTest.harness()
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        let first = try DaemonTest.startDaemon(h)
+        defer { first.signal(SIGTERM); _ = first.waitExit() }
+        let second = try h.run(["daemon"], extraEnv: Self.korean)
+        #expect(second.status == 69 && Self.hasHangul(second.err) && second.err.contains("kill \(first.pid)"), "\(second.err)")
+    }
+
     @Test("stats fits 80 columns in English and Korean: its title, header and note")
     func statsWidth() throws {
         let h = try week()
