@@ -11,6 +11,10 @@ struct List: ParsableCommand {
         abstract: "List medicines and their schedules.",
         usage: "dosebar list [--all] [--json] [<global options>]",
         discussion: """
+        Under each medicine: its course (since, until, or ended), window, per dose, \
+        group, a schedule change to come (edit --effective) and its note. --json gives \
+        the schedule as data (schedule) and in words (schedule_text).
+
         Examples:
           $ dosebar list
           $ dosebar list --all          # archived ones too
