@@ -215,6 +215,6 @@ public struct AppContext: Sendable {
         if parts.count == 2, let date = LocalDate(String(parts[0])), let t = LocalTime(String(parts[1])) {
             return zone.instant(date, t)
         }
-        throw DosebarError.usage("--at: '\(text)' is not a time (use HH:MM or YYYY-MM-DDTHH:MM)")
+        throw DosebarError.usage(catalog.text("usage.at", ["value": text]))
     }
 }

@@ -31,7 +31,7 @@ public struct DoseRecorder {
                        slot: (date: LocalDate?, time: LocalTime)? = nil) throws -> [Recorded] {
         let now = context.now, zone = context.zone
         if let at, at > now.addingTimeInterval(60) {
-            throw DosebarError.badData("--at \(zone.local(at).iso8601) is in the future: log a dose when it happens")
+            throw DosebarError.badData(context.catalog.text("usage.at_future", ["when": zone.local(at).iso8601]))
         }
         let when = at ?? now
         let day = slot?.date ?? zone.date(of: when)

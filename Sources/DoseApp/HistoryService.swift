@@ -55,14 +55,14 @@ public struct HistoryService {
     public func range(from: String?, to: String?, days: Int? = nil, defaultDays: Int) throws -> ClosedRange<LocalDate> {
         let today = context.today
         if from != nil && to != nil && days != nil {
-            throw DosebarError.usage("--from, --to and --days: give at most two of them")
+            throw DosebarError.usage(context.catalog.text("usage.range_two"))
         }
         let first = try from.map { try InputParser.date($0, flag: "--from", today: today) }
         var end = try to.map { try InputParser.date($0, flag: "--to", today: today) } ?? today
         if let first, let days, to == nil { end = first.adding(days: days - 1) }
         let start = first ?? min(end, today).adding(days: -((days ?? defaultDays) - 1))
-        guard start <= end else { throw DosebarError.usage("--from \(start) is after --to \(end)") }
-        guard start <= today else { throw DosebarError.usage("--from \(start) is after today (\(today)): history has only past days") }
+        guard start <= end else { throw DosebarError.usage(context.catalog.text("usage.range_order", ["from": start.description, "to": end.description])) }
+        guard start <= today else { throw DosebarError.usage(context.catalog.text("usage.range_future", ["from": start.description, "today": today.description])) }
         return start...min(end, today)
     }
 }

@@ -1,44 +1,49 @@
 import Foundation
 
 /// Parses user-written durations and lists: `2h`, `90m`, `1h30m` (a unit is required), times `08:00,21:00`,
-/// schedules `3d`/`2w`/`1m`, cycles `21/7`. Every failure is a `DosebarError.usage` naming the input.
+/// schedules `3d`/`2w`/`1m`, cycles `21/7`. Every failure is a `DosebarError.usage` naming the input, in
+/// the catalog's English (`usage.*`; the entry point shows it in the user's language).
 public enum InputParser {
+    private static func refusal(_ key: String, _ args: [String: String] = [:]) -> DosebarError {
+        .usage(Catalog.english.text(key, args))
+    }
+
     /// Seconds in a duration like `2h`, `90m`, `1h30m`, `1d`. A bare number is refused (is `6` six
     /// minutes or six hours? a minimum interval read the wrong way is a wrong dose), but for `0`.
     public static func duration(_ text: String, flag: String = "--window") throws -> Int {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !t.isEmpty, t.count <= 16 else { throw DosebarError.usage("\(flag): '\(text)' is not a duration (try 2h, 90m or 1h30m)") }
+        guard !t.isEmpty, t.count <= 16 else { throw refusal("usage.duration", ["flag": flag, "value": text]) }
         if let n = Int(t) {
             guard n != 0 else { return 0 }
-            throw DosebarError.usage("\(flag): '\(text)' needs a unit: \(n)m for minutes, \(n)h for hours")
+            throw refusal("usage.duration_unit", ["flag": flag, "value": text, "n": String(n)])
         }
         var total = 0, number = "", sawUnit = false
         for ch in t {
             if ch.isASCII, ch.isNumber { number.append(ch); continue }
-            guard let n = Int(number) else { throw DosebarError.usage("\(flag): '\(text)' is not a duration (try 2h, 90m or 1h30m)") }
-            guard n <= 7 * 86400 else { throw DosebarError.usage("\(flag): '\(text)' is out of range (0 to 7 days)") }
+            guard let n = Int(number) else { throw refusal("usage.duration", ["flag": flag, "value": text]) }
+            guard n <= 7 * 86400 else { throw refusal("usage.duration_range", ["flag": flag, "value": text]) }
             switch ch {
             case "d": total += n * 86400
             case "h": total += n * 3600
             case "m": total += n * 60
             case "s": total += n
-            default: throw DosebarError.usage("\(flag): '\(text)' is not a duration (try 2h, 90m or 1h30m)")
+            default: throw refusal("usage.duration", ["flag": flag, "value": text])
             }
             number = ""; sawUnit = true
-            if total > 7 * 86400 { throw DosebarError.usage("\(flag): '\(text)' is out of range (0 to 7 days)") }
+            if total > 7 * 86400 { throw refusal("usage.duration_range", ["flag": flag, "value": text]) }
         }
-        guard number.isEmpty, sawUnit else { throw DosebarError.usage("\(flag): '\(text)' is not a duration (try 2h, 90m or 1h30m)") }
+        guard number.isEmpty, sawUnit else { throw refusal("usage.duration", ["flag": flag, "value": text]) }
         return total
     }
 
     /// `08:00,21:00` → sorted unique times.
     public static func times(_ text: String) throws -> [LocalTime] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !parts.isEmpty, parts.count <= 48 else { throw DosebarError.usage("--at: give one to 48 times as HH:MM[,HH:MM…]") }
+        guard !parts.isEmpty, parts.count <= 48 else { throw refusal("usage.times_count") }
         var result: [LocalTime] = []
         for p in parts {
             guard let t = LocalTime(p) else {
-                throw DosebarError.usage("--at: '\(p)' is not a time of day (use HH:MM, 00:00 to 23:59)")
+                throw refusal("usage.times", ["value": p])
             }
             result.append(t)
         }
@@ -50,7 +55,7 @@ public enum InputParser {
     public static func slot(_ text: String, today: LocalDate) throws -> (date: LocalDate?, time: LocalTime) {
         let t = text.trimmingCharacters(in: .whitespaces)
         let parts = t.split(whereSeparator: { $0 == " " || $0 == "T" }).map(String.init)
-        func refuse() -> DosebarError { .usage("--slot: '\(text)' is not [YYYY-MM-DD ]HH:MM (e.g. 22:00 or \"\(today.adding(days: -1)) 22:00\")") }
+        func refuse() -> DosebarError { refusal("usage.slot", ["value": text, "example": today.adding(days: -1).description]) }
         guard parts.count == 1 || parts.count == 2, let time = LocalTime(parts.last!) else { throw refuse() }
         guard parts.count == 2 else { return (nil, time) }
         guard let day = try? date(parts[0], flag: "--slot", today: today) else { throw refuse() }
@@ -64,7 +69,7 @@ public enum InputParser {
         case "tomorrow": return today.adding(days: 1)
         case "yesterday": return today.adding(days: -1)
         default:
-            guard let d = LocalDate(text) else { throw DosebarError.usage("\(flag): '\(text)' is not a date (use YYYY-MM-DD)") }
+            guard let d = LocalDate(text) else { throw refusal("usage.date", ["flag": flag, "value": text]) }
             return d
         }
     }
@@ -79,11 +84,11 @@ public enum InputParser {
         var days = Set<Weekday>()
         for p in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let d = Weekday(code: p.trimmingCharacters(in: .whitespaces)) else {
-                throw DosebarError.usage("--days: '\(p)' is not a weekday (use mon,tue,wed,thu,fri,sat,sun, weekdays or weekends)")
+                throw refusal("usage.weekday", ["value": String(p)])
             }
             days.insert(d)
         }
-        guard !days.isEmpty else { throw DosebarError.usage("--days: name at least one weekday") }
+        guard !days.isEmpty else { throw refusal("usage.weekday_none") }
         return days
     }
 
@@ -91,14 +96,14 @@ public enum InputParser {
     public static func every(_ text: String) throws -> Recurrence {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard let unit = t.last, let n = Int(t.dropLast()) else {
-            throw DosebarError.usage("--every: '\(text)' is not an interval (use Nd, Nw or Nm, e.g. 3d)")
+            throw refusal("usage.every", ["value": text])
         }
-        guard n >= 1, n <= 366 else { throw DosebarError.usage("--every: '\(text)' must be between 1 and 366") }
+        guard n >= 1, n <= 366 else { throw refusal("usage.every_range", ["value": text]) }
         switch unit {
         case "d": return .everyDays(n)
         case "w": return .everyWeeks(n)
         case "m": return .everyMonths(n)
-        default: throw DosebarError.usage("--every: '\(text)' is not an interval (use Nd, Nw or Nm, e.g. 3d)")
+        default: throw refusal("usage.every", ["value": text])
         }
     }
 
@@ -106,10 +111,10 @@ public enum InputParser {
     public static func cycle(_ text: String) throws -> Recurrence {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let a = Int(parts[0]), let r = Int(parts[1]) else {
-            throw DosebarError.usage("--cycle: '\(text)' is not ACTIVE/REST (e.g. 21/7)")
+            throw refusal("usage.cycle", ["value": text])
         }
         guard a >= 1, a <= 366, r >= 0, r <= 366 else {
-            throw DosebarError.usage("--cycle: '\(text)' needs 1–366 active days and 0–366 rest days")
+            throw refusal("usage.cycle_range", ["value": text])
         }
         return .cycle(active: a, rest: r)
     }

@@ -30,9 +30,10 @@ public final class InstanceLock {
             guard code == EWOULDBLOCK else {
                 throw DosebarError.io("cannot lock \(path): \(String(cString: strerror(code)))")
             }
-            let who = holder.map { "pid \($0)" } ?? "another process"
-            let stop = holder.map { "'systemctl --user stop dosebar' or 'kill \($0)'" } ?? "'systemctl --user stop dosebar'"
-            throw DosebarError.alreadyRunning("a dosebar daemon is already running for \(directory) (\(who)); stop it first with \(stop)")
+            // In the catalog's English; the entry point shows it in the user's language.
+            throw DosebarError.alreadyRunning(holder.map {
+                Catalog.english.text("daemon.already_running.pid", ["dir": directory, "pid": String($0)])
+            } ?? Catalog.english.text("daemon.already_running", ["dir": directory]))
         }
         let text = Array("\(getpid())\n".utf8)
         guard ftruncate(fd, 0) == 0, pwrite(fd, text, text.count, 0) == text.count else {

@@ -23,7 +23,8 @@ public struct StatsTable {
             rows.append(row(m.name, m.figures, m.previous, m.mostLateSlot))
         }
         out.append(contentsOf: TextTable.render(rows))
-        out.append(c.text("stats.note"))
+        // The note is a line per sentence (`\n` in the catalog), so that it fits 80 columns.
+        out.append(contentsOf: c.text("stats.note").split(separator: "\n").map(String.init))
         return out
     }
 

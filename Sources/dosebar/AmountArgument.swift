@@ -9,10 +9,17 @@ extension Amount {
         { text in
             let amount: Amount
             do { amount = try Amount.parse(text) } catch {
-                throw ValidationError("\(flag) \((error as? ParseError)?.reason ?? ParseError.notANumber.reason)")
+                let key = switch (error as? ParseError) ?? .notANumber {
+                case .notANumber: "usage.amount.not_a_number"
+                case .negative: "usage.amount.negative"
+                case .tooManyDecimals: "usage.amount.decimals"
+                case .tooLarge: "usage.amount.too_large"
+                }
+                throw ValidationError(Catalog.english.text(key, ["flag": flag]))
             }
             guard range.contains(amount) else {
-                throw ValidationError("\(flag): give a number from \(range.lowerBound) to \(range.upperBound) (to hundredths, e.g. 0.5)")
+                throw ValidationError(Catalog.english.text("usage.amount.range", ["flag": flag, "min": range.lowerBound.description,
+                                                                                   "max": range.upperBound.description]))
             }
             return amount
         }

@@ -48,7 +48,7 @@ struct Dosebar: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as DosebarError {
-            Output.error(error.description)
+            Output.error(UsageErrorText.line(for: error))
             Foundation.exit(error.exitCode)
         } catch let violation as FieldRules.Violation {
             // The validation gate refused a value (bad data, exit 65).
@@ -65,18 +65,9 @@ struct Dosebar: ParsableCommand {
                 print(HelpLayout.ownOptionsFirst(fullMessage(for: error)))
                 Foundation.exit(code.rawValue)
             }
-            let text = oneLine(message(for: error))
+            let text = UsageErrorText.line(for: error)
             if !text.isEmpty { Output.error(text) }
             Foundation.exit(code.rawValue)
         }
-    }
-
-    /// ArgumentParser's message on one line: the values it lists one per line (`  - text`) follow
-    /// the first line, separated by commas.
-    static func oneLine(_ message: String) -> String {
-        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard let first = lines.first else { return "" }
-        let rest = lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }
-        return rest.isEmpty ? first : first + " " + rest.joined(separator: ", ")
     }
 }

@@ -33,10 +33,10 @@ struct Edit: ParsableCommand {
     func validate() throws {
         if let rename { try TextRules.name(rename) }
         guard schedule.changesSchedule || details.changesSomething || rename != nil else {
-            throw ValidationError("nothing to change: give a schedule flag, a detail such as --dose, or --rename")
+            throw ValidationError(Catalog.english.text("usage.nothing_to_change"))
         }
         if effective != nil && !schedule.changesSchedule {
-            throw ValidationError("--effective goes with a schedule change (--at, --days, --every, --cycle, --window …)")
+            throw ValidationError(Catalog.english.text("usage.effective_alone"))
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DoseApp
+import DoseCore
 import DoseExport
 
 /// `--format` of `status` takes every registered output format, in any letter case (as `--lang KO`);
@@ -40,7 +41,7 @@ enum JSONFlag {
     static func format<F: JSONCapableFormat>(json: Bool, format: F?, default fallback: F) throws -> F {
         guard json else { return format ?? fallback }
         if let format, format.formatName != F.json.formatName {
-            throw ValidationError("--json and --format \(format.formatName) contradict each other: give one of them")
+            throw ValidationError(Catalog.english.text("usage.json_format", ["format": format.formatName]))
         }
         return F.json
     }

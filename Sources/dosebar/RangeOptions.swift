@@ -11,9 +11,9 @@ struct RangeOptions: ParsableArguments {
 
     func validate() throws {
         if from != nil && to != nil && days != nil {
-            throw ValidationError("--from, --to and --days: give at most two of them (e.g. --from 2026-10-01 --days 31)")
+            throw ValidationError(Catalog.english.text("usage.range_two"))
         }
-        if let days, !(1...3660).contains(days) { throw ValidationError("--days: give a number of days from 1 to 3660") }
+        if let days, !(1...3660).contains(days) { throw ValidationError(Catalog.english.text("usage.range_days")) }
     }
 
     /// The days asked for, ending no later than today; `defaultDays` ending today (or `--to`) when neither

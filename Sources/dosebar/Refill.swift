@@ -29,7 +29,7 @@ struct Refill: ParsableCommand {
         // Here, not in validate(): ArgumentParser validates before it reports an argument it could
         // not place, and `refill NAME -5` must say what is wrong with -5.
         guard (units == nil) != (set == nil) else {
-            throw DosebarError.usage("give either the units to add (refill NAME 30) or --set N")
+            throw DosebarError.usage(Catalog.english.text("usage.refill_either"))
         }
         let context = try AppContext(global.options)
         let store = try context.openStore()

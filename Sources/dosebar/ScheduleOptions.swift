@@ -45,12 +45,12 @@ struct ScheduleOptions: ParsableArguments {
     func validate() throws {
         let kinds = [days != nil, every != nil, cycle != nil, asNeeded, daily].filter { $0 }.count
         guard kinds <= 1 else {
-            throw ValidationError("choose one schedule: --daily, --days, --every, --cycle or --as-needed")
+            throw ValidationError(Catalog.english.text("usage.one_schedule"))
         }
         if (maxPerDay != nil || minInterval != nil) && !asNeeded {
-            throw ValidationError("--max-per-day and --min-interval go with --as-needed")
+            throw ValidationError(Catalog.english.text("usage.as_needed_limits"))
         }
-        if let m = maxPerDay, !(1...100).contains(m) { throw ValidationError("--max-per-day: give a number from 1 to 100") }
+        if let m = maxPerDay, !(1...100).contains(m) { throw ValidationError(Catalog.english.text("usage.max_per_day")) }
     }
 
     /// The recurrence named by the flags, or nil when none was given.
@@ -71,20 +71,20 @@ struct ScheduleOptions: ParsableArguments {
         let recurrence = try recurrence() ?? base?.recurrence ?? .daily
         var times = try at.map(InputParser.times) ?? base?.times ?? []
         if recurrence.isAsNeeded {
-            if at != nil { throw DosebarError.usage("--at: an as-needed medicine has no fixed times") }
+            if at != nil { throw DosebarError.usage(Catalog.english.text("usage.at_as_needed")) }
             times = []
         } else if times.isEmpty {
-            throw DosebarError.usage("--at: give the time(s) of day, e.g. --at 08:00,21:00 (or use --as-needed)")
+            throw DosebarError.usage(Catalog.english.text("usage.at_missing"))
         }
         let window = try window.map { try InputParser.duration($0, flag: "--window") } ?? base?.window ?? defaultWindow
-        guard window <= 12 * 3600 else { throw DosebarError.usage("--window: at most 12h") }
+        guard window <= 12 * 3600 else { throw DosebarError.usage(Catalog.english.text("usage.window_max")) }
         let start = try from.map { try InputParser.date($0, flag: "--from", today: today) } ?? base?.start ?? today
-        guard start <= today.adding(days: 3660) else { throw DosebarError.usage("--from: \(start) is too far in the future") }
+        guard start <= today.adding(days: 3660) else { throw DosebarError.usage(Catalog.english.text("usage.from_far", ["date": start.description])) }
         var end = base?.until
         if let until {
             end = until.lowercased() == "none" ? nil : try InputParser.date(until, flag: "--until", today: today)
         }
-        if let end, end < start { throw DosebarError.usage("--until: \(end) is before the course starts (\(start))") }
+        if let end, end < start { throw DosebarError.usage(Catalog.english.text("usage.until_before", ["until": end.description, "from": start.description])) }
         return Schedule(recurrence: recurrence, times: times, window: window, start: start, until: end)
     }
 }

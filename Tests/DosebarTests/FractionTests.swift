@@ -9,12 +9,25 @@ import Testing
         object(in: try h.ok("list", "--json", now: now).out, name)
     }
 
-    /// The object of `name` in a `list --json` text.
+    /// The object of `name` in a `list --json` text, as printed (its nested objects, `schedule`, whole).
     static func object(in out: String, _ name: String) -> String {
         guard let start = out.range(of: "\"name\":\"\(name)\"") else { return out }
         let open = out[..<start.lowerBound].lastIndex(of: "{") ?? out.startIndex
-        let close = out[start.upperBound...].firstIndex(of: "}") ?? out.endIndex
-        return String(out[open...close])
+        var depth = 0, inString = false, escaped = false
+        for i in out[open...].indices {
+            let ch = out[i]
+            if inString {
+                if escaped { escaped = false } else if ch == "\\" { escaped = true } else if ch == "\"" { inString = false }
+                continue
+            }
+            switch ch {
+            case "\"": inString = true
+            case "{": depth += 1
+            case "}": depth -= 1; if depth == 0 { return String(out[open...i]) }
+            default: break
+            }
+        }
+        return String(out[open...])
     }
 
     @Test("half tablets: stock and per dose stay exact through takes, undo and refills")

@@ -119,8 +119,7 @@ import Testing
         try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: path))
         try h.ok("import", "dosage", folder)
         let out = try h.ok("list", "--json").out
-        let start = try #require(out.range(of: #""name":"Aspirin""#))
-        let object = out[(out[..<start.lowerBound].lastIndex(of: "{") ?? out.startIndex)...].prefix { $0 != "}" }
+        let object = FractionTests.object(in: out, "Aspirin")
         #expect(object.contains(#""per_dose":0.5,"#) && object.contains(#""stock":9.75,"#), "\(object)")
     }
 

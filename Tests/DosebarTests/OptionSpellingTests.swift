@@ -78,7 +78,7 @@ struct OptionSpellingTests {
         try h.ok("add", "Later", "--at", "08:00")
         try h.ok("edit", "Later", "--days", "WEEKDAYS")
         let list = try #require(try h.ok("list", "--json").json as? [[String: Any]])
-        let schedule = Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as! String, "\($0["schedule"]!)") })
+        let schedule = Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as! String, "\($0["schedule_text"]!)") })
         #expect(schedule["Work"] == schedule["Listed"] && schedule["Later"] == schedule["Listed"], "\(schedule)")
         #expect(schedule["Rest"] == schedule["Pair"] && schedule["Rest"] != schedule["Work"], "\(schedule)")
         try refused(h, ["add", "Odd", "--at", "08:00", "--days", "weekday"], naming: "weekday")
