@@ -175,8 +175,8 @@ def fresh_copy(src_dir, dst_dir):
 
 
 # What writes a device's sync file: the cached file is made again when one of them changes.
-SYNC_SOURCES = ["Sources/DoseApp/SyncJournal.swift", "Sources/DoseApp/SyncOperation.swift",
-                "Sources/DoseApp/SyncService.swift", "Sources/DoseCore/SyncClock.swift"]
+SYNC_SOURCES = ["Sources/DoseApp/Sync/SyncJournal.swift", "Sources/DoseApp/Sync/SyncOperation.swift",
+                "Sources/DoseApp/Sync/SyncService.swift", "Sources/DoseCore/Sync/SyncClock.swift"]
 
 
 def sync_file(data, binary, src, meds, history):
