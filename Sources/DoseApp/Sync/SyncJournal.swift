@@ -2,32 +2,6 @@ import DoseCore
 import DoseStore
 import Foundation
 
-/// Names of sync's values in `meta`.
-enum SyncMeta {
-    /// This device's id (random, made by `sync init`); absent: sync was never initialised.
-    static let device = "sync.device"
-    /// The folder Syncthing shares (absolute).
-    static let dir = "sync.dir"
-    /// The hybrid logical clock (``SyncClock/state``).
-    static let clock = "sync.clock"
-    /// `operation.seq` of the last own operation appended to this device's file.
-    static let written = "sync.written"
-    /// Prefix of where the last read of another device's file (its path follows) stopped
-    /// (``SyncFolder/Position``).
-    static let read = "sync.read:"
-    /// Where the last check of this device's own file stopped (``SyncFolder/Position``): every line
-    /// before it is one this machine wrote (``SyncService/checkOwnFiles(_:)``).
-    static let own = "sync.own"
-    /// Set when this machine found another's lines in its own file (a copied home): `OLD NEW
-    /// INSTANT`, the device id it had, the one it took and when. `sync status` and `doctor` say it.
-    static let cloned = "sync.cloned"
-    /// Of a file read up to a position: the bytes just before it, hashed (``SyncReadMark``).
-    static let readMark = "sync.mark:"
-    /// Set when a medicine was purged (here or by another device's operation): this device's own
-    /// file is to be rewritten without its lines and the database compacted (``SyncService``).
-    static let rewrite = "sync.rewrite"
-}
-
 /// Records every change as an operation, in the write transaction that makes the change — but
 /// only once sync was initialised: ``open(_:_:)`` is nil otherwise and nothing changes.
 ///
@@ -226,51 +200,5 @@ public final class SyncJournal {
         op.schedule = SyncSchedule(v.schedule)
         let stored = try append(op)
         try w.setRegister(medicationID: id, field: SyncMerge.versionRegister(effective: v.effective), stamp: stored.stamp)
-    }
-}
-
-/// A medicine's stock derived from its operations (``SyncMerge/stock(_:effective:maximum:)``).
-enum SyncStock {
-    static func derive(medicationID id: Int64, in w: StoreWriter) throws {
-        let operations = try w.reader.stockOperations(medicationID: id)
-        guard !operations.isEmpty else { return }
-        let stock: Amount?
-        let events = Set(operations.compactMap { op -> Int64? in if case .take(_, let event) = op.change { event } else { nil } })
-        switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id, among: events),
-                               maximum: RefillService.maximum) {
-        case .untouched: return
-        case .untracked: stock = nil
-        case .units(let n): stock = n
-        }
-        if try w.reader.medication(id: id)?.stock != stock { try w.setStock(medicationID: id, stock) }
-    }
-}
-
-/// Random (version 4) UUIDs in lowercase for operation ids, from random bytes read 4 KB at a time:
-/// Foundation's `UUID()` opens `/dev/urandom` for each one, which was a tenth of `sync init` of a long
-/// history.
-struct OperationIDs {
-    private var pool: [UInt8] = []
-    private var used = 0
-
-    mutating func next() -> String {
-        if used + 16 > pool.count { refill() }
-        var b = Array(pool[used..<used + 16])
-        used += 16
-        b[6] = b[6] & 0x0F | 0x40 // version 4
-        b[8] = b[8] & 0x3F | 0x80 // RFC 4122 variant
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
-            .uuidString.lowercased()
-    }
-
-    /// 4 KB from the kernel's generator (`/dev/urandom`), or else from the standard library's.
-    private mutating func refill() {
-        var bytes = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom")).read(upToCount: 4096)).map(Array.init) ?? []
-        if bytes.count < 4096 {
-            var rng = SystemRandomNumberGenerator()
-            bytes = (0..<4096).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
-        }
-        pool = bytes
-        used = 0
     }
 }
