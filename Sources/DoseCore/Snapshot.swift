@@ -1,62 +1,5 @@
 import Foundation
 
-/// An instant together with the local UTC offset in force at it, so it can be
-/// written as ISO-8601 with that offset without a time-zone lookup.
-public struct LocalInstant: Hashable, Sendable, Comparable {
-    public var date: Date
-    /// Seconds east of UTC at `date`.
-    public var offset: Int
-
-    public init(date: Date, offset: Int) { self.date = date; self.offset = offset }
-
-    public static func < (a: LocalInstant, b: LocalInstant) -> Bool { a.date < b.date }
-
-    /// `2026-03-08T03:30:00-04:00`.
-    public var iso8601: String { ISO8601.format(date, offset: offset) }
-
-    /// Local wall-clock `HH:MM`.
-    public var clock: String {
-        let local = Int(unixSecondsOf: date) + offset
-        let m = ((local % 86400) + 86400) % 86400 / 60
-        return LocalTime(minuteOfDay: m).description
-    }
-}
-
-/// What a slot is at an instant (DESIGN §3).
-public enum SlotStatus: String, Sendable, CaseIterable {
-    case upcoming, due, late, missed, taken
-    case takenEarly = "taken_early"
-    case takenLate = "taken_late"
-    case skipped
-
-    public var isTaken: Bool { self == .taken || self == .takenEarly || self == .takenLate }
-    public var isResolved: Bool { isTaken || self == .skipped }
-    /// Outcome known: taken*, skipped or missed.
-    public var isKnown: Bool { isResolved || self == .missed }
-}
-
-/// The day's overall state, first that applies (DESIGN §3).
-public enum DayState: String, Sendable, CaseIterable {
-    case empty, late, due, missed, done, upcoming, rest, none
-}
-
-/// Severity of a message, from calm to urgent.
-public enum Severity: String, Sendable, Comparable {
-    case info, good, warning, critical
-    private var rank: Int { [.info: 0, .good: 1, .warning: 2, .critical: 3][self]! }
-    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
-}
-
-/// A message rendered for a person: its rule id, severity and text in the chosen language.
-public struct RenderedMessage: Hashable, Sendable {
-    public var id: String
-    public var severity: Severity
-    public var text: String
-    public init(id: String, severity: Severity, text: String) {
-        self.id = id; self.severity = severity; self.text = text
-    }
-}
-
 /// Everything a bar or widget shows at one instant (schema 1, DESIGN §4).
 public struct Snapshot: Hashable, Sendable {
     public static let schema = 1
@@ -210,29 +153,5 @@ public struct Snapshot: Hashable, Sendable {
         self.messages = messages
         self.text = text
         self.tooltip = tooltip
-    }
-}
-
-/// The timeline of one local day: a snapshot for every hour and every status change.
-/// (Its file format, `timeline.json` schema 3, is `TimelineJSON`'s.)
-public struct Timeline: Hashable, Sendable {
-    public var generatedAt: LocalInstant
-    public var day: LocalDate
-    public var timezone: String
-    /// The next local midnight: when the timeline must be recomputed.
-    public var reloadAt: LocalInstant
-    public var entries: [Snapshot]
-
-    public init(generatedAt: LocalInstant, day: LocalDate, timezone: String, reloadAt: LocalInstant, entries: [Snapshot]) { self.generatedAt = generatedAt; self.day = day; self.timezone = timezone; self.reloadAt = reloadAt; self.entries = entries }
-
-    /// The entry in force at `instant`: the last whose `at` is not after it. Complete (tooltip,
-    /// every message) only for the instant the timeline was generated at.
-    public func entry(at instant: Date) -> Snapshot? {
-        var lo = 0, hi = entries.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if entries[mid].at.date <= instant { lo = mid + 1 } else { hi = mid }
-        }
-        return lo == 0 ? entries.first : entries[lo - 1]
     }
 }
