@@ -14,7 +14,8 @@ struct Doctor: ParsableCommand {
         discussion: """
         Checks the time zone, the config file, the database, the shared directory, the daemon, \
         Syncthing when sync is set up, and which bars are installed; for each bar found, names \
-        where its set-up is installed (<prefix>/share/doc/dosebar/integrations/<bar>).
+        where its set-up is installed (<prefix>/share/dosebar/integrations/<bar>; the prefix is /usr \
+        for the .deb, ~/.local for make install).
 
         Exit codes: 0 everything is fine (ok and note lines only), 1 something to fix (each \
         FIX line says what). Doctor itself never exits 64-78 for a problem it finds.
@@ -102,12 +103,13 @@ struct Doctor: ParsableCommand {
         Output.line(c.text("doctor.fine"))
     }
 
-    /// `<prefix>/share/doc/dosebar/integrations/<bar>/README.md` next to this binary's
-    /// `<prefix>/bin`, where scripts/install puts it; nil when it is not there (a build tree).
+    /// `<prefix>/share/dosebar/integrations/<bar>/README.md` next to this binary's `<prefix>/bin`,
+    /// where scripts/install (`make install`) and the .deb (scripts/package, prefix /usr) put it;
+    /// nil when it is not there (a build tree).
     static func installedReadme(_ bar: String) -> String? {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let prefix = URL(fileURLWithPath: exe).deletingLastPathComponent().deletingLastPathComponent()
-        let readme = prefix.appendingPathComponent("share/doc/dosebar/integrations/\(bar)/README.md").standardizedFileURL.path
+        let readme = prefix.appendingPathComponent("share/dosebar/integrations/\(bar)/README.md").standardizedFileURL.path
         return FileManager.default.fileExists(atPath: readme) ? readme : nil
     }
 }

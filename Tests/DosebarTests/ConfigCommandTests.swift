@@ -200,7 +200,7 @@ import Testing
         let h = Harness()
         let prefix = h.root + "/prefix"
         let bin = prefix + "/bin"
-        let readme = prefix + "/share/doc/dosebar/integrations/tmux/README.md"
+        let readme = prefix + "/share/dosebar/integrations/tmux/README.md"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: (readme as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try "tmux".write(toFile: readme, atomically: true, encoding: .utf8)

@@ -42,7 +42,7 @@ struct HelpPagesTests {
             found.append("\(columns(line)) columns: \(line)")
         }
         // Files of the source tree. An installed path that ends in one of these names
-        // (<prefix>/share/doc/dosebar/integrations/waybar) is fine: a path in the tree is not.
+        // (<prefix>/share/dosebar/integrations/waybar) is fine: a path in the tree is not.
         for word in ["DESIGN", "README", "§", "integrations/", "Sources/", "Tests/", "scripts/"] {
             for line in lines where line.contains(word) {
                 let inTree = line.components(separatedBy: word).dropLast().contains { !$0.hasSuffix("/") }
@@ -114,7 +114,7 @@ struct HelpPagesTests {
         #expect(Self.problems("Examples:\n  $ dosebar " + String(repeating: "x", count: 68) + "\n").count == 1)
         #expect(Self.problems("A line (DESIGN §4).").count == 2)
         #expect(Self.problems("  $ systemctl --user enable --now dosebar   # see integrations/systemd").count == 1)
-        #expect(Self.problems("See <prefix>/share/doc/dosebar/integrations/<bar>.").isEmpty)
+        #expect(Self.problems("See <prefix>/share/dosebar/integrations/<bar>.").isEmpty)
         #expect(Self.problems("GLOBAL OPTIONS:\n  --db\n\nOPTIONS:\n  --json\n").count == 1)
         #expect(Self.problems("OPTIONS:\n  --json\n\nGLOBAL OPTIONS:\n  --db\n").isEmpty)
         #expect(Self.problems("OPTIONS:\n  --json\n\n\nGLOBAL OPTIONS:\n  --db\n").count == 1)
