@@ -32,6 +32,6 @@ struct Watch: ParsableCommand {
     func validate() throws { _ = try JSONFlag.format(json: json, format: format?.output, default: .text) }
 
     func run() throws {
-        try LineStream.run(global.options, format: try JSONFlag.format(json: json, format: format?.output, default: .text))
+        try WatchStream.run(global.options, format: try JSONFlag.format(json: json, format: format?.output, default: .text))
     }
 }

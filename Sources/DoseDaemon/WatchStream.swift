@@ -7,7 +7,7 @@ import Glibc
 /// `dosebar watch`: prints the line of one file of the shared directory, then a new line each
 /// time its content changes, flushed at once, until the reader goes away (a closed pipe).
 /// The directory is followed with inotify (`DirectoryFollower`), never polled.
-public enum LineStream {
+public enum WatchStream {
     /// Streams `output`'s file for the context `options` give; returns when the reader is gone.
     public static func run(_ options: AppOptions, format output: OutputFormat) throws {
         // A closed pipe must surface as EPIPE from write(2), not kill the process.
@@ -40,10 +40,10 @@ public enum LineStream {
         var last: String?
         func emit() throws {
             guard let content = follower.read() else { return }
-            let text = LineStream.line(content, format: output)
+            let text = WatchStream.line(content, format: output)
             guard text != last else { return }
             last = text
-            if !LineStream.write(text + "\n") { throw Gone() }
+            if !WatchStream.write(text + "\n") { throw Gone() }
         }
         do {
             try emit()
