@@ -40,7 +40,7 @@ let package = Package(
         // What several test targets share: the seedable generator of the property, fault and sync suites.
         .target(name: "DoseTestSupport", path: "Tests/Support"),
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport"]),
-        .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore"]),
+        .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore", "DoseTestSupport"]),
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport", "DoseTestSupport"]),
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport", "DoseTestSupport"], resources: [.copy("Expected")]),

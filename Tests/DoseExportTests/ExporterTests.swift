@@ -1,5 +1,6 @@
 @testable import DoseCore
 import DoseExport
+import DoseTestSupport
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func writesEveryFileOnceAndThenNothing() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/dosebar")
         let exporter = Exporter()
         let now = Fixtures.at("2026-03-09", "13:45", Fixtures.newYorkEDT).date
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func snapshotFilesFollowTheEntryInForce() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/dosebar")
         let exporter = Exporter()
         try exporter.export(timeline, now: Fixtures.newYork.at.date.addingTimeInterval(15), to: dir)

@@ -1,5 +1,6 @@
 @testable import DoseCore
 import DoseExport
+import DoseTestSupport
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func everyWrittenJSONFileValidates() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         var pairs: [(String, String)] = []
         for (name, snapshot) in Fixtures.scenarios {
             let dir = SharedDirectory(path: temp.path + "/" + name)
@@ -70,7 +71,7 @@ import Testing
 
     /// A half tablet's stock is a decimal in the files, written exactly and valid.
     @Test func fractionalStockIsExactAndValid() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         var snapshot = Fixtures.newYork
         try #require(!snapshot.stock.isEmpty)
         snapshot.stock[0].remaining = Amount(hundredths: 875)
@@ -87,7 +88,7 @@ import Testing
 
     /// The validator really runs: a file with a wrong field is rejected.
     @Test func aBrokenFileFailsValidation() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let good = SnapshotJSON.snapshot(Fixtures.newYork)
         let broken: [(String, String)] = [
             ("state", good.replacingOccurrences(of: "\"state\":\"late\"", with: "\"state\":\"tardy\"")),

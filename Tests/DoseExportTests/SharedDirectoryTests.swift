@@ -1,5 +1,6 @@
 @testable import DoseCore
 import DoseExport
+import DoseTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ import Glibc
     }
 
     @Test func prepareCreatesMissingParentsPrivately() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let old = umask(0)
         defer { umask(old) }
         let dir = SharedDirectory(path: temp.path + "/a/b/dosebar/")
@@ -55,7 +56,7 @@ import Glibc
     }
 
     @Test func prepareRefusesASymlink() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         #expect(mkdir(temp.path + "/real", 0o700) == 0)
         #expect(symlink(temp.path + "/real", temp.path + "/link") == 0)
         expectConfigError(SharedDirectory(path: temp.path + "/link"), mentioning: ["symlink"])
@@ -66,7 +67,7 @@ import Glibc
     }
 
     @Test func prepareRefusesADirectoryOfAnotherUser() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let path = temp.path + "/theirs"
         #expect(mkdir(path, 0o700) == 0)
         try #require(chown(path, 65534, 65534) == 0, "chown needs root")
@@ -75,14 +76,14 @@ import Glibc
     }
 
     @Test func prepareRefusesAFile() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let path = temp.path + "/file"
         try "x".write(toFile: path, atomically: false, encoding: .utf8)
         expectConfigError(SharedDirectory(path: path), mentioning: ["not a directory"])
     }
 
     @Test func writeIsAtomicAndPrivate() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let old = umask(0)
         defer { umask(old) }
         let dir = SharedDirectory(path: temp.path + "/shared")
@@ -99,7 +100,7 @@ import Glibc
     }
 
     @Test func unchangedContentIsNotRewritten() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         try dir.prepare()
         #expect(try dir.write(name: "tmux.txt", contents: "#[fg=#e5484d]x#[default]\n"))
@@ -113,7 +114,7 @@ import Glibc
     }
 
     @Test func aFileWithLooseModeIsRewrittenEvenIfEqual() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         try dir.prepare()
         try dir.write(name: "snapshot.txt", contents: "same\n")
@@ -123,7 +124,7 @@ import Glibc
     }
 
     @Test func timelineChangeOfGeneratedAtAloneIsSkipped() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         try dir.prepare()
         let timeline = Fixtures.timeline([Fixtures.newYork])
@@ -148,7 +149,7 @@ import Glibc
     }
 
     @Test func badNamesAreRefused() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path)
         for name in ["", ".", "..", "../x", "a/b"] {
             #expect(throws: DosebarError.self) { try dir.write(name: name, contents: "x") }
@@ -159,7 +160,7 @@ import Glibc
     /// an `.io` error of one line, the old file whole, no temporary file left.
     @Test(.enabled(if: TmpfsProbe.available, "needs root with CAP_SYS_ADMIN to mount a tmpfs; a missing mount tool fails under CI (TmpfsProbe)"))
     func fullAndReadOnlyDisks() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let mount = temp.path + "/mnt"
         #expect(mkdir(mount, 0o700) == 0)
         try #require(try run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", mount]).status == 0)
@@ -250,7 +251,7 @@ extension Timeline {
     }
 
     @Test func anEmptyDirectoryIsAdoptedWithItsModeAsItIs() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         make(dir.path, mode: 0o755)
         #expect(try dir.prepare() == .adoptedEmpty)
@@ -264,7 +265,7 @@ extension Timeline {
 
     @Test(arguments: [0o1777, 0o777, 0o770, 0o775, 0o720, 0o702, 0o2770] as [mode_t])
     func aDirectoryOthersCanWriteIsRefusedAndKeepsItsMode(_ bits: mode_t) throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         make(dir.path, mode: bits)
         let message = try #require(refusal(dir), "mode \(String(bits, radix: 8)) was adopted")
@@ -278,7 +279,7 @@ extension Timeline {
     }
 
     @Test func aDirectoryOfTheUsersFilesIsRefusedAndLeftByteForByte() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/mine")
         make(dir.path, mode: 0o700)
         file(dir.path(of: "notes.txt"), "dear diary", mode: 0o644)
@@ -301,7 +302,7 @@ extension Timeline {
     }
 
     @Test func aDirectoryAnOlderDosebarMadeIsAdopted() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/dosebar")
         make(dir.path, mode: 0o700)
         for name in Exporter.fileNames + [".lock", "daemon.lock"] { file(dir.path(of: name), "old \(name)") }
@@ -322,7 +323,7 @@ extension Timeline {
     /// Only the fingerprint of an older dosebar's directory is adopted: mode 0700 and nothing but
     /// its own names, regular files of the user's readable by nobody else.
     @Test func aLookalikeOfAnOlderDosebarDirectoryIsRefused() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         var cases: [(String, (String) -> Void)] = []
         cases.append(("0755", { d in chmod(d, 0o755); self.file(d + "/waybar.json", "{}") }))
         cases.append(("a 0644 file", { d in self.file(d + "/waybar.json", "{}", mode: 0o644) }))
@@ -344,7 +345,7 @@ extension Timeline {
     }
 
     @Test func whatDosebarDidNotWriteIsLeftAloneAndTheRestWritten() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         try dir.prepare()
         let victim = temp.path + "/victim"
@@ -373,7 +374,7 @@ extension Timeline {
 
     @Test(.enabled(if: geteuid() == 0, "needs root to give a file to another user"))
     func anotherUsersFileIsLeftAlone() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         try dir.prepare()
         file(dir.path(of: "waybar.json"), "theirs")
@@ -384,7 +385,7 @@ extension Timeline {
     }
 
     @Test func onlyDosebarsOwnStaleTemporariesAreRemoved() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         try dir.prepare()
         let dead = Self.deadPID
@@ -410,7 +411,7 @@ extension Timeline {
     }
 
     @Test func aWriteNeedsADirectoryThatIsDosebars() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         let dir = SharedDirectory(path: temp.path + "/shared")
         make(dir.path, mode: 0o700)
         #expect(throws: DosebarError.self) { try dir.write(name: "snapshot.txt", contents: "x\n") }

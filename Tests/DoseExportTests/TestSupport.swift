@@ -1,20 +1,8 @@
+import DoseTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A fresh directory under /tmp, removed (with everything in it) when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/dosebar-export-test-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// `lstat` of a path, or nil.
 func fileStatus(_ path: String) -> stat? {
@@ -46,7 +34,7 @@ func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
 /// lack, and then the test is skipped with a notice. A missing `mount`/`umount` tool is not a missing
 /// right: under `CI=true` the test then runs and fails instead of passing silently.
 enum TmpfsProbe {
-    static let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    static var underCI: Bool { CI.active }
 
     /// Whether `mount` and `umount` are installed.
     static let toolsInstalled = (try? run(["sh", "-c", "command -v mount && command -v umount"]))?.status == 0
@@ -56,7 +44,7 @@ enum TmpfsProbe {
             print("⚠️  \(underCI ? "FAILING" : "SKIPPING") the full-disk test: `mount`/`umount` not installed (apt-get install mount)")
             return underCI
         }
-        guard let dir = try? TemporaryDirectory() else { return false }
+        let dir = TemporaryDirectory(prefix: "dosebar-export-test")
         guard (try? run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir.path]))?.status == 0 else {
             // Under CI=true the test runs anyway and fails on the mount: CI must prove it.
             print("⚠️  \(underCI ? "FAILING" : "SKIPPING") the full-disk test: `mount -t tmpfs` is not permitted here (needs root and CAP_SYS_ADMIN)")

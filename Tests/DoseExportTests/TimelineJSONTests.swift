@@ -318,7 +318,7 @@ import Testing
         let zones = ["America/New_York", "Europe/London", "Asia/Seoul", "UTC", "Australia/Lord_Howe"]
         let dates = ["2026-03-08", "2026-03-09", "2026-11-01", "2026-11-02", "2026-03-29", "2026-03-30", "2026-10-25",
                      "2026-04-05", "2026-10-04", "2026-06-15"]
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         var pairs: [(String, String)] = [], carried = 0
         for seed in UInt64(1)...100 {
             var rng = SplitMix64(seed: seed)
@@ -560,7 +560,7 @@ import Testing
     /// again, an unknown status, a slot without its day, a past day before yesterday pending, a
     /// today that is partial fail validation; the real days and the carried days pass.
     @Test func schemaAcceptsTheDaysAndRejectsOtherShapes() throws {
-        let temp = try TemporaryDirectory()
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
         var pairs: [(String, String)] = []
         let carried = Self.carriedSeeds.prefix(12).map { (name: "carried-\($0)", timeline: Self.carriedDay(seed: $0)) }
         for (name, timeline) in Self.days.map({ ($0.name, $0.timeline) }) + carried {

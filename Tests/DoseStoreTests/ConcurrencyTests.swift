@@ -1,4 +1,5 @@
 import DoseCore
+import DoseTestSupport
 import Foundation
 import Testing
 @testable import DoseStore
@@ -53,7 +54,7 @@ struct ConcurrencyTests {
     }
 
     @Test func twentyProcessesCreatingTheSameNewDatabase() throws {
-        let dir = TempDirectory()
+        let dir = TemporaryDirectory(prefix: "dosestore")
         let path = dir.file("new/dosebar.sqlite")
         let failures = onThreads(20) { i in
             let store = try DoseStore(path: path)

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -12,8 +13,8 @@ struct GateTests {
     /// 2026-03-10T08:00:00Z: the store's clock in these tests.
     static let now = instant()
 
-    static func fixture() throws -> (TempDirectory, DoseStore) {
-        let dir = TempDirectory()
+    static func fixture() throws -> (TemporaryDirectory, DoseStore) {
+        let dir = TemporaryDirectory(prefix: "dosestore")
         return (dir, try DoseStore(path: dir.file("dosebar.sqlite"), clock: { GateTests.now }))
     }
 

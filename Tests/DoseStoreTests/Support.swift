@@ -1,27 +1,12 @@
 import DoseCore
+import DoseTestSupport
 import Foundation
 import GRDB
 @testable import DoseStore
 
-/// A private temporary directory, removed when the value goes away.
-final class TempDirectory {
-    let path: String
-
-    init() {
-        var template = Array((NSTemporaryDirectory() + "/dosestore-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        path = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 /// A fresh store on a real file in its own temporary directory.
 struct Fixture {
-    let dir = TempDirectory()
+    let dir = TemporaryDirectory(prefix: "dosestore")
     var path: String { dir.file("dosebar.sqlite") }
     let store: DoseStore
 

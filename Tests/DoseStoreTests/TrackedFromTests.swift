@@ -1,4 +1,5 @@
 import DoseCore
+import DoseTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -10,7 +11,7 @@ import Testing
 struct TrackedFromTests {
     /// A database at `v9-over-limit` (what the dosebar before this change left), built by the
     /// migrator of the time on a real file, then `rows` written in raw SQL as that dosebar would have.
-    static func v9Database(_ dir: TempDirectory, _ rows: String) throws -> String {
+    static func v9Database(_ dir: TemporaryDirectory, _ rows: String) throws -> String {
         let path = dir.file("dosebar.sqlite")
         let queue = try DatabaseQueue(path: path, configuration: StoreFile.configuration())
         try Schema.migrator.migrate(queue, upTo: "v9-over-limit")
@@ -40,7 +41,7 @@ struct TrackedFromTests {
 
     @Test("v10 on a v9 database: the add's stamp, else the earliest taken or skipped event (an undone one too), else NULL")
     func migration() throws {
-        let dir = TempDirectory()
+        let dir = TemporaryDirectory(prefix: "dosestore")
         let path = try Self.v9Database(dir, [
             // 1: events only, the earliest a skip; a later take undone; the undo itself is not an event of a dose.
             Self.medicine(1, "Events"),
@@ -129,7 +130,7 @@ struct TrackedFromTests {
 
     @Test("the gate: a tracking start more than a day after the store's clock, or before 1970, is refused and nothing is written")
     func gate() throws {
-        let dir = TempDirectory()
+        let dir = TemporaryDirectory(prefix: "dosestore")
         let store = try DoseStore(path: dir.file("db.sqlite"), clock: { instant(0) })
         for bad in [instant(86_401), Date(timeIntervalSince1970: -1)] {
             var m = daily("Yaz")

@@ -1,3 +1,4 @@
+import DoseTestSupport
 import Foundation
 import Testing
 
@@ -14,8 +15,8 @@ struct Harness {
     let root: String
     var env: [String: String]
 
-    /// Under CI (`CI=true`) a test may not be disabled for a missing tool, only for missing rights.
-    static let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    /// Under CI (`CI=true`) a test may not be disabled for a missing tool (`CI.active`, the one flag).
+    static var underCI: Bool { CI.active }
 
     var db: String { root + "/data/dosebar.sqlite" }
     var dir: String { root + "/shared" }
