@@ -280,6 +280,14 @@ public struct HistoryLedger: Sendable {
                                                          overLimit: plan.overLimit[entry.medication.id]?.contains(at) == true))
             }
         }
+        // A scheduled medicine's extra doses (``DayPlan/extras``) are listed with the as-needed ones: doses
+        // taken, outside every slot, so adherence counts each slot once.
+        for entry in plan.extras {
+            for at in entry.taken where at <= now {
+                see(entry.medication.id)
+                outcome.asNeeded.append(DayOutcome.Extra(medicationID: entry.medication.id, takenAt: plan.local(at)))
+            }
+        }
         for c in plan.cycles where archivedOn[c.medication.id] != d {
             see(c.medication.id)
             if c.position.phase == .rest { outcome.resting.append(c.medication.id) }

@@ -134,10 +134,13 @@ import Testing
     func dosageTimeChange() throws {
         let h = harness()
         let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/time-change", "--json").json as? [String: Any])
-        // 08:00 taken on 11-10, 11, 13, 14, 15, 16 (11-12 missed); 07:30 taken 11-17 … 11-21; the 13:00 of 11-18 has no slot.
-        #expect(summary["taken"] as? Int == 11 && summary["missed"] as? Int == 1)
+        // 08:00 taken on 11-10, 11, 13, 14, 15, 16 (11-12 missed); 07:30 taken 11-17 … 11-21; the 13:00 of 11-18 has
+        // no slot (a time of one day): an extra dose, kept at 13:00.
+        #expect(summary["taken"] as? Int == 12 && summary["missed"] as? Int == 1 && summary["extra"] as? Int == 1)
         let notes = (summary["no_equivalent"] as? [String]) ?? []
-        #expect(notes == ["Aspirin: 1 taken and 0 skipped doses on a day or at a time its schedule has no dose"], "\(notes)")
+        #expect(notes.isEmpty, "\(notes)")
+        let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-18", "--to", "2026-11-18").out
+        #expect(csv.contains("2026-11-18,,Aspirin,1 pill(s),as_needed,2026-11-18T13:00:00+09:00,,true,false\r\n"), "\(csv)")
         #expect(try medicine(h, "Aspirin")["times"] as? [String] == ["07:30"])
         let days = try history(h, from: "2026-11-10", to: "2026-11-21")
         for d in 10...21 {
@@ -175,15 +178,29 @@ import Testing
         #expect(bad.status == 64, "\(bad.err)")
     }
 
-    @Test("Dosage: two entries for one slot: a skip then a late take is taken late; a double dose is one take, the extra said")
+    @Test("Dosage: two entries for one slot: a skip then a late take is taken late, the skip said; a double dose is two doses")
     func dosageSameSlot() throws {
         let h = harness()
         let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/same-slot", "--json").json as? [String: Any])
-        #expect(summary["taken"] as? Int == 2 && summary["skipped"] as? Int == 0 && summary["already_there"] as? Int == 0)
+        // 11-20: skipped at 08:10, taken at 10:30. 11-21: taken at 08:05 and again at 08:06 (a double dose).
+        #expect(summary["taken"] as? Int == 3 && summary["skipped"] as? Int == 0 && summary["already_there"] as? Int == 0)
+        #expect(summary["extra"] as? Int == 1)
         let notes = (summary["no_equivalent"] as? [String]) ?? []
-        #expect(notes.contains { $0.hasPrefix("Aspirin: 2 more entries for a dose already recorded") }, "\(notes)")
+        #expect(notes == ["Aspirin: 1 dose(s) skipped, then taken: kept as taken; the skip has no place beside the take"], "\(notes)")
+        let line = try #require((summary["medicines"] as? [[String: Any]])?.first)
+        #expect(line["name"] as? String == "Aspirin" && line["taken"] as? Int == 3 && line["extra"] as? Int == 1)
         let days = try history(h, from: "2026-11-20", to: "2026-11-21")
         #expect(days["2026-11-20"]?["late"] as? Int == 1 && days["2026-11-20"]?["skipped"] as? Int == 0, "10:30 is past the 2-hour window: late")
-        #expect(days["2026-11-21"]?["on_time"] as? Int == 1)
+        // The slot is taken once (adherence); the second take is a dose of its own at 08:06.
+        #expect(days["2026-11-21"]?["on_time"] as? Int == 1 && days["2026-11-21"]?["total"] as? Int == 1)
+        let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-21", "--to", "2026-11-21").out
+        #expect(csv.contains("2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,1 pill(s),taken,2026-11-21T08:05:00+09:00,,true,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Aspirin,1 pill(s),as_needed,2026-11-21T08:06:00+09:00,,true,false\r\n"), "\(csv)")
+        let report = try #require(try h.ok("report", "--format", "json", "--from", "2026-11-21", "--to", "2026-11-21").json as? [String: Any])
+        let aspirin = try #require((report["medications"] as? [[String: Any]])?.first)
+        #expect(aspirin["taken"] as? Int == 1 && aspirin["as_needed"] as? Int == 1 && aspirin["adherence"] as? Int == 100, "\(aspirin)")
+        // Importing again adds nothing: both takes are there.
+        let again = try #require(try h.ok("import", "dosage", Self.fixtures + "/same-slot", "--json").json as? [String: Any])
+        #expect(again["taken"] as? Int == 0 && again["already_there"] as? Int == 3)
     }
 }
