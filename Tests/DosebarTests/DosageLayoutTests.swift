@@ -203,4 +203,93 @@ import Testing
         let again = try #require(try h.ok("import", "dosage", Self.fixtures + "/same-slot", "--json").json as? [String: Any])
         #expect(again["taken"] as? Int == 0 && again["already_there"] as? Int == 3)
     }
+
+    /// `history NAME --json` by day.
+    func history(_ h: Harness, _ name: String, from: String, to: String) throws -> [String: [String: Any]] {
+        let days = try #require(try h.ok("history", name, "--from", from, "--to", to, "--json").json as? [[String: Any]])
+        return Dictionary(days.map { (($0["day"] as? String) ?? "?", $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test("Dosage: dose times changed twice (08:00 → 09:00 → 08:00 and 20:00) are three versions; every entry on its slot")
+    func dosageSeveralTimeChanges() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
+        let lines = try #require(summary["medicines"] as? [[String: Any]])
+        let levo = try #require(lines.first { $0["name"] as? String == "Levothyroxine" })
+        // 08:00 on 11-01…07 (6 taken, 11-05 missed), 09:00 on 11-08…14 (6 taken: 11-10 has no entry), both 08:00 and
+        // 20:00 on 11-15…21 (14 taken).
+        #expect(levo["taken"] as? Int == 26 && levo["missed"] as? Int == 1 && levo["versions"] as? Int == 3 && levo["extra"] as? Int == 0,
+                "\(levo)")
+        let days = try history(h, "Levothyroxine", from: "2026-11-01", to: "2026-11-21")
+        for d in 1...21 {
+            let day = String(format: "2026-11-%02d", d)
+            let total = d >= 15 ? 2 : 1
+            #expect(days[day]?["total"] as? Int == total, "\(day): \(days[day] ?? [:])")
+            if d == 5 || d == 10 {
+                // 11-05: Dosage's recorded miss. 11-10: the 09:00 entry is gone (deleted in Dosage): the slot was there, missed.
+                #expect(days[day]?["missed"] as? Int == 1, "\(day)")
+            } else {
+                #expect(days[day]?["on_time"] as? Int == total, "\(day): \(days[day] ?? [:])")
+            }
+        }
+        #expect(try medicine(h, "Levothyroxine")["times"] as? [String] == ["08:00", "20:00"])
+        // The schedule in force on 11-10 was 09:00: a take --slot names it.
+        #expect(try h.run("take", "Levothyroxine", "--slot", "2026-11-10 09:00").status == 0)
+    }
+
+    @Test("Dosage: a quarter at 08:00 and a half at 20:00 with 6.25 on hand: exact, the dose text says each, a take uses the half")
+    func dosagePerTimeAmounts() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
+        let p = try medicine(h, "Prednisone")
+        #expect(p["dose"] as? String == "08:00 0.25, 20:00 0.5 tablet(s)" && p["per_dose"] as? Double == 0.5 && p["stock"] as? Double == 6.25,
+                "\(p)")
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes.contains { $0.hasPrefix("Prednisone: a different dose per time (08:00 0.25, 20:00 0.5 tablet(s))")
+                    && $0.contains("a take counts 0.5 tablet(s) from stock") }, "\(notes)")
+        let line = try #require((summary["medicines"] as? [[String: Any]])?.first { $0["name"] as? String == "Prednisone" })
+        #expect(line["taken"] as? Int == 4 && line["stock"] as? Double == 6.25 && line["versions"] as? Int == 1, "\(line)")
+        // Imported doses move no stock (Dosage's count already has them); a take now uses the half.
+        try h.ok("take", "Prednisone", "--slot", "2026-11-22 08:00")
+        #expect(try medicine(h, "Prednisone")["stock"] as? Double == 5.75)
+    }
+
+    @Test("Dosage: deleted treatments keep every entry: takes, skips and misses on slots rebuilt from their entries, none invented")
+    func dosageDeletedTreatment() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
+        let lines = try #require(summary["medicines"] as? [[String: Any]])
+        let doxy = try #require(lines.first { $0["name"] as? String == "Doxycycline" })
+        #expect(doxy["taken"] as? Int == 4 && doxy["skipped"] as? Int == 1 && doxy["missed"] as? Int == 1 && doxy["added"] as? Bool == true,
+                "\(doxy)")
+        let d = try history(h, "Doxycycline", from: "2026-11-15", to: "2026-11-19")
+        // 11-16: 08:10 taken, 20:00 missed; 11-17: 08:00 skipped, 20:00 taken; 11-18: both taken (20:30 on time).
+        #expect(d["2026-11-16"]?["on_time"] as? Int == 1 && d["2026-11-16"]?["missed"] as? Int == 1)
+        #expect(d["2026-11-17"]?["skipped"] as? Int == 1 && d["2026-11-17"]?["on_time"] as? Int == 1)
+        #expect(d["2026-11-18"]?["on_time"] as? Int == 2)
+        for day in ["2026-11-15", "2026-11-19"] { #expect((d[day]?["total"] as? Int ?? 0) == 0, "\(day): no entry, no slot") }
+        // Iron, Monday, Wednesday and Friday at 12:00: no slot on the days between.
+        let iron = try history(h, "Iron", from: "2026-11-16", to: "2026-11-21")
+        #expect(iron["2026-11-16"]?["on_time"] as? Int == 1 && iron["2026-11-18"]?["missed"] as? Int == 1
+                && iron["2026-11-20"]?["on_time"] as? Int == 1)
+        for day in ["2026-11-17", "2026-11-19", "2026-11-21"] { #expect((iron[day]?["total"] as? Int ?? 0) == 0, "\(day)") }
+        #expect(try medicine(h, "Doxycycline")["archived"] as? Bool == true && medicine(h, "Iron")["archived"] as? Bool == true)
+    }
+
+    @Test("Dosage: the summary says per medicine what came in; --dry-run says what it would add; twice adds nothing")
+    func dosageSummaryAndDryRun() throws {
+        let h = harness()
+        let dry = try h.ok("import", "dosage", Self.fixtures + "/changes", "--dry-run").out
+        #expect(dry.contains("Would add Levothyroxine: ") && dry.contains("Would add Doxycycline (archived)"), "\(dry)")
+        #expect(dry.contains("Levothyroxine, would import: 26 taken, 0 skipped, 1 missed, 3 schedule versions.\n"), "\(dry)")
+        #expect(dry.contains("Prednisone, would import: 4 taken, 0 skipped, 0 missed, 1 schedule versions, stock 6.25.\n"), "\(dry)")
+        #expect(!dry.contains("Added "), "\(dry)")
+        let out = try h.ok("import", "dosage", Self.fixtures + "/changes").out
+        #expect(out.contains("Added Levothyroxine: ") && out.contains("Doxycycline: 4 taken, 1 skipped, 1 missed, 1 schedule versions.\n"),
+                "\(out)")
+        let dump = h.dump()
+        let again = try h.ok("import", "dosage", Self.fixtures + "/changes").out
+        #expect(again.contains("Levothyroxine: 0 taken, 0 skipped, 1 missed, 26 already there.\n"), "\(again)")
+        #expect(h.dump() == dump)
+    }
 }
