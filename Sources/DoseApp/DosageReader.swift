@@ -104,7 +104,7 @@ public struct DosageReader {
             }
             let m = Medication(id: 0, name: d.name, archivedOn: archived, versions: versions)
             kinds[d.key] = m.currentSchedule?.recurrence
-            plan.medicines.append(.init(name: d.name, template: m, origin: .historyOnly))
+            plan.medicines.append(.init(name: d.name, template: m, origin: m.currentSchedule?.recurrence.isAsNeeded ?? true ? .historyOnly : .rebuilt))
         }
 
         // History. Entries of one slot (name, day, time) are ordered: a take before a skip, a known

@@ -12,6 +12,7 @@ extension ImportSummary {
             let key = switch a.origin {
             case .treatment: dryRun ? "import.would_add" : "import.added"
             case .historyOnly: would + (dryRun ? "add_history_only" : "added_history_only")
+            case .rebuilt: would + (dryRun ? "add_rebuilt" : "added_rebuilt")
             case .unknownName: would + (dryRun ? "add_unknown" : "added_unknown")
             }
             out.append(c.text(key, ["name": a.name, "schedule": a.schedule]))
@@ -42,7 +43,7 @@ extension ImportSummary {
         return out
     }
 
-    /// `{dry_run, added: [{name, schedule, origin}], reused: [name], taken, skipped, already_there,
+    /// `{dry_run, added: [{name, schedule, origin: treatment|history_only|rebuilt|unknown_name}], reused: [name], taken, skipped, already_there,
     /// time_unknown, extra, missed, medicines: [{name, added, taken, time_unknown, extra, skipped, missed,
     /// already_there, versions, stock}], no_equivalent: [text]}` (`versions` and `stock` null for a kept medicine).
     public var json: String {
@@ -56,6 +57,7 @@ extension ImportSummary {
                         let origin = switch m.origin {
                         case .treatment: "treatment"
                         case .historyOnly: "history_only"
+                        case .rebuilt: "rebuilt"
                         case .unknownName: "unknown_name"
                         }
                         o.set("origin", origin)

@@ -18,6 +18,9 @@ public struct ImportPlan: Sendable {
             case treatment
             /// Only named by doses that match no treatment: added archived, as needed, so they stay in history.
             case historyOnly
+            /// A treatment deleted in Dosage whose history records misses, skips or auto-confirmed
+            /// doses: added archived, its slots rebuilt from its entries, so each keeps its meaning.
+            case rebuilt
             /// Named by a CSV row but unknown here: added as needed.
             case unknownName
         }

@@ -38,7 +38,7 @@ import Testing
         #expect(summary["time_unknown"] as? Int == 2 && summary["already_there"] as? Int == 0)
         let added = try #require(summary["added"] as? [[String: Any]])
         #expect(added.map { $0["name"] as? String } == ["Aspirin", "Magnesium", "Vitamin D", "Yaz", "Ibuprofen", "Metformin", "Old Pill"])
-        #expect(added.last?["origin"] as? String == "history_only")
+        #expect(added.last?["origin"] as? String == "rebuilt", "Old Pill: a deleted treatment with a skip")
         let noEquivalent = (summary["no_equivalent"] as? [String]) ?? []
         #expect(noEquivalent.contains { $0.hasPrefix("Aspirin: refill amount 30") })
         #expect(noEquivalent.contains { $0.hasPrefix("Metformin: a different dose per time") })
