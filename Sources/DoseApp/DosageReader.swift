@@ -53,8 +53,16 @@ public struct DosageReader {
         var plan = ImportPlan()
         let (entries, laterToday) = try historyEntries(historyRoot, &names)
         if !zoneGiven { try checkZone(entries) }
+        // Each name's key once (Unicode normalisation per entry was a twentieth of a 3-year import).
+        var keyOf: [String: String] = [:]
+        func nameKey(_ name: String) -> String {
+            if let k = keyOf[name] { return k }
+            let k = Medication.nameKey(name)
+            keyOf[name] = k
+            return k
+        }
         var byKey: [String: [Entry]] = [:]
-        for e in entries { byKey[Medication.nameKey(e.name), default: []].append(e) }
+        for e in entries { byKey[nameKey(e.name), default: []].append(e) }
 
         // Treatments, under `treatments` (current) or `meds` (Dosage 1.0–1.4: fields under `info` or
         // `_info`, `_name`, `_unit`; or all on the item).
@@ -114,7 +122,7 @@ public struct DosageReader {
         var slots: [String: [Entry]] = [:]
         var order: [String] = []
         for e in entries {
-            let key = Medication.nameKey(e.name)
+            let key = nameKey(e.name)
             if e.code == -1 {
                 plan.recordMissed(e.name, at: min(context.zone.instant(e.day, e.time), context.now))
                 continue
@@ -126,7 +134,7 @@ public struct DosageReader {
         var laterSkips: [String: (name: String, afterTake: Int, again: Int)] = [:]
         for slotKey in order {
             let group = slots[slotKey]!.sorted { (Self.rank($0), $0.at) < (Self.rank($1), $1.at) }
-            let key = Medication.nameKey(group[0].name)
+            let key = nameKey(group[0].name)
             let asNeeded = kinds[key]?.isAsNeeded ?? true
             for (i, e) in group.enumerated() {
                 let slot: ImportPlan.Slot = asNeeded || i > 0 ? .asNeeded : .nominal(e.day, e.time)
@@ -171,8 +179,9 @@ public struct DosageReader {
     /// changed in Dosage (08:00 → 07:30; a time added or removed; as often as it happened) leaves its
     /// entries at the old times, so each set of times is a version from the first day it appears.
     ///
-    /// The times are those of the treatment and those its entries use on two days or more (a time of a
-    /// single day is an extra dose, not a schedule). Over the days with entries, in order, a time is in
+    /// The times are those of the treatment, those of a miss, skip or auto-confirmed entry (Dosage
+    /// writes these only for a scheduled dose) and those its entries use on two of its days in a row;
+    /// a take at another time is an extra dose (a one-time entry), not a schedule. Over the days with entries, in order, a time is in
     /// force from its first day to its last (a time of the treatment: to today), across gaps of fewer
     /// than three such days without it (an entry the person deleted in Dosage stays a missed slot, not a
     /// change). Each run of days with the same times is a version; the treatment's own times come last,
@@ -180,8 +189,20 @@ public struct DosageReader {
     static func versions(_ v: ScheduleVersion, _ entries: [Entry]) -> [ScheduleVersion] {
         let current = Set(v.schedule.times)
         var daysOf: [LocalTime: Set<LocalDate>] = [:]
-        for e in entries { daysOf[e.time, default: []].insert(e.day) }
-        let times = daysOf.keys.filter { current.contains($0) || daysOf[$0]!.count >= 2 }
+        var slotOnly = Set<LocalTime>()
+        for e in entries {
+            daysOf[e.time, default: []].insert(e.day)
+            if e.code != 1 { slotOnly.insert(e.time) }
+        }
+        // Which of the treatment's days with entries follows which: a time on two of them in a row
+        // was a dose time (a one-time entry repeated at one time on two far-apart days is not).
+        var next: [LocalDate: LocalDate] = [:]
+        let all = Set(entries.map(\.day)).sorted()
+        for (a, b) in zip(all, all.dropFirst()) { next[a] = b }
+        let times = daysOf.keys.filter { t in
+            let seen = daysOf[t]!
+            return current.contains(t) || slotOnly.contains(t) || seen.contains { next[$0].map(seen.contains) ?? false }
+        }
         let days = Set(times.flatMap { daysOf[$0]! }).sorted()
         guard !days.isEmpty else { return [v] }
         // Index days.count stands for today: only the treatment's own times are there.

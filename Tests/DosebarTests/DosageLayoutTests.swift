@@ -186,7 +186,7 @@ import Testing
         #expect(summary["taken"] as? Int == 3 && summary["skipped"] as? Int == 0 && summary["already_there"] as? Int == 0)
         #expect(summary["extra"] as? Int == 1)
         let notes = (summary["no_equivalent"] as? [String]) ?? []
-        #expect(notes == ["Aspirin: 1 dose(s) skipped, then taken: kept as taken; the skip has no place beside the take"], "\(notes)")
+        #expect(notes == ["Aspirin: 1 dose(s) both skipped and taken (a skip, then a late take): kept as taken; the skip has no place beside the take"], "\(notes)")
         let line = try #require((summary["medicines"] as? [[String: Any]])?.first)
         #expect(line["name"] as? String == "Aspirin" && line["taken"] as? Int == 3 && line["extra"] as? Int == 1)
         let days = try history(h, from: "2026-11-20", to: "2026-11-21")
@@ -217,9 +217,13 @@ import Testing
         let lines = try #require(summary["medicines"] as? [[String: Any]])
         let levo = try #require(lines.first { $0["name"] as? String == "Levothyroxine" })
         // 08:00 on 11-01…07 (6 taken, 11-05 missed), 09:00 on 11-08…14 (6 taken: 11-10 has no entry), both 08:00 and
-        // 20:00 on 11-15…21 (14 taken).
-        #expect(levo["taken"] as? Int == 26 && levo["missed"] as? Int == 1 && levo["versions"] as? Int == 3 && levo["extra"] as? Int == 0,
+        // 20:00 on 11-15…21 (14 taken); and one-time entries at 15:00 on 11-03 and 11-12: extra doses, not a dose time.
+        #expect(levo["taken"] as? Int == 28 && levo["missed"] as? Int == 1 && levo["versions"] as? Int == 3 && levo["extra"] as? Int == 2,
                 "\(levo)")
+        let csv = try h.ok("report", "Levothyroxine", "--format", "csv", "--from", "2026-11-01", "--to", "2026-11-21").out
+        #expect(csv.components(separatedBy: "\r\n").filter { $0.contains(",as_needed,") }
+                == ["2026-11-03,,Levothyroxine,1 tablet(s),as_needed,2026-11-03T15:00:00+09:00,,true,false",
+                    "2026-11-12,,Levothyroxine,1 tablet(s),as_needed,2026-11-12T15:00:00+09:00,,true,false"], "\(csv)")
         let days = try history(h, "Levothyroxine", from: "2026-11-01", to: "2026-11-21")
         for d in 1...21 {
             let day = String(format: "2026-11-%02d", d)
@@ -281,7 +285,7 @@ import Testing
         let h = harness()
         let dry = try h.ok("import", "dosage", Self.fixtures + "/changes", "--dry-run").out
         #expect(dry.contains("Would add Levothyroxine: ") && dry.contains("Would add Doxycycline (archived): a treatment no longer in Dosage; its doses rebuilt from its history (daily 08:00, 20:00)."), "\(dry)")
-        #expect(dry.contains("Levothyroxine, would import: 26 taken, 0 skipped, 1 missed, schedule versions: 3.\n"), "\(dry)")
+        #expect(dry.contains("Levothyroxine, would import: 28 taken, 2 of them extra doses (a second take of one dose, or at a time with no dose: doses taken, not slots), 0 skipped, 1 missed, schedule versions: 3.\n"), "\(dry)")
         #expect(dry.contains("Prednisone, would import: 4 taken, 0 skipped, 0 missed, schedule versions: 1, stock 6.25.\n"), "\(dry)")
         #expect(!dry.contains("Added "), "\(dry)")
         let out = try h.ok("import", "dosage", Self.fixtures + "/changes").out
@@ -289,7 +293,7 @@ import Testing
                 "\(out)")
         let dump = h.dump()
         let again = try h.ok("import", "dosage", Self.fixtures + "/changes").out
-        #expect(again.contains("Levothyroxine: 0 taken, 0 skipped, 1 missed, 26 already there.\n"), "\(again)")
+        #expect(again.contains("Levothyroxine: 0 taken, 0 skipped, 1 missed, 28 already there.\n"), "\(again)")
         #expect(h.dump() == dump)
     }
 }
