@@ -4,7 +4,8 @@ import Foundation
 
 /// Applies an ``ImportPlan`` in one write transaction: all of it or nothing, and idempotent — a
 /// slot already resolved, or a dose without a slot (as needed, or an extra dose of a scheduled
-/// medicine) already logged at the same second, is "already there" and adds nothing. Imported doses do not move stock (the stock on hand is what it is now).
+/// medicine) already logged at the same second, is "already there" and adds nothing. Imported
+/// doses do not move stock (the stock on hand is what it is now).
 /// A medicine is tracked from its earliest imported dose when that is earlier than its tracking start
 /// (a new one's: the import's now).
 public struct ImportService {
@@ -94,7 +95,9 @@ public struct ImportService {
             case .asNeeded: zone.date(of: dose.at)
             }
         }
-        guard let first = days.min(), let last = days.max() else {
+        // An extra dose is stored on the day it was taken, which can follow its slot's day (00:30 after a 22:00).
+        let stored = days + plan.doses.map { zone.date(of: $0.at) }
+        guard let first = stored.min(), let last = stored.max() else {
             if let earliest { try w.historyChanged(on: earliest, today: today) }
             return summary
         }
@@ -120,6 +123,10 @@ public struct ImportService {
             return p
         }
         var unmatched: [String: (name: String, taken: Int, skipped: Int)] = [:]
+        // Each medicine's tracking start as the import moves it: the store is asked to move it only for
+        // a dose before it (one UPDATE a dose was a thirteenth of a 3-year import). Nil: never moves.
+        var tracked: [Int64: Date] = [:]
+        for m in byKey.values { if let t = m.trackedFrom { tracked[m.id] = t } }
         for (dose, day) in zip(plan.doses, days) {
             guard let m = byKey[Medication.nameKey(dose.name)] else {
                 throw DosebarError.internal("import: \(dose.name) has a dose but no medicine")
@@ -145,12 +152,12 @@ public struct ImportService {
             if let slot {
                 if resolved.contains(slot.key) { summary.alreadyThere += 1; line.alreadyThere += 1; continue }
                 resolved.insert(slot.key)
-                try insert(dose, medication: m, slot: slot.key, day: day, logged: logged, in: w, journal, &summary, &line)
+                try insert(dose, medication: m, slot: slot.key, day: day, logged: logged, in: w, journal, &summary, &line, &tracked)
             } else if withoutSlot {
                 let key = Self.instantKey(m.id, dose.at)
                 if asNeededAt.contains(key) { summary.alreadyThere += 1; line.alreadyThere += 1; continue }
                 asNeededAt.insert(key)
-                try insert(dose, medication: m, slot: nil, day: takenOn, logged: logged, in: w, journal, &summary, &line)
+                try insert(dose, medication: m, slot: nil, day: takenOn, logged: logged, in: w, journal, &summary, &line, &tracked)
                 if scheduled { summary.extra += 1; line.extra += 1 }
                 touched(takenOn)
                 continue
@@ -173,12 +180,16 @@ public struct ImportService {
     /// Writes one imported event: no stock moves (`stock_delta` 0), logged at the import's instant.
     private func insert(_ dose: ImportPlan.Dose, medication m: Medication, slot: SlotKey?, day: LocalDate, logged: Date,
                         in w: StoreWriter, _ journal: SyncJournal?, _ summary: inout ImportSummary,
-                        _ line: inout ImportSummary.Line) throws {
+                        _ line: inout ImportSummary.Line, _ tracked: inout [Int64: Date]) throws {
         let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: logged,
                               stockDelta: 0, timeKnown: dose.timeKnown, overLimit: dose.overLimit)
         let id = try w.insertEvent(event, day: day)
         // A dose before the tracking start moves it (DESIGN §3): the operation says so, for other devices.
-        let moved = try w.trackFrom(medicationID: m.id, noLaterThan: dose.at)
+        var moved = false
+        if let from = tracked[m.id], dose.at < from {
+            moved = try w.trackFrom(medicationID: m.id, noLaterThan: dose.at)
+            tracked[m.id] = dose.at
+        }
         try journal?.dose(event, eventID: id, day: day, medication: m, units: 0, trackedFrom: moved ? dose.at : nil)
         if dose.kind == .taken { summary.taken += 1; line.taken += 1 } else { summary.skipped += 1; line.skipped += 1 }
         if dose.kind == .taken && !dose.timeKnown { summary.timeUnknown += 1; line.timeUnknown += 1 }
