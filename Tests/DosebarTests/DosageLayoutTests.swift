@@ -214,16 +214,6 @@ import Testing
     func dosageSeveralTimeChanges() throws {
         let h = harness()
         let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
-        let lines = try #require(summary["medicines"] as? [[String: Any]])
-        let levo = try #require(lines.first { $0["name"] as? String == "Levothyroxine" })
-        // 08:00 on 11-01…07 (6 taken, 11-05 missed), 09:00 on 11-08…14 (6 taken: 11-10 has no entry), both 08:00 and
-        // 20:00 on 11-15…21 (14 taken); and one-time entries at 15:00 on 11-03 and 11-12: extra doses, not a dose time.
-        #expect(levo["taken"] as? Int == 28 && levo["missed"] as? Int == 1 && levo["versions"] as? Int == 3 && levo["extra"] as? Int == 2,
-                "\(levo)")
-        let csv = try h.ok("report", "Levothyroxine", "--format", "csv", "--from", "2026-11-01", "--to", "2026-11-21").out
-        #expect(csv.components(separatedBy: "\r\n").filter { $0.contains(",as_needed,") }
-                == ["2026-11-03,,Levothyroxine,1 tablet(s),as_needed,2026-11-03T15:00:00+09:00,,true,false",
-                    "2026-11-12,,Levothyroxine,1 tablet(s),as_needed,2026-11-12T15:00:00+09:00,,true,false"], "\(csv)")
         let days = try history(h, "Levothyroxine", from: "2026-11-01", to: "2026-11-21")
         for d in 1...21 {
             let day = String(format: "2026-11-%02d", d)
@@ -236,6 +226,16 @@ import Testing
                 #expect(days[day]?["on_time"] as? Int == total, "\(day): \(days[day] ?? [:])")
             }
         }
+        let lines = try #require(summary["medicines"] as? [[String: Any]])
+        let levo = try #require(lines.first { $0["name"] as? String == "Levothyroxine" })
+        // 08:00 on 11-01…07 (6 taken, 11-05 missed), 09:00 on 11-08…14 (6 taken: 11-10 has no entry), both 08:00 and
+        // 20:00 on 11-15…21 (14 taken); and one-time entries at 15:00 on 11-03 and 11-12: extra doses, not a dose time.
+        #expect(levo["taken"] as? Int == 28 && levo["missed"] as? Int == 1 && levo["versions"] as? Int == 3 && levo["extra"] as? Int == 2,
+                "\(levo)")
+        let csv = try h.ok("report", "Levothyroxine", "--format", "csv", "--from", "2026-11-01", "--to", "2026-11-21").out
+        #expect(csv.components(separatedBy: "\r\n").filter { $0.contains(",as_needed,") }
+                == ["2026-11-03,,Levothyroxine,1 tablet(s),as_needed,2026-11-03T15:00:00+09:00,,true,false",
+                    "2026-11-12,,Levothyroxine,1 tablet(s),as_needed,2026-11-12T15:00:00+09:00,,true,false"], "\(csv)")
         #expect(try medicine(h, "Levothyroxine")["times"] as? [String] == ["08:00", "20:00"])
         // The schedule in force on 11-10 was 09:00: a take --slot names it.
         #expect(try h.run("take", "Levothyroxine", "--slot", "2026-11-10 09:00").status == 0)
@@ -262,10 +262,6 @@ import Testing
     func dosageDeletedTreatment() throws {
         let h = harness()
         let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
-        let lines = try #require(summary["medicines"] as? [[String: Any]])
-        let doxy = try #require(lines.first { $0["name"] as? String == "Doxycycline" })
-        #expect(doxy["taken"] as? Int == 4 && doxy["skipped"] as? Int == 1 && doxy["missed"] as? Int == 1 && doxy["added"] as? Bool == true,
-                "\(doxy)")
         let d = try history(h, "Doxycycline", from: "2026-11-15", to: "2026-11-19")
         // 11-16: 08:10 taken, 20:00 missed; 11-17: 08:00 skipped, 20:00 taken; 11-18: both taken (20:30 on time).
         #expect(d["2026-11-16"]?["on_time"] as? Int == 1 && d["2026-11-16"]?["missed"] as? Int == 1)
@@ -277,6 +273,10 @@ import Testing
         #expect(iron["2026-11-16"]?["on_time"] as? Int == 1 && iron["2026-11-18"]?["missed"] as? Int == 1
                 && iron["2026-11-20"]?["on_time"] as? Int == 1)
         for day in ["2026-11-17", "2026-11-19", "2026-11-21"] { #expect((iron[day]?["total"] as? Int ?? 0) == 0, "\(day)") }
+        let lines = try #require(summary["medicines"] as? [[String: Any]])
+        let doxy = try #require(lines.first { $0["name"] as? String == "Doxycycline" })
+        #expect(doxy["taken"] as? Int == 4 && doxy["skipped"] as? Int == 1 && doxy["missed"] as? Int == 1 && doxy["added"] as? Bool == true,
+                "\(doxy)")
         #expect(try medicine(h, "Doxycycline")["archived"] as? Bool == true && medicine(h, "Iron")["archived"] as? Bool == true)
     }
 
