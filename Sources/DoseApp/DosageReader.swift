@@ -383,8 +383,13 @@ public struct DosageReader {
                 notes.append(catalog.text("import.ne.negative_stock", ["name": name, "amount": Self.format(current)]))
                 current = 0
             }
-            // To hundredths (rounded down past them), at most the maximum.
-            stock = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), RefillService.maximum)
+            // To hundredths (rounded down past them), at most the maximum; said when that changes it.
+            let kept = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), RefillService.maximum)
+            if Amount(exactly: current) != kept {
+                notes.append(catalog.text("import.ne.stock_kept", ["name": name, "amount": Self.format(current), "kept": kept.description,
+                                                                   "max": RefillService.maximum.description]))
+            }
+            stock = kept
             let perDay = doses.reduce(0) { $0 + $1.dose }
             if inventory.has("reminder") {
                 let reminder = try inventory["reminder"].number()

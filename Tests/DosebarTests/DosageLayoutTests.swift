@@ -296,4 +296,20 @@ import Testing
         #expect(again.contains("Levothyroxine: 0 taken, 0 skipped, 1 missed, 28 already there.\n"), "\(again)")
         #expect(h.dump() == dump)
     }
+
+    @Test("Dosage: a stock past hundredths (6.333) is kept to them and said, never cut silently")
+    func dosageStockPastHundredths() throws {
+        let h = harness()
+        let folder = h.root + "/dosage-stock"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/changes/dosage-history.json", toPath: folder + "/dosage-history.json")
+        let treatments = try String(contentsOfFile: Self.fixtures + "/changes/dosage-treatments.json", encoding: .utf8)
+        #expect(treatments.contains(#""current": 6.25"#))
+        try treatments.replacingOccurrences(of: #""current": 6.25"#, with: #""current": 6.333"#)
+            .write(toFile: folder + "/dosage-treatments.json", atomically: true, encoding: .utf8)
+        let summary = try #require(try h.ok("import", "dosage", folder, "--json").json as? [String: Any])
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes.contains { $0.hasPrefix("Prednisone: stock 6.333 in Dosage imported as 6.33") }, "\(notes)")
+        #expect(try medicine(h, "Prednisone")["stock"] as? Double == 6.33)
+    }
 }
