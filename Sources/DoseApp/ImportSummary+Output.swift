@@ -2,23 +2,30 @@ import DoseCore
 import DoseExport
 
 extension ImportSummary {
-    /// The summary for a person, in the catalog's words: medicines added and reused, doses imported,
-    /// already there, missed, and everything that has no equivalent in dosebar.
+    /// The summary for a person, in the catalog's words ("Would add …" in a dry run): medicines added
+    /// and reused, doses imported and already there, each medicine's part, missed, and everything
+    /// that has no equivalent in dosebar.
     public func lines(_ c: Catalog) -> [String] {
         var out: [String] = []
         if dryRun { out.append(c.text("import.dry_run")) }
-        let would = dryRun ? "import.would_" : "import."
+        // Every key a literal at its call: the catalog's key check (CatalogKeysTests) finds them.
         for a in added {
-            let key = switch a.origin {
-            case .treatment: dryRun ? "import.would_add" : "import.added"
-            case .historyOnly: would + (dryRun ? "add_history_only" : "added_history_only")
-            case .rebuilt: would + (dryRun ? "add_rebuilt" : "added_rebuilt")
-            case .unknownName: would + (dryRun ? "add_unknown" : "added_unknown")
+            let args = ["name": a.name, "schedule": a.schedule]
+            let line = switch (a.origin, dryRun) {
+            case (.treatment, false): c.text("import.added", args)
+            case (.treatment, true): c.text("import.would_add", args)
+            case (.historyOnly, false): c.text("import.added_history_only", args)
+            case (.historyOnly, true): c.text("import.would_add_history_only", args)
+            case (.rebuilt, false): c.text("import.added_rebuilt", args)
+            case (.rebuilt, true): c.text("import.would_add_rebuilt", args)
+            case (.unknownName, false): c.text("import.added_unknown", args)
+            case (.unknownName, true): c.text("import.would_add_unknown", args)
             }
-            out.append(c.text(key, ["name": a.name, "schedule": a.schedule]))
+            out.append(line)
         }
-        for name in reused { out.append(c.text(dryRun ? "import.would_reuse" : "import.reused", ["name": name])) }
-        out.append(c.text(would + "doses", ["taken": String(taken), "skipped": String(skipped), "already": String(alreadyThere)]))
+        for name in reused { out.append(dryRun ? c.text("import.would_reuse", ["name": name]) : c.text("import.reused", ["name": name])) }
+        let doses = ["taken": String(taken), "skipped": String(skipped), "already": String(alreadyThere)]
+        out.append(dryRun ? c.text("import.would_doses", doses) : c.text("import.doses", doses))
         // Per medicine: what each brought (taken, of them time unknown and extra, skipped, missed), its
         // schedule versions and stock when added.
         for m in medicines {
@@ -32,7 +39,8 @@ extension ImportSummary {
                 parts.append(c.text("import.part.versions", ["count": String(m.versions)]))
                 if let stock = m.stock { parts.append(c.text("import.part.stock", ["amount": stock.description])) }
             }
-            out.append(c.text(dryRun ? "import.would_line" : "import.line", ["name": m.name, "parts": parts.joined(separator: ", ")]))
+            let line = ["name": m.name, "parts": parts.joined(separator: ", ")]
+            out.append(dryRun ? c.text("import.would_line", line) : c.text("import.line", line))
         }
         if timeUnknown > 0 { out.append(c.text("import.time_unknown", ["count": String(timeUnknown)])) }
         if missed > 0 { out.append(c.text("import.missed", ["count": String(missed)])) }
