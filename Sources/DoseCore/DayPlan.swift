@@ -79,6 +79,9 @@ public struct DayPlan: Sendable {
     public private(set) var extras: [(medication: Medication, taken: [Date])] = []
     /// The as-needed doses of the day recorded with `--force` beyond a limit, by medicine (DESIGN §2).
     public private(set) var overLimit: [Int64: Set<Date>] = [:]
+    /// The doses of the day without a slot whose time of taking is not known (imported: Dosage's
+    /// "confirmed at an unknown time" and auto-confirmed), by medicine: history and the report say so.
+    public private(set) var timeUnknown: [Int64: Set<Date>] = [:]
     /// Medicines in a cycle today, with their position.
     public private(set) var cycles: [(medication: Medication, position: CyclePosition)]
     /// Whether any active medicine exists at all on this day.
@@ -117,6 +120,7 @@ public struct DayPlan: Sendable {
             } else if e.kind == .taken, zone.date(of: e.at) == date {
                 extra[e.medicationID, default: []].append(e.at)
                 if e.overLimit { overLimit[e.medicationID, default: []].insert(e.at) }
+                if !e.timeKnown { timeUnknown[e.medicationID, default: []].insert(e.at) }
             }
         }
         var slots: [PlannedSlot] = []

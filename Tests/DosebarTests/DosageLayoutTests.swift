@@ -312,4 +312,21 @@ import Testing
         #expect(notes.contains { $0.hasPrefix("Prednisone: stock 6.333 in Dosage imported as 6.33") }, "\(notes)")
         #expect(try medicine(h, "Prednisone")["stock"] as? Double == 6.33)
     }
+
+    @Test("Dosage: a dose without a slot whose time is not known (an auto-confirmed second entry, a deleted treatment's code 3) says so in the report")
+    func dosageExtraTimeUnknown() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/unknown-extra", "--json").json as? [String: Any])
+        // Aspirin 11-21: taken at 08:05, and auto-confirmed (code 2) for the same 08:00 dose: a second dose, time not known.
+        // Melatonin (deleted, only takes): 11-20 at 22:10, 11-21 confirmed at an unknown time (code 3): as needed.
+        #expect(summary["taken"] as? Int == 4 && summary["extra"] as? Int == 1 && summary["time_unknown"] as? Int == 2, "\(summary)")
+        let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-20", "--to", "2026-11-21").out
+        #expect(csv.contains("2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,1 pill(s),taken,2026-11-21T08:05:00+09:00,,true,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Aspirin,1 pill(s),as_needed,2026-11-21T08:00:00+09:00,,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-20,,Melatonin,,as_needed,2026-11-20T22:10:00+09:00,,true,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Melatonin,,as_needed,2026-11-21T22:00:00+09:00,,false,false\r\n"), "\(csv)")
+        let report = try #require(try h.ok("report", "--format", "json", "--from", "2026-11-21", "--to", "2026-11-21").json as? [String: Any])
+        let rows = (report["slots"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "as_needed" }
+        #expect(rows.count == 2 && rows.allSatisfy { $0["time_unknown"] as? Bool == true }, "\(rows)")
+    }
 }
