@@ -53,6 +53,16 @@ public struct DosageReader {
         var plan = ImportPlan()
         let (entries, laterToday) = try historyEntries(historyRoot, &names)
         if !zoneGiven { try checkZone(entries) }
+        // Each name's key once (Unicode normalisation per entry was a twentieth of a 3-year import).
+        var keyOf: [String: String] = [:]
+        func nameKey(_ name: String) -> String {
+            if let k = keyOf[name] { return k }
+            let k = Medication.nameKey(name)
+            keyOf[name] = k
+            return k
+        }
+        var byKey: [String: [Entry]] = [:]
+        for e in entries { byKey[nameKey(e.name), default: []].append(e) }
 
         // Treatments, under `treatments` (current) or `meds` (Dosage 1.0–1.4: fields under `info` or
         // `_info`, `_name`, `_unit`; or all on the item).
@@ -65,11 +75,11 @@ public struct DosageReader {
             let name = try names.name(item.has("name") || !item.has("_name") ? item["name"] : item["_name"])
             let t = Treatment(item: item.named(Self.label("treatment", name, item.path)))
             let key = Medication.nameKey(name)
-            let history = entries.filter { Medication.nameKey($0.name) == key }
+            let history = byKey[key] ?? []
             let updated = try Self.isoInstant(t["lastUpdate"]) ?? lastUpdate
             var (medication, notes) = try treatment(t, name: name, firstHistoryDay: history.map(\.day).min(), lastUpdate: updated)
             if medication.versions.count == 1, !(medication.currentSchedule?.recurrence.isAsNeeded ?? true) {
-                medication.versions = Self.timeChange(medication.versions[0], history)
+                medication.versions = Self.versions(medication.versions[0], history)
             }
             if kinds[key] == nil {
                 kinds[key] = medication.currentSchedule?.recurrence
@@ -82,38 +92,179 @@ public struct DosageReader {
             plan.noEquivalent.append(context.catalog.text("import.ne.later_today", ["count": String(laterToday)]))
         }
 
-        // History: doses of a known treatment go to its slots; the others to an archived as-needed medicine.
-        var orphans: [String: (name: String, first: LocalDate, last: LocalDate)] = [:]
-        for e in entries {
-            let key = Medication.nameKey(e.name)
-            let asNeeded = kinds[key].map(\.isAsNeeded) ?? true
-            if kinds[key] == nil {
-                let o = orphans[key] ?? (e.name, e.day, e.day)
-                orphans[key] = (o.name, min(o.first, e.day), max(o.last, e.day))
+        // A deleted treatment (history that names no treatment) keeps every entry it has: when it
+        // records a miss, a skip or an auto-confirmed dose it had a schedule, rebuilt from its entries
+        // (each day's slots are the times its entries name, so no miss is invented); else its doses were
+        // one-time entries, kept as an as-needed medicine. Archived after its last entry either way.
+        var deleted: [(key: String, name: String, last: LocalDate)] = []
+        for (key, es) in byKey where kinds[key] == nil {
+            deleted.append((key, es[0].name, es.map(\.day).max()!))
+        }
+        for d in deleted.sorted(by: { $0.key < $1.key }) {
+            let es = byKey[d.key]!
+            let first = es.map(\.day).min()!
+            let archived = min(d.last.adding(days: 1), context.today)
+            let scheduled = es.contains { [-1, 0, 2].contains($0.code) }
+            var versions = scheduled ? Self.rebuilt(es, window: context.config.window ?? Schedule.defaultWindow) : []
+            if versions.isEmpty {
+                versions = [ScheduleVersion(effective: first, schedule: Schedule(recurrence: .asNeeded(maxPerDay: nil, minInterval: nil),
+                                                                                 times: [], start: first))]
             }
-            // The slot as dosebar has it: that day's nominal time here (the entry's day is that of the zone it was made in).
-            let slotInstant = context.zone.instant(e.day, e.time)
-            switch e.code {
-            case -1: plan.recordMissed(e.name, at: min(slotInstant, context.now))
-            case 0: plan.doses.append(.init(name: e.name, kind: .skipped, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
-                                            at: min(e.at, context.now)))
-            case 1: plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time), at: e.at))
-            default:
-                // 2 (auto-confirmed: the person never answered) and 3 (confirmed, time not known): a dose
-                // whose time is not known, at its slot's time.
-                plan.doses.append(.init(name: e.name, kind: .taken, slot: asNeeded ? .asNeeded : .nominal(e.day, e.time),
-                                        at: min(slotInstant, context.now), timeKnown: false))
+            let m = Medication(id: 0, name: d.name, archivedOn: archived, versions: versions)
+            kinds[d.key] = m.currentSchedule?.recurrence
+            plan.medicines.append(.init(name: d.name, template: m, origin: m.currentSchedule?.recurrence.isAsNeeded ?? true ? .historyOnly : .rebuilt))
+        }
+
+        // History. Entries of one slot (name, day, time) are ordered: a take before a skip, a known
+        // time before an unknown one, then the earlier. The first resolves the slot; each further take
+        // is an extra dose at its own instant (a double dose is two doses; adherence counts the slot
+        // once); a further skip is said in the summary (the slot was taken, or skipped already).
+        var slots: [String: [Entry]] = [:]
+        var order: [String] = []
+        for e in entries {
+            let key = nameKey(e.name)
+            if e.code == -1 {
+                plan.recordMissed(e.name, at: min(context.zone.instant(e.day, e.time), context.now))
+                continue
+            }
+            let slotKey = key + "@\(e.day) \(e.time)"
+            if slots[slotKey] == nil { order.append(slotKey) }
+            slots[slotKey, default: []].append(e)
+        }
+        var laterSkips: [String: (name: String, afterTake: Int, again: Int)] = [:]
+        for slotKey in order {
+            let group = slots[slotKey]!.sorted { (Self.rank($0), $0.at) < (Self.rank($1), $1.at) }
+            let key = nameKey(group[0].name)
+            let asNeeded = kinds[key]?.isAsNeeded ?? true
+            for (i, e) in group.enumerated() {
+                let slot: ImportPlan.Slot = asNeeded || i > 0 ? .asNeeded : .nominal(e.day, e.time)
+                if e.code == 0 {
+                    if i == 0 {
+                        plan.doses.append(.init(name: e.name, kind: .skipped, slot: slot, at: min(e.at, context.now)))
+                    } else {
+                        var x = laterSkips[key] ?? (e.name, 0, 0)
+                        if group[0].code == 0 { x.again += 1 } else { x.afterTake += 1 }
+                        laterSkips[key] = x
+                    }
+                } else {
+                    plan.doses.append(dose(e))
+                    plan.doses[plan.doses.count - 1].slot = slot
+                }
             }
         }
-        plan.doses = Self.onePerSlot(plan.doses, &plan.noEquivalent, context.catalog)
-        for (_, o) in orphans.sorted(by: { $0.key < $1.key }) {
-            let schedule = Schedule(recurrence: .asNeeded(maxPerDay: nil, minInterval: nil), times: [], start: o.first)
-            let archived = min(o.last.adding(days: 1), context.today)
-            let m = Medication(id: 0, name: o.name, archivedOn: archived,
-                               versions: [ScheduleVersion(effective: o.first, schedule: schedule)])
-            plan.medicines.append(.init(name: o.name, template: m, origin: .historyOnly))
+        for (_, x) in laterSkips.sorted(by: { $0.key < $1.key }) {
+            if x.afterTake > 0 {
+                plan.noEquivalent.append(context.catalog.text("import.ne.skip_then_take", ["name": x.name, "count": String(x.afterTake)]))
+            }
+            if x.again > 0 {
+                plan.noEquivalent.append(context.catalog.text("import.ne.skip_again", ["name": x.name, "count": String(x.again)]))
+            }
         }
         return plan
+    }
+
+    /// An entry's order among those of its slot: a take at a known time, a take whose time is not known, a skip.
+    static func rank(_ e: Entry) -> Int { e.code == 1 ? 0 : e.code == 0 ? 2 : 1 }
+
+    /// A taken entry as a dose: code 1 at its instant; 2 (auto-confirmed: the person never answered)
+    /// and 3 (confirmed, time not known) at its slot's time, time not known.
+    private func dose(_ e: Entry) -> ImportPlan.Dose {
+        if e.code == 1 { return .init(name: e.name, kind: .taken, slot: .nominal(e.day, e.time), at: e.at) }
+        // The slot as dosebar has it: that day's nominal time here (the entry's day is that of the zone it was made in).
+        let slotInstant = context.zone.instant(e.day, e.time)
+        return .init(name: e.name, kind: .taken, slot: .nominal(e.day, e.time), at: min(slotInstant, context.now), timeKnown: false)
+    }
+
+    /// The schedule versions of a treatment, from its history (DESIGN §2 `edit --effective`): a dose time
+    /// changed in Dosage (08:00 → 07:30; a time added or removed; as often as it happened) leaves its
+    /// entries at the old times, so each set of times is a version from the first day it appears.
+    ///
+    /// The times are those of the treatment, those of a miss, skip or auto-confirmed entry (Dosage
+    /// writes these only for a scheduled dose) and those its entries use on two of its days in a row;
+    /// a take at another time is an extra dose (a one-time entry), not a schedule. Over the days with entries, in order, a time is in
+    /// force from its first day to its last (a time of the treatment: to today), across gaps of fewer
+    /// than three such days without it (an entry the person deleted in Dosage stays a missed slot, not a
+    /// change). Each run of days with the same times is a version; the treatment's own times come last,
+    /// from the first day of the run that has exactly them, else from the day after the last entry.
+    static func versions(_ v: ScheduleVersion, _ entries: [Entry]) -> [ScheduleVersion] {
+        let current = Set(v.schedule.times)
+        var daysOf: [LocalTime: Set<LocalDate>] = [:]
+        var slotOnly = Set<LocalTime>()
+        for e in entries {
+            daysOf[e.time, default: []].insert(e.day)
+            if e.code != 1 { slotOnly.insert(e.time) }
+        }
+        // Which of the treatment's days with entries follows which: a time on two of them in a row
+        // was a dose time (a one-time entry repeated at one time on two far-apart days is not).
+        var next: [LocalDate: LocalDate] = [:]
+        let all = Set(entries.map(\.day)).sorted()
+        for (a, b) in zip(all, all.dropFirst()) { next[a] = b }
+        let times = daysOf.keys.filter { t in
+            let seen = daysOf[t]!
+            return current.contains(t) || slotOnly.contains(t) || seen.contains { next[$0].map(seen.contains) ?? false }
+        }
+        let days = Set(times.flatMap { daysOf[$0]! }).sorted()
+        guard !days.isEmpty else { return [v] }
+        // Index days.count stands for today: only the treatment's own times are there.
+        let n = days.count
+        var inForce = [Set<LocalTime>](repeating: [], count: n + 1)
+        for t in times + current.filter({ daysOf[$0] == nil }) {
+            let seen = daysOf[t] ?? []
+            var present = days.map { seen.contains($0) }
+            present.append(current.contains(t))
+            guard let first = present.firstIndex(of: true) else { continue }
+            let last = present.lastIndex(of: true)!
+            var gap = 0
+            for i in first...last {
+                if present[i] {
+                    // A gap of one or two days is bridged; a longer one is a time that was away.
+                    if gap > 0 && gap < 3 { for j in (i - gap)..<i { inForce[j].insert(t) } }
+                    gap = 0
+                    inForce[i].insert(t)
+                } else {
+                    gap += 1
+                }
+            }
+        }
+        var out: [ScheduleVersion] = []
+        for i in 0...n where !inForce[i].isEmpty && (i == 0 || inForce[i] != inForce[i - 1]) {
+            guard FieldRules.timesRange.contains(inForce[i].count) else { return [v] }
+            var schedule = v.schedule
+            schedule.times = inForce[i].sorted()
+            let day = i == n ? days[n - 1].adding(days: 1) : days[i]
+            var effective = out.isEmpty ? v.effective : max(day, v.effective)
+            if let previous = out.last, effective <= previous.effective {
+                out.removeLast()
+                effective = previous.effective
+            }
+            if out.last?.schedule == schedule { continue }
+            out.append(ScheduleVersion(effective: effective, schedule: schedule))
+        }
+        // The treatment as it is now is the newest version (index n holds exactly its times).
+        return out.last?.schedule == v.schedule ? out : [v]
+    }
+
+    /// The schedule of a deleted treatment, rebuilt from its entries: each day with entries has a slot
+    /// at each time they name; a run of consecutive days with the same times is one daily version
+    /// ending with the run (`until`), so a day without entries has no slot, nothing invented.
+    static func rebuilt(_ entries: [Entry], window: Int) -> [ScheduleVersion] {
+        var timesOn: [LocalDate: Set<LocalTime>] = [:]
+        for e in entries { timesOn[e.day, default: []].insert(e.time) }
+        var out: [ScheduleVersion] = []
+        var previous: LocalDate?
+        for day in timesOn.keys.sorted() {
+            let times = timesOn[day]!.sorted()
+            guard FieldRules.timesRange.contains(times.count) else { return [] }
+            if let p = previous, p.adding(days: 1) == day, var last = out.last, last.schedule.times == times {
+                last.schedule.until = day
+                out[out.count - 1] = last
+            } else {
+                let schedule = Schedule(recurrence: .daily, times: times, window: window, start: day, until: day)
+                out.append(ScheduleVersion(effective: day, schedule: schedule))
+            }
+            previous = day
+        }
+        return out
     }
 
     // MARK: - Treatments
@@ -203,17 +354,23 @@ public struct DosageReader {
         let schedule = Schedule(recurrence: recurrence, times: times, window: context.config.window ?? Schedule.defaultWindow,
                                 start: start, until: until)
 
-        // The dose: one text when every time has the same amount; amounts are kept to hundredths (a
-        // quarter tablet stays 0.25).
+        // The dose: amounts are kept to hundredths (Dosage's quarter steps stay exact: 0.25 is 0.25).
+        // One amount for every time: the dose text and the units a take uses. Amounts that differ by
+        // time (08:00 1, 20:00 0.5): dosebar has one amount per dose, so the dose text names each
+        // time's amount and a take uses the largest (stock then runs low early, never late); said in
+        // the summary, nothing rounded.
         let amounts = Set(doses.map(\.dose))
         var doseText: String?
         var perDose: Amount = 1
+        let withUnit = { (text: String) in [text, unit].filter { !$0.isEmpty }.joined(separator: " ") }
         if amounts.count == 1, let amount = amounts.first {
-            doseText = [Self.format(amount), unit].filter { !$0.isEmpty }.joined(separator: " ")
+            doseText = withUnit(Self.format(amount))
             if let exact = Amount(exactly: amount), FieldRules.perDoseRange.contains(exact) { perDose = exact }
-        } else if amounts.count > 1 {
-            let list = doses.map { "\($0.time) \(Self.format($0.dose))" }.joined(separator: ", ")
-            notes.append(catalog.text("import.ne.doses", ["name": name, "doses": list + (unit.isEmpty ? "" : " " + unit)]))
+        } else if amounts.count > 1, let largest = amounts.max() {
+            let list = withUnit(doses.map { "\($0.time) \(Self.format($0.dose))" }.joined(separator: ", "))
+            doseText = list.unicodeScalars.count <= FieldRules.shortTextMax ? list : nil
+            if let exact = Amount(exactly: largest), FieldRules.perDoseRange.contains(exact) { perDose = exact }
+            notes.append(catalog.text("import.ne.doses", ["name": name, "doses": list, "largest": withUnit(Self.format(largest))]))
         }
 
         var stock: Amount?
@@ -226,8 +383,13 @@ public struct DosageReader {
                 notes.append(catalog.text("import.ne.negative_stock", ["name": name, "amount": Self.format(current)]))
                 current = 0
             }
-            // To hundredths (rounded down past them), at most the maximum.
-            stock = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), RefillService.maximum)
+            // To hundredths (rounded down past them), at most the maximum; said when that changes it.
+            let kept = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), RefillService.maximum)
+            if Amount(exactly: current) != kept {
+                notes.append(catalog.text("import.ne.stock_kept", ["name": name, "amount": Self.format(current), "kept": kept.description,
+                                                                   "max": RefillService.maximum.description]))
+            }
+            stock = kept
             let perDay = doses.reduce(0) { $0 + $1.dose }
             if inventory.has("reminder") {
                 let reminder = try inventory["reminder"].number()
@@ -307,47 +469,6 @@ public struct DosageReader {
         throw DosebarError.badData("\(Self.historyFile): the history was made in a zone at UTC\(sign)\(hm), not \(zone.identifier) "
             + "(\(count) missed, time-unknown or auto-confirmed entries say so); import it with --zone ZONE naming that zone "
             + "(e.g. --zone \(name)), or --zone \(zone.identifier) to import it as it is")
-    }
-
-    /// Two entries for one slot (a double dose, a skip then a late take): dosebar records one event a
-    /// slot, so the one kept is the take (time known before unknown) over the skip, the earlier of
-    /// equals; the others are counted in the summary rather than reported as already there.
-    static func onePerSlot(_ doses: [ImportPlan.Dose], _ notes: inout [String], _ catalog: Catalog) -> [ImportPlan.Dose] {
-        func rank(_ d: ImportPlan.Dose) -> Int { d.kind == .taken ? (d.timeKnown ? 0 : 1) : 2 }
-        var kept: [String: Int] = [:]
-        var out: [ImportPlan.Dose] = []
-        var dropped: [String: (name: String, count: Int)] = [:]
-        for d in doses {
-            guard case .nominal(let day, let time) = d.slot else { out.append(d); continue }
-            let key = Medication.nameKey(d.name) + "@\(day) \(time)"
-            guard let i = kept[key] else { kept[key] = out.count; out.append(d); continue }
-            let o = out[i]
-            if (rank(d), d.at) < (rank(o), o.at) { out[i] = d }
-            dropped[Medication.nameKey(d.name), default: (d.name, 0)].count += 1
-        }
-        for (_, x) in dropped.sorted(by: { $0.key < $1.key }) {
-            notes.append(catalog.text("import.ne.same_slot", ["name": x.name, "count": String(x.count)]))
-        }
-        return out
-    }
-
-    /// A dose time changed in Dosage (08:00 → 07:30) leaves history at the old time: the schedule had it
-    /// until the day a new time first appears, as `edit --effective` would record it (DESIGN §2). A time
-    /// the treatment no longer has counts as an old dose time when entries use it on two days or more
-    /// (one day of it is an extra dose, not a schedule); the new times are those of the treatment first
-    /// seen after the last old one. One change is read; an older one stays without a slot.
-    static func timeChange(_ v: ScheduleVersion, _ entries: [Entry]) -> [ScheduleVersion] {
-        let current = Set(v.schedule.times)
-        var days: [LocalTime: Set<LocalDate>] = [:]
-        for e in entries { days[e.time, default: []].insert(e.day) }
-        let old = days.filter { !current.contains($0.key) && $0.value.count >= 2 }
-        guard let lastOld = old.values.flatMap({ $0 }).max() else { return [v] }
-        let newTimes = current.filter { t in days[t].map { $0.min()! > lastOld } ?? true }
-        let boundary = newTimes.compactMap { days[$0]?.min() }.min() ?? lastOld.adding(days: 1)
-        var before = v.schedule
-        before.times = current.subtracting(newTimes).union(old.keys).sorted()
-        guard boundary > v.effective, FieldRules.timesRange.contains(before.times.count) else { return [v] }
-        return [ScheduleVersion(effective: v.effective, schedule: before), ScheduleVersion(effective: boundary, schedule: v.schedule)]
     }
 
     /// The latest date on or before `date` that is day `day` of its month (a month without that day is passed over).

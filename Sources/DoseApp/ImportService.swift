@@ -3,8 +3,9 @@ import DoseStore
 import Foundation
 
 /// Applies an ``ImportPlan`` in one write transaction: all of it or nothing, and idempotent — a
-/// slot already resolved, or an as-needed dose already logged at the same second, is "already
-/// there" and adds nothing. Imported doses do not move stock (the stock on hand is what it is now).
+/// slot already resolved, or a dose without a slot (as needed, or an extra dose of a scheduled
+/// medicine) already logged at the same second, is "already there" and adds nothing. Imported
+/// doses do not move stock (the stock on hand is what it is now).
 /// A medicine is tracked from its earliest imported dose when that is earlier than its tracking start
 /// (a new one's: the import's now).
 public struct ImportService {
@@ -51,6 +52,7 @@ public struct ImportService {
 
         // Medicines: an active one of that name first, else the newest archived one, else a new one.
         var byKey: [String: Medication] = [:]
+        var lineOf: [Int64: Int] = [:]
         let existing = try w.reader.medications(includeArchived: true)
         for pm in plan.medicines {
             let key = Medication.nameKey(pm.name)
@@ -59,6 +61,10 @@ public struct ImportService {
             if let m = same.first(where: { $0.archivedOn == nil }) ?? same.last {
                 byKey[key] = m
                 summary.reused.append(m.name)
+                lineOf[m.id] = summary.medicines.count
+                var line = ImportSummary.Line(name: m.name, added: false)
+                line.missed = plan.missedBy[key] ?? 0
+                summary.medicines.append(line)
                 continue
             }
             // Tracked from now or the first miss the file records, and from each imported dose before that (``insert``).
@@ -73,6 +79,12 @@ public struct ImportService {
                 return context.catalog.describe(s) + (times.isEmpty ? "" : " " + times)
             } ?? ""
             summary.added.append((m.name, schedule, pm.origin))
+            lineOf[m.id] = summary.medicines.count
+            var line = ImportSummary.Line(name: m.name, added: true)
+            line.missed = plan.missedBy[key] ?? 0
+            line.versions = m.versions.count
+            line.stock = m.stock
+            summary.medicines.append(line)
             if let start = m.versions.map(\.schedule.start).min() { touched(start) }
         }
 
@@ -83,7 +95,9 @@ public struct ImportService {
             case .asNeeded: zone.date(of: dose.at)
             }
         }
-        guard let first = days.min(), let last = days.max() else {
+        // An extra dose is stored on the day it was taken, which can follow its slot's day (00:30 after a 22:00).
+        let stored = days + plan.doses.map { zone.date(of: $0.at) }
+        guard let first = stored.min(), let last = stored.max() else {
             if let earliest { try w.historyChanged(on: earliest, today: today) }
             return summary
         }
@@ -100,6 +114,7 @@ public struct ImportService {
             m.trackedFrom = nil
             return m
         }
+        let plannedByID = Dictionary(planned.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var plans: [LocalDate: DayPlan] = [:]
         func dayPlan(of day: LocalDate) -> DayPlan {
             if let p = plans[day] { return p }
@@ -108,6 +123,10 @@ public struct ImportService {
             return p
         }
         var unmatched: [String: (name: String, taken: Int, skipped: Int)] = [:]
+        // Each medicine's tracking start as the import moves it: the store is asked to move it only for
+        // a dose before it (one UPDATE a dose was a thirteenth of a 3-year import). Nil: never moves.
+        var tracked: [Int64: Date] = [:]
+        for m in byKey.values { if let t = m.trackedFrom { tracked[m.id] = t } }
         for (dose, day) in zip(plan.doses, days) {
             guard let m = byKey[Medication.nameKey(dose.name)] else {
                 throw DosebarError.internal("import: \(dose.name) has a dose but no medicine")
@@ -122,16 +141,26 @@ public struct ImportService {
             case .asNeeded:
                 break
             }
-            let asNeeded = dayPlan.asNeeded.contains { $0.medication.id == m.id }
+            // A take without a slot is a dose at its own instant: as needed, or an extra dose of a
+            // scheduled medicine on a day its schedule is in force (history shows it with the as-needed ones).
+            let takenOn = zone.date(of: dose.at)
+            let asPlanned = plannedByID[m.id]
+            let scheduled = asPlanned.map { Self.inForce($0, on: takenOn) && !($0.schedule(on: takenOn)?.recurrence.isAsNeeded ?? true) } ?? false
+            let withoutSlot = dose.kind == .taken && slot == nil && (dayPlan.asNeeded.contains { $0.medication.id == m.id } || scheduled)
+            var line = summary.medicines[lineOf[m.id]!]
+            defer { summary.medicines[lineOf[m.id]!] = line }
             if let slot {
-                if resolved.contains(slot.key) { summary.alreadyThere += 1; continue }
+                if resolved.contains(slot.key) { summary.alreadyThere += 1; line.alreadyThere += 1; continue }
                 resolved.insert(slot.key)
-                try insert(dose, medication: m, slot: slot.key, day: day, logged: logged, in: w, journal, &summary)
-            } else if asNeeded && dose.kind == .taken {
+                try insert(dose, medication: m, slot: slot.key, day: day, logged: logged, in: w, journal, &summary, &line, &tracked)
+            } else if withoutSlot {
                 let key = Self.instantKey(m.id, dose.at)
-                if asNeededAt.contains(key) { summary.alreadyThere += 1; continue }
+                if asNeededAt.contains(key) { summary.alreadyThere += 1; line.alreadyThere += 1; continue }
                 asNeededAt.insert(key)
-                try insert(dose, medication: m, slot: nil, day: zone.date(of: dose.at), logged: logged, in: w, journal, &summary)
+                try insert(dose, medication: m, slot: nil, day: takenOn, logged: logged, in: w, journal, &summary, &line, &tracked)
+                if scheduled { summary.extra += 1; line.extra += 1 }
+                touched(takenOn)
+                continue
             } else {
                 var u = unmatched[m.name.lowercased()] ?? (m.name, 0, 0)
                 if dose.kind == .taken { u.taken += 1 } else { u.skipped += 1 }
@@ -150,15 +179,26 @@ public struct ImportService {
 
     /// Writes one imported event: no stock moves (`stock_delta` 0), logged at the import's instant.
     private func insert(_ dose: ImportPlan.Dose, medication m: Medication, slot: SlotKey?, day: LocalDate, logged: Date,
-                        in w: StoreWriter, _ journal: SyncJournal?, _ summary: inout ImportSummary) throws {
+                        in w: StoreWriter, _ journal: SyncJournal?, _ summary: inout ImportSummary,
+                        _ line: inout ImportSummary.Line, _ tracked: inout [Int64: Date]) throws {
         let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: logged,
                               stockDelta: 0, timeKnown: dose.timeKnown, overLimit: dose.overLimit)
         let id = try w.insertEvent(event, day: day)
         // A dose before the tracking start moves it (DESIGN §3): the operation says so, for other devices.
-        let moved = try w.trackFrom(medicationID: m.id, noLaterThan: dose.at)
+        var moved = false
+        if let from = tracked[m.id], dose.at < from {
+            moved = try w.trackFrom(medicationID: m.id, noLaterThan: dose.at)
+            tracked[m.id] = dose.at
+        }
         try journal?.dose(event, eventID: id, day: day, medication: m, units: 0, trackedFrom: moved ? dose.at : nil)
-        if dose.kind == .taken { summary.taken += 1 } else { summary.skipped += 1 }
-        if dose.kind == .taken && !dose.timeKnown { summary.timeUnknown += 1 }
+        if dose.kind == .taken { summary.taken += 1; line.taken += 1 } else { summary.skipped += 1; line.skipped += 1 }
+        if dose.kind == .taken && !dose.timeKnown { summary.timeUnknown += 1; line.timeUnknown += 1 }
+    }
+
+    /// Whether a schedule of `m` is in force on `day` (its course, not whether a dose falls on it).
+    private static func inForce(_ m: Medication, on day: LocalDate) -> Bool {
+        guard let s = m.schedule(on: day) else { return false }
+        return s.start <= day && s.until.map { day <= $0 } ?? true
     }
 
     /// An as-needed dose's identity: the medicine and the whole second it was taken at.

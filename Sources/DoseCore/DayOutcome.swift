@@ -25,6 +25,8 @@ public struct DayOutcome: Sendable, Hashable {
         public var takenAt: LocalInstant
         /// Recorded with `--force` beyond a limit.
         public var overLimit = false
+        /// Imported without the time it was taken (at its slot's time).
+        public var timeUnknown = false
     }
 
     public var date: LocalDate
@@ -43,7 +45,7 @@ public struct DayOutcome: Sendable, Hashable {
 
 extension DayOutcome {
     /// The format's version: an outcome in another one is ignored (recomputed), never misread.
-    static let formatVersion: UInt8 = 2
+    static let formatVersion: UInt8 = 3
 
     /// The outcome as bytes for the store.
     public var bytes: [UInt8] {
@@ -63,7 +65,8 @@ extension DayOutcome {
             if let l = s.lateMinutes { w.put(Int64(l)) }
         }
         w.put(Int64(asNeeded.count))
-        for a in asNeeded { w.put(a.medicationID); w.put(a.takenAt); w.put(a.overLimit ? 1 as UInt8 : 0) }
+        // Flags: 1 over the limit, 2 time not known (version 3).
+        for a in asNeeded { w.put(a.medicationID); w.put(a.takenAt); w.put((a.overLimit ? 1 as UInt8 : 0) | (a.timeUnknown ? 2 : 0)) }
         w.put(Int64(resting.count))
         for id in resting { w.put(id) }
         w.put(Int64(inForce.count))
@@ -99,7 +102,8 @@ extension DayOutcome {
         guard let extras = r.count() else { return nil }
         for _ in 0..<extras {
             guard let id = r.int64(), let at = r.instant(), let over = r.byte() else { return nil }
-            asNeeded.append(Extra(medicationID: id, takenAt: at, overLimit: over == 1))
+            guard over < 4 else { return nil }
+            asNeeded.append(Extra(medicationID: id, takenAt: at, overLimit: over & 1 != 0, timeUnknown: over & 2 != 0))
         }
         guard let restingCount = r.count() else { return nil }
         for _ in 0..<restingCount { guard let id = r.int64() else { return nil }; resting.append(id) }

@@ -73,8 +73,15 @@ public struct DayPlan: Sendable {
     public private(set) var carried: [PlannedSlot] = []
     /// Active as-needed medicines with today's taken instants (ascending).
     public private(set) var asNeeded: [(medication: Medication, maxPerDay: Int?, minInterval: Int?, taken: [Date])]
+    /// Extra doses of scheduled medicines in force this day: taken events with no slot, at their own
+    /// instants (ascending). Only an import writes them (a second take of one slot, a take at a time the
+    /// schedule has no dose); they count in history and the report as doses taken, never as a slot.
+    public private(set) var extras: [(medication: Medication, taken: [Date])] = []
     /// The as-needed doses of the day recorded with `--force` beyond a limit, by medicine (DESIGN §2).
     public private(set) var overLimit: [Int64: Set<Date>] = [:]
+    /// The doses of the day without a slot whose time of taking is not known (imported: Dosage's
+    /// "confirmed at an unknown time" and auto-confirmed), by medicine: history and the report say so.
+    public private(set) var timeUnknown: [Int64: Set<Date>] = [:]
     /// Medicines in a cycle today, with their position.
     public private(set) var cycles: [(medication: Medication, position: CyclePosition)]
     /// Whether any active medicine exists at all on this day.
@@ -113,6 +120,7 @@ public struct DayPlan: Sendable {
             } else if e.kind == .taken, zone.date(of: e.at) == date {
                 extra[e.medicationID, default: []].append(e.at)
                 if e.overLimit { overLimit[e.medicationID, default: []].insert(e.at) }
+                if !e.timeKnown { timeUnknown[e.medicationID, default: []].insert(e.at) }
             }
         }
         var slots: [PlannedSlot] = []
@@ -122,6 +130,7 @@ public struct DayPlan: Sendable {
         let ranks = byName ? Array(medications.indices) : DayPlan.nameRanks(medications)
         var asNeeded: [(Medication, Int?, Int?, [Date], rank: Int)] = []
         var cycles: [(Medication, CyclePosition, rank: Int)] = []
+        var extras: [(Medication, [Date], rank: Int)] = []
         var any = false
         let yesterday = date.adding(days: -1)
         for (index, m) in medications.enumerated() {
@@ -140,6 +149,7 @@ public struct DayPlan: Sendable {
                 asNeeded.append((m, maxPerDay, minInterval, (extra[m.id] ?? []).sorted(), ranks[index]))
                 continue
             }
+            if let taken = extra[m.id] { extras.append((m, taken.sorted(), ranks[index])) }
             if let pos = s.cyclePosition(on: date) { cycles.append((m, pos, ranks[index])) }
             for slot in DayPlan.slots(of: m, on: date, zone: zone, events: latest, courseEnd: courseEnds[m.id],
                                       dayStart: start, offset: dayOffset) {
@@ -161,6 +171,7 @@ public struct DayPlan: Sendable {
         self.asNeeded = asNeeded.sorted { $0.rank < $1.rank }
             .map { (medication: $0.0, maxPerDay: $0.1, minInterval: $0.2, taken: $0.3) }
         self.cycles = cycles.sorted { $0.rank < $1.rank }.map { (medication: $0.0, position: $0.1) }
+        self.extras = extras.sorted { $0.rank < $1.rank }.map { (medication: $0.0, taken: $0.1) }
         hasMedications = any || medications.contains { $0.archivedOn == nil || $0.archivedOn! > date }
     }
 

@@ -74,6 +74,8 @@ public struct AsNeededRecord: Sendable, Hashable {
     public var takenAt: LocalInstant
     /// Recorded with `--force` beyond `--max-per-day`/`--min-interval` (DESIGN §2).
     public var overLimit = false
+    /// Imported without the time it was taken: `time_known` false in the report.
+    public var timeUnknown = false
 }
 
 /// One day of `history --json`.
@@ -201,7 +203,7 @@ public struct HistoryLedger: Sendable {
             for a in outcome.asNeeded {
                 guard let m = byID[a.medicationID] else { continue }
                 asNeeded.append(AsNeededRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, takenAt: a.takenAt,
-                                               overLimit: a.overLimit))
+                                               overLimit: a.overLimit, timeUnknown: a.timeUnknown))
             }
             if !outcome.resting.isEmpty { resting[d] = Set(outcome.resting) }
             for id in outcome.inForce { inForce[id] = (inForce[id]?.lowerBound ?? d)...d }
@@ -260,7 +262,17 @@ public struct HistoryLedger: Sendable {
             see(entry.medication.id)
             for at in entry.taken where at <= now {
                 outcome.asNeeded.append(DayOutcome.Extra(medicationID: entry.medication.id, takenAt: plan.local(at),
-                                                         overLimit: plan.overLimit[entry.medication.id]?.contains(at) == true))
+                                                         overLimit: plan.overLimit[entry.medication.id]?.contains(at) == true,
+                                                         timeUnknown: plan.timeUnknown[entry.medication.id]?.contains(at) == true))
+            }
+        }
+        // A scheduled medicine's extra doses (``DayPlan/extras``) are listed with the as-needed ones: doses
+        // taken, outside every slot, so adherence counts each slot once.
+        for entry in plan.extras {
+            for at in entry.taken where at <= now {
+                see(entry.medication.id)
+                outcome.asNeeded.append(DayOutcome.Extra(medicationID: entry.medication.id, takenAt: plan.local(at),
+                                                         timeUnknown: plan.timeUnknown[entry.medication.id]?.contains(at) == true))
             }
         }
         for c in plan.cycles where archivedOn[c.medication.id] != d {

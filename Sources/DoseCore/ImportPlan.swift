@@ -18,6 +18,9 @@ public struct ImportPlan: Sendable {
             case treatment
             /// Only named by doses that match no treatment: added archived, as needed, so they stay in history.
             case historyOnly
+            /// A treatment deleted in Dosage whose history records misses, skips or auto-confirmed
+            /// doses: added archived, its slots rebuilt from its entries, so each keeps its meaning.
+            case rebuilt
             /// Named by a CSV row but unknown here: added as needed.
             case unknownName
         }
@@ -33,7 +36,8 @@ public struct ImportPlan: Sendable {
         case nominal(LocalDate, LocalTime)
         /// The slot of that date scheduled at that instant (what `report --format csv` writes).
         case instant(LocalDate, Date)
-        /// An as-needed dose.
+        /// No slot: an as-needed dose, or an extra dose of a scheduled medicine (a second take of one
+        /// slot, a take at a time its schedule has no dose), taken at its own instant.
         case asNeeded
     }
 
@@ -63,6 +67,8 @@ public struct ImportPlan: Sendable {
     /// the import creates is tracked from it when that is earlier (DESIGN §3 Tracking start), so the
     /// miss the file recorded is one in dosebar too.
     public var firstMissed: [String: Date] = [:]
+    /// Records of doses missed, by medicine (``Medication/nameKey(_:)``), for the summary.
+    public var missedBy: [String: Int] = [:]
     /// What the file holds that dosebar has no place for, one line each, for the summary.
     public var noEquivalent: [String] = []
 
@@ -71,8 +77,9 @@ public struct ImportPlan: Sendable {
     /// Counts a missed record of medicine `name` at the slot `at`.
     public mutating func recordMissed(_ name: String, at: Date?) {
         missed += 1
-        guard let at else { return }
         let key = Medication.nameKey(name)
+        missedBy[key, default: 0] += 1
+        guard let at else { return }
         firstMissed[key] = min(firstMissed[key] ?? at, at)
     }
 }
@@ -90,8 +97,30 @@ public struct ImportSummary: Sendable {
     /// Taken doses whose time was not recorded (Dosage's "confirmed at an unknown time"), among `taken`.
     public var timeUnknown = 0
     public var missed = 0
+    /// Extra doses (no slot) of scheduled medicines, among `taken`.
+    public var extra = 0
+    /// What was imported into each medicine, in the order of ``ImportPlan/medicines``.
+    public var medicines: [Line] = []
     public var noEquivalent: [String] = []
     public var dryRun = false
+
+    /// One medicine's part of an import.
+    public struct Line: Sendable {
+        public var name: String
+        /// Added by this import (else dosebar had it and kept it as it is).
+        public var added: Bool
+        public var taken = 0
+        public var timeUnknown = 0
+        public var skipped = 0
+        public var missed = 0
+        public var extra = 0
+        public var alreadyThere = 0
+        /// Schedule versions and stock of an added medicine.
+        public var versions = 0
+        public var stock: Amount?
+
+        public init(name: String, added: Bool) { self.name = name; self.added = added }
+    }
 
     public init() {}
 

@@ -29,7 +29,7 @@ public enum ReportCSV {
                 timeUnknown: s.timeUnknown)
         } + r.asNeeded.map { d in
             Row(date: d.date.description, scheduled: nil, medication: d.medication, dose: d.dose,
-                status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil, overLimit: d.overLimit)
+                status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil, timeUnknown: d.timeUnknown, overLimit: d.overLimit)
         }
     }
 

@@ -24,15 +24,20 @@ struct ImportDosage: ParsableCommand {
         --low-days). History: confirmed doses are taken at the time they were confirmed; 'confirmed \
         at an unknown time' and auto-confirmed ones at the scheduled time (marked time_unknown in history --json and the \
         JSON report), skipped are skipped; missed need nothing (a missed dose is one with no record). \
-        History of a treatment Dosage no longer has goes to an archived as-needed medicine of that name.
+        Each change of a dose time in Dosage becomes a schedule version from the day the new time first \
+        appears. A second take of one dose, or a take at a time the schedule has not, is an extra dose \
+        at its own time: taken, in history and the report, never a second slot; a skip beside a take \
+        is listed. A treatment Dosage no longer has becomes an archived medicine: when its history \
+        records misses or skips, its doses are rebuilt from its entries (none invented), else as needed.
 
         Dosage's files carry no time zone: its history is read in this machine's zone, or in --zone's. \
         When its missed, time-unknown and auto-confirmed entries say it was made in another zone, the \
         import is refused, naming the offset found.
 
-        Stock is not reduced by imported past doses: Dosage's count is already what is on hand. What \
-        has no equivalent (refill amounts, a different dose per time, history at a time the schedule \
-        has not) is listed in the summary and not imported.
+        Stock is not reduced by imported past doses: Dosage's count is already what is on hand. Amounts \
+        (a quarter, a half, stock 6.25) are kept exactly; a different dose per time is written in the \
+        dose text and a take counts the largest. The summary says per medicine what came in; what has \
+        no equivalent (refill amounts, notification settings, colours) is listed there, not imported.
 
         Examples:
           $ dosebar import dosage

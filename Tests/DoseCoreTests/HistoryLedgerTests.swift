@@ -158,4 +158,26 @@ import Testing
         let weeks = Report(l).weeks.map { "\($0.days.lowerBound)…\($0.days.upperBound)" }
         #expect(weeks == ["2026-11-04…2026-11-08", "2026-11-09…2026-11-15", "2026-11-16…2026-11-17"])
     }
+
+    @Test("an extra dose of a scheduled medicine (a take without a slot, as an import writes a double dose): a dose taken, never a slot")
+    func scheduledExtraDose() {
+        // A: daily 08:00 from 11-01. 11-02: taken at 08:05 and again at 08:06 (no slot); 11-03: nothing.
+        let a = Fx.med(1, "A", at: ["08:00"], from: "2026-11-01")
+        let e = [
+            Fx.taken(1, "2026-11-01", "08:00", at: "2026-11-01T08:00:00+09:00"),
+            Fx.taken(1, "2026-11-02", "08:00", at: "2026-11-02T08:05:00+09:00"),
+            Fx.taken(1, "2026-11-02", nil, at: "2026-11-02T08:06:00+09:00"),
+        ]
+        let l = ledger("2026-11-01", "2026-11-03", [a], e, now: "2026-11-04T12:00:00+09:00")
+        // Three slots: two taken, one missed (the extra dose does not resolve 11-03's slot).
+        let f = l.figures(medicationID: 1)
+        #expect(f.known == 3 && f.taken == 2 && f.missed == 1)
+        // The second take of 11-02 is listed as a dose of its own at 08:06.
+        #expect(l.asNeeded.map { "\($0.date) \($0.medication) \($0.takenAt.iso8601)" } == ["2026-11-02 A 2026-11-02T08:06:00+09:00"])
+        #expect(l.asNeededCount(medicationID: 1) == 1)
+        #expect(l.dayRecords().map(\.state) == [.done, .done, .missed])
+        // Before it is taken (now 08:05 on 11-02), it is not there yet.
+        let early = ledger("2026-11-02", "2026-11-02", [a], e, now: "2026-11-02T08:05:30+09:00")
+        #expect(early.asNeeded.isEmpty)
+    }
 }

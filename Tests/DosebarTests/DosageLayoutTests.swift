@@ -134,10 +134,13 @@ import Testing
     func dosageTimeChange() throws {
         let h = harness()
         let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/time-change", "--json").json as? [String: Any])
-        // 08:00 taken on 11-10, 11, 13, 14, 15, 16 (11-12 missed); 07:30 taken 11-17 … 11-21; the 13:00 of 11-18 has no slot.
-        #expect(summary["taken"] as? Int == 11 && summary["missed"] as? Int == 1)
+        // 08:00 taken on 11-10, 11, 13, 14, 15, 16 (11-12 missed); 07:30 taken 11-17 … 11-21; the 13:00 of 11-18 has
+        // no slot (a time of one day): an extra dose, kept at 13:00.
+        #expect(summary["taken"] as? Int == 12 && summary["missed"] as? Int == 1 && summary["extra"] as? Int == 1)
         let notes = (summary["no_equivalent"] as? [String]) ?? []
-        #expect(notes == ["Aspirin: 1 taken and 0 skipped doses on a day or at a time its schedule has no dose"], "\(notes)")
+        #expect(notes.isEmpty, "\(notes)")
+        let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-18", "--to", "2026-11-18").out
+        #expect(csv.contains("2026-11-18,,Aspirin,1 pill(s),as_needed,2026-11-18T13:00:00+09:00,,true,false\r\n"), "\(csv)")
         #expect(try medicine(h, "Aspirin")["times"] as? [String] == ["07:30"])
         let days = try history(h, from: "2026-11-10", to: "2026-11-21")
         for d in 10...21 {
@@ -175,15 +178,155 @@ import Testing
         #expect(bad.status == 64, "\(bad.err)")
     }
 
-    @Test("Dosage: two entries for one slot: a skip then a late take is taken late; a double dose is one take, the extra said")
+    @Test("Dosage: two entries for one slot: a skip then a late take is taken late, the skip said; a double dose is two doses")
     func dosageSameSlot() throws {
         let h = harness()
         let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/same-slot", "--json").json as? [String: Any])
-        #expect(summary["taken"] as? Int == 2 && summary["skipped"] as? Int == 0 && summary["already_there"] as? Int == 0)
+        // 11-20: skipped at 08:10, taken at 10:30. 11-21: taken at 08:05 and again at 08:06 (a double dose).
+        #expect(summary["taken"] as? Int == 3 && summary["skipped"] as? Int == 0 && summary["already_there"] as? Int == 0)
+        #expect(summary["extra"] as? Int == 1)
         let notes = (summary["no_equivalent"] as? [String]) ?? []
-        #expect(notes.contains { $0.hasPrefix("Aspirin: 2 more entries for a dose already recorded") }, "\(notes)")
+        #expect(notes == ["Aspirin: 1 dose(s) both skipped and taken (a skip, then a late take): kept as taken; the skip has no place beside the take"], "\(notes)")
+        let line = try #require((summary["medicines"] as? [[String: Any]])?.first)
+        #expect(line["name"] as? String == "Aspirin" && line["taken"] as? Int == 3 && line["extra"] as? Int == 1)
         let days = try history(h, from: "2026-11-20", to: "2026-11-21")
         #expect(days["2026-11-20"]?["late"] as? Int == 1 && days["2026-11-20"]?["skipped"] as? Int == 0, "10:30 is past the 2-hour window: late")
-        #expect(days["2026-11-21"]?["on_time"] as? Int == 1)
+        // The slot is taken once (adherence); the second take is a dose of its own at 08:06.
+        #expect(days["2026-11-21"]?["on_time"] as? Int == 1 && days["2026-11-21"]?["total"] as? Int == 1)
+        let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-21", "--to", "2026-11-21").out
+        #expect(csv.contains("2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,1 pill(s),taken,2026-11-21T08:05:00+09:00,,true,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Aspirin,1 pill(s),as_needed,2026-11-21T08:06:00+09:00,,true,false\r\n"), "\(csv)")
+        let report = try #require(try h.ok("report", "--format", "json", "--from", "2026-11-21", "--to", "2026-11-21").json as? [String: Any])
+        let aspirin = try #require((report["medications"] as? [[String: Any]])?.first)
+        #expect(aspirin["taken"] as? Int == 1 && aspirin["as_needed"] as? Int == 1 && aspirin["adherence"] as? Int == 100, "\(aspirin)")
+        // Importing again adds nothing: both takes are there.
+        let again = try #require(try h.ok("import", "dosage", Self.fixtures + "/same-slot", "--json").json as? [String: Any])
+        #expect(again["taken"] as? Int == 0 && again["already_there"] as? Int == 3)
+    }
+
+    /// `history NAME --json` by day.
+    func history(_ h: Harness, _ name: String, from: String, to: String) throws -> [String: [String: Any]] {
+        let days = try #require(try h.ok("history", name, "--from", from, "--to", to, "--json").json as? [[String: Any]])
+        return Dictionary(days.map { (($0["day"] as? String) ?? "?", $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    @Test("Dosage: dose times changed twice (08:00 → 09:00 → 08:00 and 20:00) are three versions; every entry on its slot")
+    func dosageSeveralTimeChanges() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
+        let days = try history(h, "Levothyroxine", from: "2026-11-01", to: "2026-11-21")
+        for d in 1...21 {
+            let day = String(format: "2026-11-%02d", d)
+            let total = d >= 15 ? 2 : 1
+            #expect(days[day]?["total"] as? Int == total, "\(day): \(days[day] ?? [:])")
+            if d == 5 || d == 10 {
+                // 11-05: Dosage's recorded miss. 11-10: the 09:00 entry is gone (deleted in Dosage): the slot was there, missed.
+                #expect(days[day]?["missed"] as? Int == 1, "\(day)")
+            } else {
+                #expect(days[day]?["on_time"] as? Int == total, "\(day): \(days[day] ?? [:])")
+            }
+        }
+        let lines = try #require(summary["medicines"] as? [[String: Any]])
+        let levo = try #require(lines.first { $0["name"] as? String == "Levothyroxine" })
+        // 08:00 on 11-01…07 (6 taken, 11-05 missed), 09:00 on 11-08…14 (6 taken: 11-10 has no entry), both 08:00 and
+        // 20:00 on 11-15…21 (14 taken); and one-time entries at 15:00 on 11-03 and 11-12: extra doses, not a dose time.
+        #expect(levo["taken"] as? Int == 28 && levo["missed"] as? Int == 1 && levo["versions"] as? Int == 3 && levo["extra"] as? Int == 2,
+                "\(levo)")
+        let csv = try h.ok("report", "Levothyroxine", "--format", "csv", "--from", "2026-11-01", "--to", "2026-11-21").out
+        #expect(csv.components(separatedBy: "\r\n").filter { $0.contains(",as_needed,") }
+                == ["2026-11-03,,Levothyroxine,1 tablet(s),as_needed,2026-11-03T15:00:00+09:00,,true,false",
+                    "2026-11-12,,Levothyroxine,1 tablet(s),as_needed,2026-11-12T15:00:00+09:00,,true,false"], "\(csv)")
+        #expect(try medicine(h, "Levothyroxine")["times"] as? [String] == ["08:00", "20:00"])
+        // The schedule in force on 11-10 was 09:00: a take --slot names it.
+        #expect(try h.run("take", "Levothyroxine", "--slot", "2026-11-10 09:00").status == 0)
+    }
+
+    @Test("Dosage: a quarter at 08:00 and a half at 20:00 with 6.25 on hand: exact, the dose text says each, a take uses the half")
+    func dosagePerTimeAmounts() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
+        let p = try medicine(h, "Prednisone")
+        #expect(p["dose"] as? String == "08:00 0.25, 20:00 0.5 tablet(s)" && p["per_dose"] as? Double == 0.5 && p["stock"] as? Double == 6.25,
+                "\(p)")
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes.contains { $0.hasPrefix("Prednisone: a different dose per time (08:00 0.25, 20:00 0.5 tablet(s))")
+                    && $0.contains("a take counts 0.5 tablet(s) from stock") }, "\(notes)")
+        let line = try #require((summary["medicines"] as? [[String: Any]])?.first { $0["name"] as? String == "Prednisone" })
+        #expect(line["taken"] as? Int == 4 && line["stock"] as? Double == 6.25 && line["versions"] as? Int == 1, "\(line)")
+        // Imported doses move no stock (Dosage's count already has them); a take now uses the half.
+        try h.ok("take", "Prednisone", "--slot", "2026-11-22 08:00")
+        #expect(try medicine(h, "Prednisone")["stock"] as? Double == 5.75)
+    }
+
+    @Test("Dosage: deleted treatments keep every entry: takes, skips and misses on slots rebuilt from their entries, none invented")
+    func dosageDeletedTreatment() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
+        let d = try history(h, "Doxycycline", from: "2026-11-15", to: "2026-11-19")
+        // 11-16: 08:10 taken, 20:00 missed; 11-17: 08:00 skipped, 20:00 taken; 11-18: both taken (20:30 on time).
+        #expect(d["2026-11-16"]?["on_time"] as? Int == 1 && d["2026-11-16"]?["missed"] as? Int == 1)
+        #expect(d["2026-11-17"]?["skipped"] as? Int == 1 && d["2026-11-17"]?["on_time"] as? Int == 1)
+        #expect(d["2026-11-18"]?["on_time"] as? Int == 2)
+        for day in ["2026-11-15", "2026-11-19"] { #expect((d[day]?["total"] as? Int ?? 0) == 0, "\(day): no entry, no slot") }
+        // Iron, Monday, Wednesday and Friday at 12:00: no slot on the days between.
+        let iron = try history(h, "Iron", from: "2026-11-16", to: "2026-11-21")
+        #expect(iron["2026-11-16"]?["on_time"] as? Int == 1 && iron["2026-11-18"]?["missed"] as? Int == 1
+                && iron["2026-11-20"]?["on_time"] as? Int == 1)
+        for day in ["2026-11-17", "2026-11-19", "2026-11-21"] { #expect((iron[day]?["total"] as? Int ?? 0) == 0, "\(day)") }
+        let lines = try #require(summary["medicines"] as? [[String: Any]])
+        let doxy = try #require(lines.first { $0["name"] as? String == "Doxycycline" })
+        #expect(doxy["taken"] as? Int == 4 && doxy["skipped"] as? Int == 1 && doxy["missed"] as? Int == 1 && doxy["added"] as? Bool == true,
+                "\(doxy)")
+        #expect(try medicine(h, "Doxycycline")["archived"] as? Bool == true && medicine(h, "Iron")["archived"] as? Bool == true)
+    }
+
+    @Test("Dosage: the summary says per medicine what came in; --dry-run says what it would add; twice adds nothing")
+    func dosageSummaryAndDryRun() throws {
+        let h = harness()
+        let dry = try h.ok("import", "dosage", Self.fixtures + "/changes", "--dry-run").out
+        #expect(dry.contains("Would add Levothyroxine: ") && dry.contains("Would add Doxycycline (archived): a treatment no longer in Dosage; its doses rebuilt from its history (daily 08:00, 20:00)."), "\(dry)")
+        #expect(dry.contains("Levothyroxine, would import: 28 taken, 2 of them extra doses (a second take of one dose, or at a time with no dose: doses taken, not slots), 0 skipped, 1 missed, schedule versions: 3.\n"), "\(dry)")
+        #expect(dry.contains("Prednisone, would import: 4 taken, 0 skipped, 0 missed, schedule versions: 1, stock 6.25.\n"), "\(dry)")
+        #expect(!dry.contains("Added "), "\(dry)")
+        let out = try h.ok("import", "dosage", Self.fixtures + "/changes").out
+        #expect(out.contains("Added Levothyroxine: ") && out.contains("Doxycycline: 4 taken, 1 skipped, 1 missed, schedule versions: 1.\n"),
+                "\(out)")
+        let dump = h.dump()
+        let again = try h.ok("import", "dosage", Self.fixtures + "/changes").out
+        #expect(again.contains("Levothyroxine: 0 taken, 0 skipped, 1 missed, 28 already there.\n"), "\(again)")
+        #expect(h.dump() == dump)
+    }
+
+    @Test("Dosage: a stock past hundredths (6.333) is kept to them and said, never cut silently")
+    func dosageStockPastHundredths() throws {
+        let h = harness()
+        let folder = h.root + "/dosage-stock"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/changes/dosage-history.json", toPath: folder + "/dosage-history.json")
+        let treatments = try String(contentsOfFile: Self.fixtures + "/changes/dosage-treatments.json", encoding: .utf8)
+        #expect(treatments.contains(#""current": 6.25"#))
+        try treatments.replacingOccurrences(of: #""current": 6.25"#, with: #""current": 6.333"#)
+            .write(toFile: folder + "/dosage-treatments.json", atomically: true, encoding: .utf8)
+        let summary = try #require(try h.ok("import", "dosage", folder, "--json").json as? [String: Any])
+        let notes = (summary["no_equivalent"] as? [String]) ?? []
+        #expect(notes.contains { $0.hasPrefix("Prednisone: stock 6.333 in Dosage imported as 6.33") }, "\(notes)")
+        #expect(try medicine(h, "Prednisone")["stock"] as? Double == 6.33)
+    }
+
+    @Test("Dosage: a dose without a slot whose time is not known (an auto-confirmed second entry, a deleted treatment's code 3) says so in the report")
+    func dosageExtraTimeUnknown() throws {
+        let h = harness()
+        let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/unknown-extra", "--json").json as? [String: Any])
+        // Aspirin 11-21: taken at 08:05, and auto-confirmed (code 2) for the same 08:00 dose: a second dose, time not known.
+        // Melatonin (deleted, only takes): 11-20 at 22:10, 11-21 confirmed at an unknown time (code 3): as needed.
+        #expect(summary["taken"] as? Int == 4 && summary["extra"] as? Int == 1 && summary["time_unknown"] as? Int == 2, "\(summary)")
+        let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-20", "--to", "2026-11-21").out
+        #expect(csv.contains("2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,1 pill(s),taken,2026-11-21T08:05:00+09:00,,true,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Aspirin,1 pill(s),as_needed,2026-11-21T08:00:00+09:00,,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-20,,Melatonin,,as_needed,2026-11-20T22:10:00+09:00,,true,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Melatonin,,as_needed,2026-11-21T22:00:00+09:00,,false,false\r\n"), "\(csv)")
+        let report = try #require(try h.ok("report", "--format", "json", "--from", "2026-11-21", "--to", "2026-11-21").json as? [String: Any])
+        let rows = (report["slots"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "as_needed" }
+        #expect(rows.count == 2 && rows.allSatisfy { $0["time_unknown"] as? Bool == true }, "\(rows)")
     }
 }
