@@ -20,16 +20,18 @@ let package = Package(
         ),
         .systemLibrary(name: "CLinuxShim"),
         .target(name: "DoseCore"),
+        // The one home of POSIX file writing (atomic replace, EINTR, private mkdir, errno words).
+        .target(name: "DoseFiles", dependencies: ["DoseCore"]),
         .target(
             name: "DoseStore",
-            dependencies: ["DoseCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["DoseCore", "DoseFiles", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "DoseExport", dependencies: ["DoseCore", "CJSONC"]),
+        .target(name: "DoseExport", dependencies: ["DoseCore", "DoseFiles", "CJSONC"]),
         .target(
             name: "DoseApp",
-            dependencies: ["DoseCore", "DoseStore", "DoseExport", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["DoseCore", "DoseFiles", "DoseStore", "DoseExport", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
-        .target(name: "DoseDaemon", dependencies: ["DoseCore", "DoseStore", "DoseExport", "DoseApp", "CLinuxShim"]),
+        .target(name: "DoseDaemon", dependencies: ["DoseCore", "DoseFiles", "DoseStore", "DoseExport", "DoseApp", "CLinuxShim"]),
         .executableTarget(
             name: "dosebar",
             dependencies: [
@@ -41,6 +43,7 @@ let package = Package(
         .target(name: "DoseTestSupport", path: "Tests/Support"),
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport"]),
         .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore", "DoseTestSupport"]),
+        .testTarget(name: "DoseFilesTests", dependencies: ["DoseFiles", "DoseTestSupport"]),
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport", "DoseTestSupport"]),
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
         .testTarget(name: "DoseExportTests", dependencies: ["DoseExport", "DoseTestSupport"], resources: [.copy("Expected")]),

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import DoseStore
 import Foundation
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ public struct BackupService {
         BackupService.removeDatabaseFiles(temporary) // a leftover of an earlier process with our pid
         let contents = try store.backup(intoNewFile: temporary)
         guard rename(temporary, path) == 0 else {
-            let message = String(cString: strerror(errno))
+            let message = FileIO.reason(errno)
             BackupService.removeDatabaseFiles(temporary)
             throw DosebarError.io("cannot write \(path): \(message)")
         }
@@ -183,7 +184,7 @@ public struct BackupService {
             // link() never replaces an existing name, unlike rename().
             guard link(path, name) == 0 else {
                 if errno == EEXIST { continue }
-                throw DosebarError.io("cannot move the damaged database \(path) aside: \(String(cString: strerror(errno)))")
+                throw DosebarError.io("cannot move the damaged database \(path) aside: \(FileIO.reason(errno))")
             }
             unlink(path)
             for suffix in ["-wal", "-shm", "-journal"] where FileKind.of(path + suffix) != .missing {
@@ -217,7 +218,7 @@ public struct BackupService {
                 return name
             }
             guard errno == EEXIST else {
-                throw DosebarError.io("cannot keep the current database as \(name): \(String(cString: strerror(errno)))")
+                throw DosebarError.io("cannot keep the current database as \(name): \(FileIO.reason(errno))")
             }
         }
         throw DosebarError.io("cannot keep the current database: \(base) and 99 more names are taken; move old .replaced files away")
@@ -266,27 +267,21 @@ public struct BackupService {
 
     private static func copyFile(_ from: String, _ to: String, name: String) throws {
         let input = open(from, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw DosebarError.io("cannot read \(name): \(String(cString: strerror(errno)))") }
+        guard input >= 0 else { throw DosebarError.io("cannot read \(name): \(FileIO.reason(errno))") }
         defer { close(input) }
         let output = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw DosebarError.io("cannot create \(to): \(String(cString: strerror(errno)))") }
+        guard output >= 0 else { throw DosebarError.io("cannot create \(to): \(FileIO.reason(errno))") }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw DosebarError.io("cannot read \(name): \(String(cString: strerror(errno)))")
+                throw DosebarError.io("cannot read \(name): \(FileIO.reason(errno))")
             }
             if n == 0 { return }
-            var written = 0
-            while written < n {
-                let m = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
-                if m < 0 {
-                    if errno == EINTR { continue }
-                    throw DosebarError.io("cannot write \(to): \(String(cString: strerror(errno)))")
-                }
-                written += m
+            if let code = buffer.withUnsafeBytes({ FileIO.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<n])) }) {
+                throw DosebarError.io("cannot write \(to): \(FileIO.reason(code))")
             }
         }
     }
@@ -296,12 +291,7 @@ public struct BackupService {
     }
 
     /// fsync of a directory, so a rename in it survives a power cut.
-    static func syncDirectory(_ directory: String) {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
-    }
+    static func syncDirectory(_ directory: String) { FileIO.syncDirectory(directory) }
 
     // MARK: - Names
 

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import DoseExport
 import Foundation
 
@@ -16,12 +17,12 @@ enum ExportLock {
         let lock = SharedDirectory(path: dir).path(of: SharedDirectory.exportLockName)
         let fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw DosebarError.io("cannot open \(lock): \(String(cString: strerror(errno)))")
+            throw DosebarError.io("cannot open \(lock): \(FileIO.reason(errno))")
         }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw DosebarError.io("cannot lock \(lock): \(String(cString: strerror(errno)))")
+                throw DosebarError.io("cannot lock \(lock): \(FileIO.reason(errno))")
             }
         }
         defer { flock(fd, LOCK_UN) }

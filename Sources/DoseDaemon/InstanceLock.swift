@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import DoseExport
 import Foundation
 import Glibc
@@ -21,14 +22,14 @@ public final class InstanceLock {
         let path = path(in: directory)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw DosebarError.io("cannot open \(path): \(String(cString: strerror(errno))); check the shared directory with 'dosebar doctor'")
+            throw DosebarError.io("cannot open \(path): \(FileIO.reason(errno)); check the shared directory with 'dosebar doctor'")
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             let holder = readPID(fd)
             close(fd)
             guard code == EWOULDBLOCK else {
-                throw DosebarError.io("cannot lock \(path): \(String(cString: strerror(code)))")
+                throw DosebarError.io("cannot lock \(path): \(FileIO.reason(code))")
             }
             // In the catalog's English; the entry point shows it in the user's language.
             throw DosebarError.alreadyRunning(holder.map {
@@ -39,7 +40,7 @@ public final class InstanceLock {
         guard ftruncate(fd, 0) == 0, pwrite(fd, text, text.count, 0) == text.count else {
             let code = errno
             close(fd)
-            throw DosebarError.io("cannot write \(path): \(String(cString: strerror(code)))")
+            throw DosebarError.io("cannot write \(path): \(FileIO.reason(code))")
         }
         return InstanceLock(path: path, fd: fd)
     }

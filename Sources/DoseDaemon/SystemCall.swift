@@ -1,11 +1,12 @@
 import DoseCore
+import DoseFiles
 import Glibc
 
 /// Turns a failed system call into a `DosebarError` naming what failed.
 enum SystemCall {
     /// `what: strerror(errno)`.
     static func error(_ what: String, _ code: Int32 = errno) -> DosebarError {
-        .internal("\(what): \(String(cString: strerror(code)))")
+        .internal("\(what): \(FileIO.reason(code))")
     }
 
     /// Returns `result`, or throws when it is negative.

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import DoseCore
+import DoseFiles
 
 /// The directory the bars read from (DESIGN §4, §9): dosebar's own, written only by atomic
 /// renames, and a file is not touched when its content would not change, so bars watching
@@ -259,11 +260,9 @@ public struct SharedDirectory: Hashable, Sendable {
             }
             throw ioError("cannot write", marker, code)
         }
-        let text = Array(Self.markerText.utf8)
-        let ok = fchmod(fd, 0o600) == 0 && systemWrite(fd, text, text.count) == text.count
-        let code = errno
+        let failure: Int32? = fchmod(fd, 0o600) != 0 ? errno : FileIO.writeAll(fd, Self.markerText)
         close(fd)
-        guard ok else {
+        if let code = failure {
             unlink(marker)
             throw ioError("cannot write", marker, code)
         }
@@ -272,20 +271,14 @@ public struct SharedDirectory: Hashable, Sendable {
     /// `mkdir -p` with every created component at mode 0700 whatever the umask. Returns whether
     /// the directory itself was created here (false: it appeared meanwhile).
     private func makeDirectories() throws -> Bool {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        var createdLast = false
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) == 0 {
-                _ = chmod(prefix, 0o700)
-                createdLast = true
-            } else if errno != EEXIST {
-                throw ioError("cannot create", prefix, errno)
-            } else {
-                createdLast = false
-            }
+        do {
+            let made = try FileIO.makePrivateDirectories(path)
+            // The directory itself is the last component FileIO made, spelled as it spells it.
+            let whole = (path.hasPrefix("/") ? "" : ".") + "/" + path.split(separator: "/").joined(separator: "/")
+            return made.last == whole
+        } catch {
+            throw ioError(error.what, error.path ?? path, error.code)
         }
-        return createdLast
     }
 
     /// What `update(name:bytes:)` did with one file.
@@ -346,46 +339,13 @@ public struct SharedDirectory: Hashable, Sendable {
         }
         if unchanged(dirfd: dirfd, name: name, bytes: bytes) { return .unchanged }
 
-        var tmpName = ""
-        var fd: Int32 = -1
-        for _ in 0..<16 {
-            tmpName = Self.temporaryPrefix + "\(name).\(getpid()).\(String(UInt32.random(in: .min ... .max), radix: 16))"
-            fd = openat(dirfd, tmpName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw ioError("cannot write", path(of: name), errno) }
-
-        func fail(_ what: String, _ code: Int32) -> DosebarError {
-            close(fd)
-            unlinkat(dirfd, tmpName, 0)
-            return ioError(what, path(of: name), code)
-        }
-
-        // The umask may have removed bits from 0600; 0600 is what the contract says.
-        if fchmod(fd, 0o600) != 0 { throw fail("cannot set mode 0600 on", errno) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("cannot write", errno)
+        do {
+            try FileIO.replace(in: dirfd, name: name, bytes: bytes) {
+                Self.temporaryPrefix + "\(name).\(getpid()).\(String(UInt32.random(in: .min ... .max), radix: 16))"
             }
-            offset += n
+        } catch {
+            throw ioError(error.what, path(of: name), error.code)
         }
-        if fsync(fd) != 0 { throw fail("cannot write", errno) }
-        if close(fd) != 0 {
-            let code = errno
-            unlinkat(dirfd, tmpName, 0)
-            throw ioError("cannot write", path(of: name), code)
-        }
-        if renameat(dirfd, tmpName, dirfd, name) != 0 {
-            let code = errno
-            unlinkat(dirfd, tmpName, 0)
-            throw ioError("cannot replace", path(of: name), code)
-        }
-        // The rename is done and readers see the whole new file; a directory that cannot
-        // be fsynced (some file systems refuse) only weakens durability across a crash.
-        _ = fsync(dirfd)
         return .written
     }
 
@@ -469,14 +429,9 @@ public struct SharedDirectory: Hashable, Sendable {
     }
 }
 
-/// `write(2)`, named apart from `SharedDirectory.write`.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
-}
-
 /// One line for a person: what failed, on which path, why, and what to do.
 private func ioError(_ what: String, _ path: String, _ code: Int32) -> DosebarError {
-    let reason = String(cString: strerror(code))
+    let reason = FileIO.reason(code)
     let fix: String
     switch code {
     case ENOSPC, EDQUOT: fix = "free some space on that file system"

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import Foundation
 import GRDB
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ extension DoseStore {
     public func backup(intoNewFile path: String) throws -> StoreContents {
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw DosebarError.io("cannot create \(path): \(String(cString: strerror(errno))); check the directory's permissions")
+            throw DosebarError.io("cannot create \(path): \(FileIO.reason(errno)); check the directory's permissions")
         }
         _ = fchmod(fd, 0o600)
         close(fd)
@@ -166,7 +167,7 @@ enum StoreBackup {
     static func sync(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0, fsync(fd) == 0 else {
-            let message = String(cString: strerror(errno))
+            let message = FileIO.reason(errno)
             if fd >= 0 { close(fd) }
             throw DosebarError.io("cannot sync \(path): \(message)")
         }

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import Foundation
 import GRDB
 #if canImport(Glibc)
@@ -229,6 +230,6 @@ enum StoreFile {
     }
 
     private static func ioError(_ what: String, _ path: String) -> DosebarError {
-        .io("\(what) \(path): \(String(cString: strerror(errno))); check the path and its permissions")
+        .io("\(what) \(path): \(FileIO.reason(errno)); check the path and its permissions")
     }
 }

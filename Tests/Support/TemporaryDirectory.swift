@@ -10,7 +10,7 @@ public final class TemporaryDirectory {
 
     /// A directory named `<prefix>-XXXXXX`. A machine where `mkdtemp` fails cannot run tests at all.
     public init(prefix: String = "dosebar-test") {
-        var template = Array((NSTemporaryDirectory() + "/" + prefix + "-XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent(prefix + "-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { preconditionFailure("mkdtemp failed: errno \(errno)") }
         path = String(cString: made)
     }

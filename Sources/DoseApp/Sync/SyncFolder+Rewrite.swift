@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -42,28 +43,21 @@ extension SyncFolder {
         let temporary = path + "/.syncthing." + device + ".jsonl.dosebar-\(getpid()).tmp"
         unlink(temporary)
         let out = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard out >= 0 else { throw DosebarError.io("\(temporary): cannot create (\(String(cString: strerror(errno))))") }
+        guard out >= 0 else { throw DosebarError.io("\(temporary): cannot create (\(FileIO.reason(errno)))") }
         var ok = false
         defer { if !ok { unlink(temporary) } }
         do {
             defer { close(out) }
-            try kept.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                var done = 0
-                while done < raw.count {
-                    let n = write(out, raw.baseAddress! + done, raw.count - done)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { throw DosebarError.io("\(temporary): cannot write (\(String(cString: strerror(errno))))") }
-                    done += n
-                }
+            if let code = kept.withUnsafeBytes({ FileIO.writeAll(out, $0) }) {
+                throw DosebarError.io("\(temporary): cannot write (\(FileIO.reason(code)))")
             }
-            guard fsync(out) == 0 else { throw DosebarError.io("\(temporary): cannot sync to disk (\(String(cString: strerror(errno))))") }
+            guard fsync(out) == 0 else { throw DosebarError.io("\(temporary): cannot sync to disk (\(FileIO.reason(errno)))") }
         }
         guard rename(temporary, name) == 0 else {
-            throw DosebarError.io("\(name): cannot replace it (\(String(cString: strerror(errno))))")
+            throw DosebarError.io("\(name): cannot replace it (\(FileIO.reason(errno)))")
         }
         ok = true
-        let dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 { _ = fsync(dir); close(dir) }
+        FileIO.syncDirectory(path)
         return dropped
     }
 
@@ -75,11 +69,11 @@ extension SyncFolder {
             let fd = open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             if fd < 0 {
                 if errno == ENOENT { return nil }
-                throw DosebarError.io("\(name): cannot open (\(String(cString: strerror(errno))))")
+                throw DosebarError.io("\(name): cannot open (\(FileIO.reason(errno)))")
             }
             guard flock(fd, LOCK_EX) == 0 else {
                 close(fd)
-                throw DosebarError.io("\(name): cannot lock (\(String(cString: strerror(errno))))")
+                throw DosebarError.io("\(name): cannot lock (\(FileIO.reason(errno)))")
             }
             if isStillAt(fd, name) { return fd }
             close(fd)
@@ -93,12 +87,12 @@ extension SyncFolder {
             let fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
                 if errno == ELOOP { throw DosebarError.io("\(name): is a symbolic link; dosebar appends only to a file of its own (remove the link)") }
-                throw DosebarError.io("\(name): cannot open (\(String(cString: strerror(errno))))")
+                throw DosebarError.io("\(name): cannot open (\(FileIO.reason(errno)))")
             }
             do { try requireRegular(fd, name) } catch { close(fd); throw error }
             guard flock(fd, LOCK_EX) == 0 else {
                 close(fd)
-                throw DosebarError.io("\(name): cannot lock (\(String(cString: strerror(errno))))")
+                throw DosebarError.io("\(name): cannot lock (\(FileIO.reason(errno)))")
             }
             if isStillAt(fd, name) { return fd }
             close(fd)

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -37,15 +38,8 @@ public struct SyncFolder: Sendable {
         guard !lines.isEmpty else { return }
         var text = lines.joined(separator: "\n") + "\n"
         if !endsWithNewline(name) { text = "\n" + text }
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes[done...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw DosebarError.io("\(name): cannot write (\(String(cString: strerror(errno))))") }
-            done += n
-        }
-        guard fsync(fd) == 0 else { throw DosebarError.io("\(name): cannot sync to disk (\(String(cString: strerror(errno))))") }
+        if let code = FileIO.writeAll(fd, text) { throw DosebarError.io("\(name): cannot write (\(FileIO.reason(code)))") }
+        guard fsync(fd) == 0 else { throw DosebarError.io("\(name): cannot sync to disk (\(FileIO.reason(errno)))") }
         try appended()
     }
 
@@ -89,7 +83,7 @@ public struct SyncFolder: Sendable {
     /// Throws unless `fd` is a regular file.
     static func requireRegular(_ fd: Int32, _ name: String) throws {
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw DosebarError.io("\(name): cannot inspect (\(String(cString: strerror(errno))))") }
+        guard fstat(fd, &st) == 0 else { throw DosebarError.io("\(name): cannot inspect (\(FileIO.reason(errno)))") }
         guard st.st_mode & S_IFMT == S_IFREG else {
             throw DosebarError.io("\(name): is not a regular file; dosebar reads and writes device files only (remove it)")
         }
