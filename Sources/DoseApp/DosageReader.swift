@@ -384,10 +384,10 @@ public struct DosageReader {
                 current = 0
             }
             // To hundredths (rounded down past them), at most the maximum; said when that changes it.
-            let kept = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), RefillService.maximum)
+            let kept = min(Amount(exactly: current) ?? Amount(hundredths: Int(saturating: (current * 100).rounded(.down))), Stock.maximum)
             if Amount(exactly: current) != kept {
                 notes.append(catalog.text("import.ne.stock_kept", ["name": name, "amount": Self.format(current), "kept": kept.description,
-                                                                   "max": RefillService.maximum.description]))
+                                                                   "max": Stock.maximum.description]))
             }
             stock = kept
             let perDay = doses.reduce(0) { $0 + $1.dose }

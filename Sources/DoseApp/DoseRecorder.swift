@@ -104,17 +104,16 @@ public struct DoseRecorder {
         var delta = Amount.zero
         let stored = try w.reader.medication(id: m.id)?.stock
         if kind == .taken, let stored {
-            // Clamped: a stock or per-dose an older dosebar stored out of range must not stop the take.
-            let stock = FieldRules.clampedStock(stored)
-            delta = min(stock, FieldRules.clampedPerDose(m.perDose))
-            try w.setStock(medicationID: m.id, stock - delta)
+            let take = Stock.take(from: stored, perDose: m.perDose)
+            delta = take.used
+            try w.setStock(medicationID: m.id, take.after)
         }
         let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: logged,
                               stockDelta: delta, overLimit: overLimit)
         let id = try w.insertEvent(event, day: slot?.key.date ?? day)
         try journal?.dose(event, eventID: id, day: slot?.key.date ?? day, medication: m)
         var after = m
-        after.stock = stored.map { FieldRules.clampedStock($0) - delta }
+        after.stock = stored.map { Stock.clamped($0) - delta }
         return Recorded(kind: kind, medication: m, slot: slot, at: when,
                         confirmation: DoseConfirmation(kind: kind, medication: after, slot: slot, at: when, overLimit: overLimit))
     }

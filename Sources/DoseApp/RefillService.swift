@@ -7,20 +7,18 @@ public struct RefillService {
     public let context: AppContext
     public let store: DoseStore
 
-    /// The most units dosebar keeps count of.
-    public static let maximum = FieldRules.stockRange.upperBound
 
     public init(context: AppContext, store: DoseStore) {
         self.context = context; self.store = store
     }
 
-    /// Adds `units` (capped at `maximum`) or sets the stock to `set`; returns the medicine's name and its new stock.
+    /// Adds `units` (capped at `Stock.maximum`) or sets the stock to `set`; returns the medicine's name and its new stock.
     public func refill(_ name: String, adding units: Amount?, setTo set: Amount?) throws -> (name: String, stock: Amount) {
         try store.write { w in
             let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             if let units { try FieldRules.units(units) }
-            let current = try w.reader.medication(id: m.id)?.stock.map(FieldRules.clampedStock)
-            let new = set ?? min((current ?? .zero) + (units ?? .zero), RefillService.maximum)
+            let current = try w.reader.medication(id: m.id)?.stock
+            let new = set ?? Stock.refill(current, adding: units ?? .zero)
             try w.setStock(medicationID: m.id, new)
             if let journal = try SyncJournal.open(w, context) {
                 if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? .zero) }

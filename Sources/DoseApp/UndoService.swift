@@ -36,8 +36,7 @@ public struct UndoService {
             for e in [event] + batch {
                 _ = try w.insertUndo(of: e, at: context.now)
                 if e.stockDelta > .zero, let stock = try w.reader.medication(id: e.medicationID)?.stock {
-                    let restored = FieldRules.clampedStock(stock) + e.stockDelta
-                    try w.setStock(medicationID: e.medicationID, FieldRules.clampedStock(restored))
+                    try w.setStock(medicationID: e.medicationID, Stock.giveBack(e.stockDelta, to: stock))
                 }
                 try journal?.undone(e)
             }

@@ -9,7 +9,7 @@ enum SyncStock {
         let stock: Amount?
         let events = Set(operations.compactMap { op -> Int64? in if case .take(_, let event) = op.change { event } else { nil } })
         switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id, among: events),
-                               maximum: RefillService.maximum) {
+                               maximum: Stock.maximum) {
         case .untouched: return
         case .untracked: stock = nil
         case .units(let n): stock = n

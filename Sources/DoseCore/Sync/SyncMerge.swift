@@ -125,10 +125,10 @@ public enum SyncMerge {
             // Every step stays in 0…maximum, whatever an operation stored out of range says (a set of
             // 2^63 - 1, a take of -2^63): the sums saturate and the result is clamped.
             case .set(let value): stock = value.map { min(max($0, .zero), maximum) }
-            case .refill(let units): stock = min(max((stock ?? .zero) + units, .zero), maximum)
+            case .refill(let units): stock = min(Stock.refill(stock, adding: units), maximum)
             case .take(let units, let event):
                 guard let event, effective.contains(event), counted.insert(event).inserted, let s = stock else { continue }
-                stock = min(max(.zero, s - units), maximum)
+                stock = min(max(.zero, Stock.clamped(s) - units), maximum)
             }
         }
         return stock.map(DerivedStock.units) ?? .untracked
