@@ -187,6 +187,18 @@ result() {
     esac
 }
 finish() { FINISHED=1; echo END; exit "$FAILED"; }
+# require NAME TOOL...: every TOOL is on PATH, or the test ends here with one
+# SKIP (a FAIL under CI) naming all that is missing: a test never waits on a
+# program that is not there (a suite once hung for minutes in a root without
+# sqlite3 and python3). Tools are command names; the reason names the packages
+# of scripts/setup (Debian 12) and integrations/tests/trixie/packages (13).
+require() {
+    local name=$1 tool missing=(); shift
+    for tool in "$@"; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+    [ ${#missing[@]} = 0 ] && return 0
+    result SKIP "$name" "not installed: ${missing[*]} (scripts/setup installs them)"
+    finish
+}
 # A test that ends without finish() (a failed command under set -u, exit, a
 # signal bash can catch) has failed, whatever its exit status.
 lib_exit() {

@@ -10,11 +10,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-for tool in polybar xvfb-run import convert tesseract; do
-    command -v $tool >/dev/null || {
-        result SKIP polybar "$tool is not installed (apt-get install polybar xvfb xauth imagemagick tesseract-ocr)"
-        finish; }
-done
+require polybar polybar polybar-msg xvfb-run xauth import convert tesseract perl
 if [ -z "${DISPLAY:-}" ] || [ -z "${DOSEBAR_IN_XVFB:-}" ]; then
     DOSEBAR_IN_XVFB=1 exec xvfb-run -a -s "-screen 0 1400x240x24" bash "$0" "$@"
 fi
