@@ -451,14 +451,15 @@ watch_works() {
     return $ok
 }
 
-# ocr IMAGE GEOMETRY: the text tesseract reads in a region of a screenshot.
+# ocr IMAGE GEOMETRY: the text tesseract reads in a region of a screenshot. The
+# alpha channel goes first: ImageMagick 7 (Debian 13) negates it with the colours.
 ocr() {
-    convert "$1" -crop "$2" +repage -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
+    convert "$1" -crop "$2" +repage -alpha off -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
         tesseract "$WORK/ocr.png" - 2>/dev/null | tr '\n' ' '
 }
 # ocr_lines IMAGE GEOMETRY: the same, one line of text per line.
 ocr_lines() {
-    convert "$1" -crop "$2" +repage -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
+    convert "$1" -crop "$2" +repage -alpha off -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
         tesseract "$WORK/ocr.png" - --psm 6 2>/dev/null | grep -v '^[[:space:]]*$'
 }
 # color_pixels IMAGE GEOMETRY COLOR: how many pixels of a region are (about) COLOR.

@@ -104,6 +104,8 @@ else
     dosebar_in_root=/usr/local/bin/dosebar
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# The host's own certificate authorities (a proxy's, for pip) are trusted in the root too.
+cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
 dbus-uuidgen >"$root/etc/machine-id" 2>/dev/null || cat /proc/sys/kernel/random/uuid | tr -d - >"$root/etc/machine-id"
 
 # What runs inside: the system bus, the .deb, then the suite.
@@ -111,6 +113,7 @@ cat >"$root/opt/dosebar-run.sh" <<EOF
 set -u
 export DEBIAN_FRONTEND=noninteractive
 mkdir -p /run/dbus /run/user && dbus-daemon --system --fork
+update-ca-certificates >/dev/null 2>&1
 if [ -n "$deb" ]; then
     apt-get install -y -q "/tmp/$(basename "${deb:-x}")" >/artifacts/apt-install.log 2>&1 || {
         echo "apt-get install of the .deb failed:"; tail -n 15 /artifacts/apt-install.log; exit 1; }
@@ -125,6 +128,9 @@ EOF
 cat >"$work/namespace.sh" <<EOF
 set -e
 R=$root
+# The root a mount point of its own: an \`unshare --propagation private\` inside it (the
+# GNOME tests) changes the propagation of its /, which must then be a mount.
+mount --bind \$R \$R
 mount --bind "$artifacts" \$R/artifacts
 mount -t proc proc \$R/proc
 mount --rbind /sys \$R/sys
@@ -136,6 +142,7 @@ mount -t tmpfs -o mode=755 tmpfs \$R/run
 set +e
 chroot \$R /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOME=/root LANG=C.UTF-8 TERM=xterm CI="${CI:-}" IT_TEST_TIMEOUT="${IT_TEST_TIMEOUT:-300}" \
+    http_proxy="${http_proxy:-}" https_proxy="${https_proxy:-}" no_proxy="${no_proxy:-}" \
     bash /opt/dosebar-run.sh "\$@"
 EOF
 t0=$(date +%s)

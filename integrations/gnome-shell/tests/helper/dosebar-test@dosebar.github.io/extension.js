@@ -44,8 +44,11 @@ const recorded = {sources: new Map(), connections: [], monitors: []};
 let restore = [];
 let recording = false;
 
+// Whether the patched function was called by dosebar's own code: the frame below the
+// wrapper ([0] is this function, [1] the wrapper). What the shell's code creates for
+// dosebar (GNOME 48's PopupMenuItem connects its own Clutter.ClickAction) is the shell's.
 function fromDosebar() {
-    return (new Error().stack ?? '').includes(`/${UUID}/`);
+    return ((new Error().stack ?? '').split('\n')[2] ?? '').includes(`/${UUID}/`);
 }
 
 function hex(color) {
@@ -198,9 +201,15 @@ function handle(cmd, done) {
     case 'census': return done(census());
     case 'overview': Main.overview.hide(); return done({visible: Main.overview.visible});
     case 'last':
+        // Enabled again only once the disable has settled: GNOME 45+ handle the
+        // setting's change asynchronously, and an enable that comes before the
+        // disable is done is lost (the helper would stay off).
         GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
             Main.extensionManager.disableExtension(HELPER_UUID);
-            Main.extensionManager.enableExtension(HELPER_UUID);
+            GLib.timeout_add(GLib.PRIORITY_DEFAULT, 300, () => {
+                Main.extensionManager.enableExtension(HELPER_UUID);
+                return GLib.SOURCE_REMOVE;
+            });
             return GLib.SOURCE_REMOVE;
         });
         return done({});
