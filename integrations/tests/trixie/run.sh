@@ -141,7 +141,7 @@ mount -t tmpfs -o mode=1777 tmpfs \$R/dev/shm
 mount -t tmpfs -o mode=755 tmpfs \$R/run
 set +e
 chroot \$R /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    HOME=/root LANG=C.UTF-8 TERM=xterm CI="${CI:-}" IT_TEST_TIMEOUT="${IT_TEST_TIMEOUT:-300}" \
+    HOME=/root LANG=C.UTF-8 TERM=xterm CI="${CI:-}" IT_TEST_TIMEOUT="${IT_TEST_TIMEOUT:-300}" KEEP_WORK="${KEEP_WORK:-0}" \
     http_proxy="${http_proxy:-}" https_proxy="${https_proxy:-}" no_proxy="${no_proxy:-}" \
     bash /opt/dosebar-run.sh "\$@"
 EOF
