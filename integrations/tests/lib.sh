@@ -451,6 +451,17 @@ watch_works() {
     return $ok
 }
 
+# free_display: an X display number no X server holds, for `xvfb-run -a -n`.
+# xvfb-run -a looks only for lock files in /tmp, but an X server also listens on
+# an abstract socket, which is per network namespace, not per /tmp (a chroot,
+# integrations/tests/trixie/run.sh, shares the host's): one taken there made
+# polybar talk to another test's Xvfb, and die with it.
+free_display() {
+    local n=$((100 + RANDOM % 400))
+    while [ -e /tmp/.X$n-lock ] || grep -q "@/tmp/.X11-unix/X$n\$" /proc/net/unix 2>/dev/null; do n=$((n + 1)); done
+    echo $n
+}
+
 # ocr IMAGE GEOMETRY: the text tesseract reads in a region of a screenshot. The
 # alpha channel goes first: ImageMagick 7 (Debian 13) negates it with the colours.
 ocr() {

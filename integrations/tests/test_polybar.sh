@@ -11,15 +11,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 require polybar polybar polybar-msg xvfb-run xauth import convert tesseract perl
-# A display number no X server holds: xvfb-run -a looks only for lock files in /tmp, but
-# an X server also listens on an abstract socket, which is per network namespace, not
-# per /tmp (a chroot, integrations/tests/trixie/run.sh, shares the host's): one taken
-# there made polybar talk to another test's Xvfb, and die with it.
-free_display() {
-    local n=$((100 + RANDOM % 400))
-    while [ -e /tmp/.X$n-lock ] || grep -q "@/tmp/.X11-unix/X$n\$" /proc/net/unix 2>/dev/null; do n=$((n + 1)); done
-    echo $n
-}
+# A display no X server holds (lib.sh free_display).
 if [ -z "${DISPLAY:-}" ] || [ -z "${DOSEBAR_IN_XVFB:-}" ]; then
     DOSEBAR_IN_XVFB=1 exec xvfb-run -a -n "$(free_display)" -s "-screen 0 1400x240x24" bash "$0" "$@"
 fi
