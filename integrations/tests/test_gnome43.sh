@@ -156,7 +156,21 @@ until_state() {
     done
     return 1
 }
-js() { jq -r "$1" "$WORK/reply.json"; }
+js() { jq -r "$@" "$WORK/reply.json"; }
+# settled SECONDS: asks for the state until the indicator's box is on the screen
+# and the same twice 0.3 s apart (after an enable, GNOME 48 reported it once
+# 18 px high and half off the screen: a click there opened nothing).
+settled() {
+    local deadline=$(( $(date +%s) + $1 )) last=
+    while [ "$(date +%s)" -le $deadline ]; do
+        if ask state "" 5 && jq -e '.indicatorBox and .indicatorBox[0] >= 0 and .indicatorBox[0] + .indicatorBox[2] <= 1280' "$WORK/reply.json" >/dev/null 2>&1; then
+            [ "$(js -c .indicatorBox)" = "$last" ] && return 0
+            last=$(js -c .indicatorBox)
+        fi
+        sleep 0.3
+    done
+    return 1
+}
 shot() { ask screenshot "\"path\": \"$WORK/$1\"" 15 && [ -s "$WORK/$1" ]; }
 # ocr_dark IMAGE GEOMETRY: the text of a region drawn light on a dark background.
 ocr_dark() {
@@ -206,6 +220,7 @@ ask record && ask disable && ask enable &&
     result FAIL $T-reenable "the indicator did not come back: $(head -c 300 "$WORK/reply.json")"
 
 # --- the menu, opened by a click on the indicator
+settled 5
 read -r ix iy iw ih < <(js '.indicatorBox // [0,0,0,0] | map(tostring) | join(" ")')
 : "${ix:=0}" "${iy:=0}" "${iw:=0}" "${ih:=0}"
 ask click "\"x\": $((ix + iw / 2)), \"y\": $((iy + ih / 2))"
@@ -359,7 +374,7 @@ if carried_setup "$carried_now"; then
         result FAIL $T-carried-panel-ocr "no screenshot: $(cat "$WORK/reply.json" 2>/dev/null)"
     fi
     # The menu: the carried row first, with its day and a Taken item; then tonight's.
-    ask state
+    settled 5
     read -r ix iy iw ih < <(js '.indicatorBox // [0,0,0,0] | map(tostring) | join(" ")')
     : "${ix:=0}" "${iy:=0}" "${iw:=0}" "${ih:=0}"
     ask click "\"x\": $((ix + iw / 2)), \"y\": $((iy + ih / 2))"
