@@ -7,6 +7,7 @@
 #
 #   integrations/tests/trixie/run.sh                 # every test that applies there
 #   integrations/tests/trixie/run.sh waybar gnome48  # some (names of test_*.sh)
+#   integrations/tests/trixie/run.sh --selftest gnome48 waybar   # selftest.sh there instead
 #
 # The root is cached as a tarball, /var/tmp/dosebar-roots/trixie-clients-HASH.tar, HASH
 # being that of the package list and the recipe: it is built again only when it is
@@ -122,8 +123,10 @@ fi
 command -v dosebar >/dev/null || { echo "no dosebar on PATH in the root"; exit 1; }
 echo "dosebar: \$(command -v dosebar), Debian \$(cat /etc/debian_version)"
 cd /opt/dosebar
+runner=integrations/tests/run-all.sh
+if [ "\${1:-}" = --selftest ]; then runner=integrations/tests/selftest.sh; shift; fi
 exec env DOSEBAR=$dosebar_in_root DOSEBAR_REQUIRE_BINARY=1 ARTIFACTS=/artifacts \
-    integrations/tests/run-all.sh "\$@"
+    "\$runner" "\$@"
 EOF
 cat >"$work/namespace.sh" <<EOF
 set -e
