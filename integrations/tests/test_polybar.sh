@@ -12,8 +12,10 @@ set -u
 
 require polybar polybar polybar-msg xvfb-run xauth import convert tesseract perl
 # A display no X server holds (lib.sh free_display).
+# Xvfb's own messages go to a file the test reports when polybar cannot reach it.
 if [ -z "${DISPLAY:-}" ] || [ -z "${DOSEBAR_IN_XVFB:-}" ]; then
-    DOSEBAR_IN_XVFB=1 exec xvfb-run -a -n "$(free_display)" -s "-screen 0 1400x240x24" bash "$0" "$@"
+    export DOSEBAR_XVFB_ERR; DOSEBAR_XVFB_ERR=$(mktemp "${TMPDIR:-/tmp}/dosebar-it-xvfb.XXXXXX")
+    DOSEBAR_IN_XVFB=1 exec xvfb-run -a -n "$(free_display)" -e "$DOSEBAR_XVFB_ERR" -s "-screen 0 1400x240x24" bash "$0" "$@"
 fi
 
 new_work polybar
@@ -111,4 +113,6 @@ errors=$(grep -a '|error' "$WORK/polybar.log")
 if [ -n "$errors" ]; then result FAIL polybar-log "polybar logged errors: $errors"
 else result PASS polybar-log "no error in polybar's log"; fi
 cp "$WORK/polybar.log" "$ARTIFACTS/polybar.log"
+{ echo "DISPLAY=$DISPLAY"; cat "${DOSEBAR_XVFB_ERR:-/dev/null}"; } >"$ARTIFACTS/polybar-xvfb.log" 2>/dev/null
+rm -f "${DOSEBAR_XVFB_ERR:-}"
 finish
