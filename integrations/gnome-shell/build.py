@@ -4,7 +4,7 @@
     integrations/gnome-shell/build.py [OUTDIR]      (default: integrations/gnome-shell/build)
 
 writes, each laid out as `gnome-extensions pack` lays out a zip (metadata.json, the
-sources and stylesheet at the top, schemas/ with its XML and gschemas.compiled):
+sources and stylesheet at the top, schemas/ with its XML):
 
     OUTDIR/gnome45/dosebar@dosebar.github.io/   and  OUTDIR/dosebar-gnome45.shell-extension.zip
         GNOME 45-48: the sources of dosebar@dosebar.github.io/ as they are (ES modules).
@@ -12,6 +12,12 @@ sources and stylesheet at the top, schemas/ with its XML and gschemas.compiled):
         GNOME 42-44: the same extension.js and logic.js turned into the legacy form
         (imports.*, init() returning the extension object, ExtensionUtils for the
         settings), and legacy/prefs.js.
+
+Each directory also holds schemas/gschemas.compiled, so that it can be copied as it is into an
+extensions directory (install.sh, a system package). Of the zips, only the 42-44 one carries it:
+GNOME 45+ compile an extension's schemas themselves when it is installed (`gnome-extensions
+install`, extensions.gnome.org), and the review of extensions.gnome.org refuses a 45+ zip that
+ships them (shexli's EGO-P-006).
 
 The legacy form is made by rewriting only what differs: the import lines of extension.js
 (which must be exactly the ones below: a new import fails the build until it is taught
@@ -116,8 +122,9 @@ def legacy_logic(text):
             '// `var` and `export function` is `function` (what a legacy module exports).\n' + text)
 
 
-def build(out, name, versions, files):
-    """Lays out one build in out/name/UUID and zips it; returns the zip's path."""
+def build(out, name, versions, files, zip_compiled):
+    """Lays out one build in out/name/UUID and zips it (with schemas/gschemas.compiled if
+    zip_compiled); returns the zip's path."""
     root = out / name / UUID
     if root.exists():
         shutil.rmtree(root)
@@ -138,7 +145,7 @@ def build(out, name, versions, files):
     archive = out / f'dosebar-{name}.shell-extension.zip'
     with zipfile.ZipFile(archive, 'w', zipfile.ZIP_DEFLATED) as z:
         for path in sorted(root.rglob('*')):
-            if path.is_file():
+            if path.is_file() and (zip_compiled or path.name != 'gschemas.compiled'):
                 z.write(path, path.relative_to(root).as_posix())
     return archive
 
@@ -147,12 +154,12 @@ def main():
     out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / 'build'
     out.mkdir(parents=True, exist_ok=True)
     src = {name: (SOURCE / name).read_text(encoding='utf-8') for name in ('extension.js', 'logic.js', 'prefs.js')}
-    modern = build(out, 'gnome45', ['45', '46', '47', '48'], src)
+    modern = build(out, 'gnome45', ['45', '46', '47', '48'], src, zip_compiled=False)
     legacy = build(out, 'gnome42', ['42', '43', '44'], {
         'extension.js': legacy_extension(src['extension.js']),
         'logic.js': legacy_logic(src['logic.js']),
         'prefs.js': (LEGACY / 'prefs.js').read_text(encoding='utf-8'),
-    })
+    }, zip_compiled=True)
     print(f'{modern}  (GNOME 45-48)\n{legacy}  (GNOME 42-44)')
 
 

@@ -20,6 +20,8 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 python3 "$here/build.py" "$out" >/dev/null
 dest=${XDG_DATA_HOME:-$HOME/.local/share}/gnome-shell/extensions/$uuid
 rm -rf "$dest"; mkdir -p "$dest"
-python3 -m zipfile -e "$out/dosebar-$build.shell-extension.zip" "$dest"
+# The build's directory, not its zip: it holds the compiled schemas, which the 45+ zip leaves
+# to `gnome-extensions install` (build.py).
+cp -r "$out/$build/$uuid/." "$dest/"
 echo "installed the GNOME Shell $version build ($build) in $dest"
 echo "next: log out and in (Wayland), then: gnome-extensions enable $uuid"

@@ -187,6 +187,18 @@ result() {
     esac
 }
 finish() { FINISHED=1; echo END; exit "$FAILED"; }
+# require NAME TOOL...: every TOOL is on PATH, or the test ends here with one
+# SKIP (a FAIL under CI) naming all that is missing: a test never waits on a
+# program that is not there (a suite once hung for minutes in a root without
+# sqlite3 and python3). Tools are command names; the reason names the packages
+# of scripts/setup (Debian 12) and integrations/tests/trixie/packages (13).
+require() {
+    local name=$1 tool missing=(); shift
+    for tool in "$@"; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+    [ ${#missing[@]} = 0 ] && return 0
+    result SKIP "$name" "not installed: ${missing[*]} (scripts/setup installs them)"
+    finish
+}
 # A test that ends without finish() (a failed command under set -u, exit, a
 # signal bash can catch) has failed, whatever its exit status.
 lib_exit() {
@@ -445,14 +457,26 @@ watch_works() {
     return $ok
 }
 
-# ocr IMAGE GEOMETRY: the text tesseract reads in a region of a screenshot.
+# free_display: an X display number no X server holds, for `xvfb-run -a -n`.
+# xvfb-run -a looks only for lock files in /tmp, but an X server also listens on
+# an abstract socket, which is per network namespace, not per /tmp (a chroot,
+# integrations/tests/trixie/run.sh, shares the host's): one taken there made
+# polybar talk to another test's Xvfb, and die with it.
+free_display() {
+    local n=$((100 + RANDOM % 400))
+    while [ -e /tmp/.X$n-lock ] || grep -q "@/tmp/.X11-unix/X$n\$" /proc/net/unix 2>/dev/null; do n=$((n + 1)); done
+    echo $n
+}
+
+# ocr IMAGE GEOMETRY: the text tesseract reads in a region of a screenshot. The
+# alpha channel goes first: ImageMagick 7 (Debian 13) negates it with the colours.
 ocr() {
-    convert "$1" -crop "$2" +repage -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
+    convert "$1" -crop "$2" +repage -alpha off -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
         tesseract "$WORK/ocr.png" - 2>/dev/null | tr '\n' ' '
 }
 # ocr_lines IMAGE GEOMETRY: the same, one line of text per line.
 ocr_lines() {
-    convert "$1" -crop "$2" +repage -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
+    convert "$1" -crop "$2" +repage -alpha off -resize 300% -colorspace gray -normalize "$WORK/ocr.png" &&
         tesseract "$WORK/ocr.png" - --psm 6 2>/dev/null | grep -v '^[[:space:]]*$'
 }
 # color_pixels IMAGE GEOMETRY COLOR: how many pixels of a region are (about) COLOR.

@@ -10,6 +10,7 @@
 # scenario itself built (a failure to set up proves nothing).
 #
 #   CI=true DOSEBAR=.build/debug/dosebar integrations/tests/selftest.sh [client...]
+#   integrations/tests/trixie/run.sh --selftest gnome48 waybar   # in the Debian 13 root
 #
 # About 1 minute. Artifacts go to $ARTIFACTS (default integrations/tests/artifacts/selftest).
 set -u
@@ -34,6 +35,9 @@ declare -A must_fail=(
     [gnome43]="gnome43-label gnome43-panel-ocr gnome43-panel-colour gnome43-menu gnome43-menu-ocr
                gnome43-taken gnome43-taken-ocr gnome43-carried-label gnome43-carried-panel-ocr
                gnome43-carried-menu gnome43-carried-menu-ocr gnome43-carried-taken"
+    [gnome48]="gnome48-label gnome48-panel-ocr gnome48-panel-colour gnome48-menu gnome48-menu-ocr
+               gnome48-taken gnome48-taken-ocr gnome48-carried-label gnome48-carried-panel-ocr
+               gnome48-carried-menu gnome48-carried-menu-ocr gnome48-carried-taken"
     [report]="report-self-contained report-en-offline report-ko-offline report-en-pdf report-ko-pdf
               report-en-escaped report-ko-escaped report-figures report-days"
 )

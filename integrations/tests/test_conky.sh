@@ -5,9 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v conky >/dev/null; then
-    result SKIP conky "conky is not installed (apt-get install conky-cli)"; finish
-fi
+require conky conky perl
 new_work conky
 scenario_setup || { result FAIL conky-scenario "could not build the scenario"; finish; }
 

@@ -10,9 +10,7 @@ set -u
 gnome=$INTEGRATIONS_DIR/gnome-shell
 uuid=dosebar@dosebar.github.io
 ext=$gnome/$uuid
-if ! command -v gjs >/dev/null; then
-    result SKIP gnome "gjs is not installed (apt-get install gjs)"; finish
-fi
+require gnome gjs jq python3 perl glib-compile-schemas
 new_work gnome
 
 # --- metadata.json and the GSettings schema
@@ -86,6 +84,17 @@ EOF
     fi
 else
     result FAIL gnome-builds "$(tr '\n' ' ' <"$WORK/build.out")"
+fi
+# The compiled schemas: in both directories (installed as they are), in the 42-44 zip,
+# not in the 45+ one (45+ compile them on install; extensions.gnome.org refuses them, EGO-P-006).
+zipped() { python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$1" 2>&1; }
+z45=$(zipped "$WORK/build/dosebar-gnome45.shell-extension.zip") z42=$(zipped "$WORK/build/dosebar-gnome42.shell-extension.zip")
+if ! grep -qx 'schemas/gschemas.compiled' <<<"$z45" && grep -qx 'schemas/org.gnome.shell.extensions.dosebar.gschema.xml' <<<"$z45" &&
+    grep -qx 'schemas/gschemas.compiled' <<<"$z42" && [ -s "$WORK/build/gnome45/$uuid/schemas/gschemas.compiled" ] &&
+    [ -s "$WORK/build/gnome42/$uuid/schemas/gschemas.compiled" ]; then
+    result PASS gnome-zip-schemas "45+ zip: the schema's XML only; 42-44 zip and both directories: compiled too"
+else
+    result FAIL gnome-zip-schemas "45+ zip: $(tr '\n' ' ' <<<"$z45"); 42-44 zip: $(tr '\n' ' ' <<<"$z42")"
 fi
 
 # --- extension.js with stand-ins for GNOME Shell's modules

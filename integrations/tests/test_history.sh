@@ -5,9 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v tmux >/dev/null; then
-    result SKIP history-tty "tmux is not installed (apt-get install tmux)"; finish
-fi
+require history-tty tmux perl
 if [ -z "$DOSEBAR_BIN" ]; then
     result SKIP history-tty "no dosebar binary (build it or set DOSEBAR)"; finish
 fi

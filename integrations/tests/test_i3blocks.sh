@@ -6,9 +6,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v i3blocks >/dev/null; then
-    result SKIP i3blocks "i3blocks is not installed (apt-get install i3blocks)"; finish
-fi
+require i3blocks i3blocks jq perl
 new_work i3blocks
 scenario_setup || { result FAIL i3blocks-scenario "could not build the scenario"; finish; }
 

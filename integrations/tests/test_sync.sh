@@ -9,9 +9,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v syncthing >/dev/null || ! command -v jq >/dev/null; then
-    result SKIP sync "syncthing or jq is not installed (apt-get install syncthing jq)"; finish
-fi
+require sync syncthing jq python3 curl perl
 if [ -z "$DOSEBAR_BIN" ]; then
     result SKIP sync "no dosebar binary (set DOSEBAR or build it)"; finish
 fi

@@ -5,9 +5,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v tmux >/dev/null || ! command -v script >/dev/null; then
-    result SKIP tmux "tmux or script(1) is not installed (apt-get install tmux bsdutils)"; finish
-fi
+require tmux tmux script perl
 new_work tmux
 scenario_setup || { result FAIL tmux-scenario "could not build the scenario"; finish; }
 

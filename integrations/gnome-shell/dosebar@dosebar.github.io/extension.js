@@ -152,11 +152,19 @@ export default class DosebarExtension extends Extension {
     disable() {
         this._settings.disconnect(this._settingsId);
         this._stopWatching();
-        for (const id of [this._loadId, this._tickId, this._restartId]) {
-            if (id)
-                GLib.source_remove(id);
+        // Each main-loop source removed by name (a reviewer, and shexli, must see each one go).
+        if (this._loadId) {
+            GLib.source_remove(this._loadId);
+            this._loadId = 0;
         }
-        this._loadId = this._tickId = this._restartId = 0;
+        if (this._tickId) {
+            GLib.source_remove(this._tickId);
+            this._tickId = 0;
+        }
+        if (this._restartId) {
+            GLib.source_remove(this._restartId);
+            this._restartId = 0;
+        }
         this._cancellable.cancel();
         this._indicator.destroy();
         this._indicator = null;

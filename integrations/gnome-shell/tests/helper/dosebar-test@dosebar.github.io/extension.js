@@ -1,5 +1,5 @@
-// Test only, never shipped (integrations/tests/test_gnome43.sh): runs beside the
-// dosebar extension inside a real GNOME Shell 42-44 and does what the test asks
+// Test only, never shipped (integrations/tests/test_gnome43.sh, test_gnome48.sh): runs beside
+// the dosebar extension inside a real GNOME Shell and does what the test asks
 // through files in $DOSEBAR_TEST_CHANNEL. The test writes `cmd` (JSON {id, op,
 // ...}); the helper removes it, does it and writes `reply` (JSON {id, ok, ...}).
 //
@@ -22,9 +22,17 @@
 //   census              what of dosebar is still there: its panel entry, actors
 //                       with a dosebar style class, recorded sources still in the
 //                       main context, handlers still connected, monitors not cancelled
+//   overview            hide the overview (GNOME 45+ start in it)
+//
+// Written for GNOME 42-44 (imports.*, init/enable/disable); esm.py makes the 45+ form
+// of it by rewriting the lines between the @legacy markers.
+// @legacy-begin
 const {Clutter, GLib, GObject, Gio, Shell, St} = imports.gi;
 const Main = imports.ui.main;
 const PopupMenu = imports.ui.popupMenu;
+// Shell.Screenshot.screenshot takes a callback (42-44) or returns a promise (45+).
+const PROMISES = false;
+// @legacy-end
 
 const UUID = 'dosebar@dosebar.github.io';
 const HELPER_UUID = 'dosebar-test@dosebar.github.io';
@@ -36,11 +44,15 @@ const recorded = {sources: new Map(), connections: [], monitors: []};
 let restore = [];
 let recording = false;
 
+// Whether the patched function was called by dosebar's own code: the frame below the
+// wrapper ([0] is this function, [1] the wrapper). What the shell's code creates for
+// dosebar (GNOME 48's PopupMenuItem connects its own Clutter.ClickAction) is the shell's.
 function fromDosebar() {
-    return (new Error().stack ?? '').includes(`/${UUID}/`);
+    return ((new Error().stack ?? '').split('\n')[2] ?? '').includes(`/${UUID}/`);
 }
 
 function hex(color) {
+    // Clutter.Color (42-46) and Cogl.Color (47+) both have red, green, blue.
     return `#${[color.red, color.green, color.blue].map(v => v.toString(16).padStart(2, '0')).join('')}`;
 }
 
@@ -85,7 +97,15 @@ function state() {
 function screenshot(path, done) {
     const file = Gio.File.new_for_path(path);
     const stream = file.replace(null, false, Gio.FileCreateFlags.NONE, null);
-    new Shell.Screenshot().screenshot(false, stream, (source, result) => {
+    const shooter = new Shell.Screenshot();
+    if (PROMISES) {
+        shooter.screenshot(false, stream).then(() => {
+            stream.close(null);
+            done({path});
+        }).catch(e => done({error: e.message}));
+        return;
+    }
+    shooter.screenshot(false, stream, (source, result) => {
         try {
             source.screenshot_finish(result);
             stream.close(null);
@@ -98,7 +118,9 @@ function screenshot(path, done) {
 
 function click(x, y, done) {
     if (!pointer) {
-        const seat = Clutter.get_default_backend().get_default_seat();
+        // The stage's context (45+), else the default backend (42-44).
+        const backend = global.stage.context?.get_backend?.() ?? Clutter.get_default_backend();
+        const seat = backend.get_default_seat();
         pointer = seat.create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
     }
     const t = GLib.get_monotonic_time();
@@ -177,10 +199,17 @@ function handle(cmd, done) {
     case 'disable': Main.extensionManager.disableExtension(UUID); return done(census());
     case 'enable': Main.extensionManager.enableExtension(UUID); return done({});
     case 'census': return done(census());
+    case 'overview': Main.overview.hide(); return done({visible: Main.overview.visible});
     case 'last':
+        // Enabled again only once the disable has settled: GNOME 45+ handle the
+        // setting's change asynchronously, and an enable that comes before the
+        // disable is done is lost (the helper would stay off).
         GLib.idle_add(GLib.PRIORITY_DEFAULT, () => {
             Main.extensionManager.disableExtension(HELPER_UUID);
-            Main.extensionManager.enableExtension(HELPER_UUID);
+            GLib.timeout_add(GLib.PRIORITY_DEFAULT, 300, () => {
+                Main.extensionManager.enableExtension(HELPER_UUID);
+                return GLib.SOURCE_REMOVE;
+            });
             return GLib.SOURCE_REMOVE;
         });
         return done({});
@@ -211,8 +240,10 @@ function poll(channel) {
     }
 }
 
+// @legacy-begin
 function init() {
 }
+// @legacy-end
 
 function enable() {
     const channel = GLib.getenv('DOSEBAR_TEST_CHANNEL');
