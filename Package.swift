@@ -19,10 +19,12 @@ let package = Package(
             providers: [.apt(["libjson-c-dev"])]
         ),
         .systemLibrary(name: "CLinuxShim"),
+        // sqlite3_db_config (variadic) for DoseStore: the same libsqlite3 GRDB links.
+        .systemLibrary(name: "CSQLiteShim"),
         .target(name: "DoseCore"),
         .target(
             name: "DoseStore",
-            dependencies: ["DoseCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["DoseCore", "CSQLiteShim", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "DoseExport", dependencies: ["DoseCore", "CJSONC"]),
         .target(
