@@ -18,11 +18,12 @@ public struct ImportService {
     /// Thrown inside the transaction of a dry run so that nothing is committed.
     private struct DryRun: Error { var summary: ImportSummary }
 
-    /// Writes what `plan` brings (or, with `dryRun`, only says what it would write).
-    public func apply(_ plan: ImportPlan, dryRun: Bool) throws -> ImportSummary {
+    /// Writes what `plan` brings (or, with `dryRun`, only says what it would write); `progress`
+    /// counts its doses.
+    public func apply(_ plan: ImportPlan, dryRun: Bool, progress: WorkProgress = .silent) throws -> ImportSummary {
         do {
             return try store.write { w in
-                let summary = try apply(plan, in: w)
+                let summary = try apply(plan, in: w, progress)
                 if dryRun { throw DryRun(summary: summary) }
                 return summary
             }
@@ -33,14 +34,14 @@ public struct ImportService {
         }
     }
 
-    private func apply(_ plan: ImportPlan, in w: StoreWriter) throws -> ImportSummary {
+    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ progress: WorkProgress) throws -> ImportSummary {
         let journal = try SyncJournal.open(w, context)
-        let summary = try apply(plan, in: w, journal)
+        let summary = try apply(plan, in: w, journal, progress)
         try journal?.finish()
         return summary
     }
 
-    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ journal: SyncJournal?) throws -> ImportSummary {
+    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ journal: SyncJournal?, _ progress: WorkProgress) throws -> ImportSummary {
         let zone = context.zone, today = context.today
         let logged = try w.reader.actionInstant(now: context.now)
         var summary = ImportSummary()
@@ -108,7 +109,10 @@ public struct ImportService {
             return p
         }
         var unmatched: [String: (name: String, taken: Int, skipped: Int)] = [:]
-        for (dose, day) in zip(plan.doses, days) {
+        progress.begin(.doses, total: plan.doses.count)
+        defer { progress.end() }
+        for (i, (dose, day)) in zip(plan.doses, days).enumerated() {
+            progress.step(i)
             guard let m = byKey[Medication.nameKey(dose.name)] else {
                 throw DosebarError.internal("import: \(dose.name) has a dose but no medicine")
             }
