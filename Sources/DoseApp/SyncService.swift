@@ -156,8 +156,11 @@ public struct SyncService {
             let start = SyncReadMark.start(path, known: known, mark: mark)
             let read: SyncFolder.Read
             do {
-                read = try SyncFolder.read(path, device: device, from: start)
+                progress.begin(.reading, total: 0)
+                read = try SyncFolder.read(path, device: device, from: start) { progress.step($0, of: $1) }
+                progress.end()
             } catch DosebarError.io(let message) {
+                progress.end()
                 // One unreadable file (a link, a FIFO, no permission) stops only itself.
                 warn(message)
                 continue

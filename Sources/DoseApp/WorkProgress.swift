@@ -16,7 +16,7 @@ import Glibc
 public final class WorkProgress {
     /// What is counted; its words are the catalog's `progress.*`.
     public enum Work: String, Sendable {
-        case history, operations, doses, days
+        case history, reading, operations, doses, days
     }
 
     /// Where progress shows.
@@ -82,6 +82,13 @@ public final class WorkProgress {
         done = 0
         began = clock()
         logged = false
+    }
+
+    /// `done` of `total` items of the current work are done (a total found out while working).
+    public func step(_ done: Int, of total: Int) {
+        if case .none = sink { return }
+        self.total = max(0, total)
+        step(done)
     }
 
     /// `done` items of the current work are done.

@@ -67,6 +67,8 @@ import Testing
         let initB = try Self.onTerminal(b, ["sync", "init", folder])
         #expect(initB.status == 0, "\(initB.text)")
         Self.expectLine(initB.text, "Applying other devices' operations", then: "Applied")
+        // Before it applies, it reads the file (the parsing of a long one takes seconds).
+        Self.expectLine(initB.text, "Reading another device's file", then: "Applied")
         let empty = c.root + "/empty"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         try c.ok("sync", "init", empty)
