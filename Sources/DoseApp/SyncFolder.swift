@@ -158,8 +158,9 @@ public struct SyncFolder: Sendable {
     /// appends again), so the read goes on past it; a file shorter than `start`, or without a line
     /// end there, is read from its start.
     public static func read(_ file: String, device: String, from start: Position = Position(),
-                            warn: (String) -> Void = { _ in }) throws -> (lines: [Line], next: Position) {
-        let read = try read(file, device: device, from: start)
+                            warn: (String) -> Void = { _ in },
+                            progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> (lines: [Line], next: Position) {
+        let read = try read(file, device: device, from: start, progress: progress)
         for p in read.problems { warn("\(file):\(p.number): \(p.reason); " + (p.id == nil ? "skipped" : "refused")) }
         return (read.lines, read.next)
     }

@@ -16,7 +16,7 @@ import Glibc
 public final class WorkProgress {
     /// What is counted; its words are the catalog's `progress.*`.
     public enum Work: String, Sendable {
-        case history, reading, operations, doses, days
+        case history, ownFile = "own_file", reading, operations, doses, days
     }
 
     /// Where progress shows.

@@ -62,6 +62,8 @@ import Testing
         let initA = try Self.onTerminal(a, ["sync", "init", folder])
         #expect(initA.status == 0, "\(initA.text)")
         Self.expectLine(initA.text, "Writing this device's history", then: "This device is")
+        // Then it reads back the file it wrote (the check against a copied home).
+        Self.expectLine(initA.text, "Checking this device's file", then: "This device is")
 
         // B applies A's file at its `sync init`; C at its first `sync now` (sync set up on an empty folder first).
         let initB = try Self.onTerminal(b, ["sync", "init", folder])
