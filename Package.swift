@@ -19,12 +19,14 @@ let package = Package(
             providers: [.apt(["libjson-c-dev"])]
         ),
         .systemLibrary(name: "CLinuxShim"),
+        // sqlite3_db_config (variadic) for DoseStore: the same libsqlite3 GRDB links.
+        .systemLibrary(name: "CSQLiteShim"),
         .target(name: "DoseCore"),
         // The one home of POSIX file writing (atomic replace, EINTR, private mkdir, errno words).
         .target(name: "DoseFiles", dependencies: ["DoseCore"]),
         .target(
             name: "DoseStore",
-            dependencies: ["DoseCore", "DoseFiles", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["DoseCore", "DoseFiles", "CSQLiteShim", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "DoseExport", dependencies: ["DoseCore", "DoseFiles", "CJSONC"]),
         .target(

@@ -164,11 +164,19 @@ def scenario(data, binary, meds, history, extras):
         return d, json.load(f)
 
 
+def checkpoint(db):
+    """Moves what the log (-wal) holds into the database file, so that the file alone is the whole
+    database: dosebar leaves its log in place when it exits (no checkpoint at close), as SQLite
+    does while another connection, the daemon's, is open."""
+    sh(["sqlite3", db, "PRAGMA wal_checkpoint(TRUNCATE)"], capture_output=True)
+
+
 def fresh_copy(src_dir, dst_dir):
     """Copies the scenario's database so every run starts from the same state."""
     if os.path.exists(dst_dir):
         shutil.rmtree(dst_dir)
     os.makedirs(dst_dir)
+    checkpoint(os.path.join(src_dir, "dosebar.sqlite"))
     shutil.copyfile(os.path.join(src_dir, "dosebar.sqlite"), os.path.join(dst_dir, "dosebar.sqlite"))
     os.chmod(os.path.join(dst_dir, "dosebar.sqlite"), 0o600)
     return os.path.join(dst_dir, "dosebar.sqlite")
@@ -245,6 +253,7 @@ def fresh_device(binary, run_dir, shm, name):
     folder = os.path.join(work, "Sync")
     run_ok([binary, "sync", "init", folder], env)
     fresh = os.path.join(work, "fresh.sqlite")
+    checkpoint(db)
     shutil.copyfile(db, fresh)
     reset = os.path.join(work, "reset.sh")
     with open(reset, "w") as f:

@@ -120,6 +120,9 @@ def main():
     (template,) = db.execute("SELECT count(*) FROM schedule_version WHERE medication_id = 1").fetchone()
     assert template == 1, "dosebar add wrote an unexpected schedule"
     window, = db.execute("SELECT window_seconds FROM schedule_version WHERE medication_id = 1").fetchone()
+    # `add` tracks a new medicine from now (DESIGN §3): this one has a history, tracked from its
+    # first day like the others (NULL), so `take Aspirin` takes today's due dose.
+    db.execute("UPDATE medication SET tracked_from = NULL WHERE id = 1")
     start = day_number(first)
     db.executemany(
         # Amounts are hundredths of a unit (schema v8-hundredths): per dose 1 is 100.

@@ -8,10 +8,15 @@ import Foundation
 public struct DayService {
     public let store: DoseStore
     public let context: AppContext
+    /// Counts the days summarised when there are many (the first export after an import or a sync).
+    public let progress: WorkProgress
 
-    public init(store: DoseStore, context: AppContext) {
-        self.store = store; self.context = context
+    public init(store: DoseStore, context: AppContext, progress: WorkProgress = .silent) {
+        self.store = store; self.context = context; self.progress = progress
     }
+
+    /// Days summarised between two steps of ``progress`` (one read of their events each).
+    static let summaryChunk = 366
 
     /// Everything DoseCore needs for `date` (normally today).
     public struct Day: Sendable {
@@ -35,8 +40,21 @@ public struct DayService {
                 // Re-read inside the write transaction: another process may have just done this.
                 let last = try w.reader.lastSummary()
                 guard let range = History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) else { return }
-                try w.saveSummaries(History.summaries(of: range, medications: medications, events: try w.reader.events(days: range),
-                                                      zone: zone, after: last))
+                // A year at a time, each chained onto the one before: the same summaries as in one go.
+                let total = range.upperBound.dayNumber - range.lowerBound.dayNumber + 1
+                progress.begin(.days, total: total)
+                defer { progress.end() }
+                var previous = last, start = range.lowerBound, done = 0
+                while start <= range.upperBound {
+                    let end = min(start.adding(days: Self.summaryChunk - 1), range.upperBound)
+                    let chunk = History.summaries(of: start...end, medications: medications, events: try w.reader.events(days: start...end),
+                                                  zone: zone, after: previous)
+                    try w.saveSummaries(chunk)
+                    previous = chunk.last ?? previous
+                    done += end.dayNumber - start.dayNumber + 1
+                    progress.step(done)
+                    start = end.adding(days: 1)
+                }
             }
             (medications, events, recent) = try store.read { r in
                 (try r.medications(includeArchived: true), try r.events(days: date.adding(days: -1)...date),

@@ -19,11 +19,12 @@ public struct ImportService {
     /// Thrown inside the transaction of a dry run so that nothing is committed.
     private struct DryRun: Error { var summary: ImportSummary }
 
-    /// Writes what `plan` brings (or, with `dryRun`, only says what it would write).
-    public func apply(_ plan: ImportPlan, dryRun: Bool) throws -> ImportSummary {
+    /// Writes what `plan` brings (or, with `dryRun`, only says what it would write); `progress`
+    /// counts its doses.
+    public func apply(_ plan: ImportPlan, dryRun: Bool, progress: WorkProgress = .silent) throws -> ImportSummary {
         do {
             return try store.write { w in
-                let summary = try apply(plan, in: w)
+                let summary = try apply(plan, in: w, progress)
                 if dryRun { throw DryRun(summary: summary) }
                 return summary
             }
@@ -34,14 +35,14 @@ public struct ImportService {
         }
     }
 
-    private func apply(_ plan: ImportPlan, in w: StoreWriter) throws -> ImportSummary {
+    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ progress: WorkProgress) throws -> ImportSummary {
         let journal = try SyncJournal.open(w, context)
-        let summary = try apply(plan, in: w, journal)
+        let summary = try apply(plan, in: w, journal, progress)
         try journal?.finish()
         return summary
     }
 
-    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ journal: SyncJournal?) throws -> ImportSummary {
+    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ journal: SyncJournal?, _ progress: WorkProgress) throws -> ImportSummary {
         let zone = context.zone, today = context.today
         let logged = try w.reader.actionInstant(now: context.now)
         var summary = ImportSummary()
@@ -127,7 +128,10 @@ public struct ImportService {
         // a dose before it (one UPDATE a dose was a thirteenth of a 3-year import). Nil: never moves.
         var tracked: [Int64: Date] = [:]
         for m in byKey.values { if let t = m.trackedFrom { tracked[m.id] = t } }
-        for (dose, day) in zip(plan.doses, days) {
+        progress.begin(.doses, total: plan.doses.count)
+        defer { progress.end() }
+        for (i, (dose, day)) in zip(plan.doses, days).enumerated() {
+            progress.step(i)
             guard let m = byKey[Medication.nameKey(dose.name)] else {
                 throw DosebarError.internal("import: \(dose.name) has a dose but no medicine")
             }

@@ -19,15 +19,17 @@ public enum Refresh {
     }
 
     /// Computes today's timeline at `context.now` and writes the files that changed, holding the export lock.
+    /// `progress` counts the days summarised first, when there are many (after an import or a sync).
     @discardableResult
-    public static func export(_ context: AppContext, _ store: DoseStore) throws -> Written {
-        try export(context, store) { $0 }
+    public static func export(_ context: AppContext, _ store: DoseStore, progress: WorkProgress = .silent) throws -> Written {
+        try export(context, store, progress: progress) { $0 }
     }
 
     /// `export`, then `body` on what was written, still holding the lock (no other writer in between).
-    public static func export<T>(_ context: AppContext, _ store: DoseStore, then body: (Written) throws -> T) throws -> T {
+    public static func export<T>(_ context: AppContext, _ store: DoseStore, progress: WorkProgress = .silent,
+                                 then body: (Written) throws -> T) throws -> T {
         try ExportLock.run(dir: context.dirPath) {
-            let service = DayService(store: store, context: context)
+            let service = DayService(store: store, context: context, progress: progress)
             let day = try service.load()
             let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now)
             let exporter = Exporter(options: context.config.renderOptions(context.catalog))
@@ -39,7 +41,7 @@ public enum Refresh {
 
     /// After a command changed data: the bar shows it at once. A failure here does not undo the
     /// change the user asked for; it is reported as a warning.
-    public static func afterChange(_ context: AppContext, _ store: DoseStore) {
+    public static func afterChange(_ context: AppContext, _ store: DoseStore, progress: WorkProgress = .silent) {
         do {
             try SyncService(context: context, store: store).flush()
         } catch let e as DosebarError {
@@ -48,7 +50,7 @@ public enum Refresh {
             Output.warning("saved, but not yet written to the sync folder ('dosebar sync now' retries): \(error)")
         }
         do {
-            let leftAlone = try export(context, store).leftAlone
+            let leftAlone = try export(context, store, progress: progress).leftAlone
             if !leftAlone.isEmpty { Output.warning("saved, but " + leftAlone.joined(separator: "; ")) }
         } catch let e as DosebarError {
             Output.warning("saved, but the shared directory was not updated: \(e.description)")

@@ -8,10 +8,25 @@ public enum ISO8601 {
         let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
         let secs = local - days * 86400
         let d = LocalDate(dayNumber: days)
+        let c = d.components, a = abs(offset)
+        if (0...9999).contains(c.year), a < 100 * 3600 {
+            // Written as bytes, not joined from pieces: a timeline holds two instants per entry.
+            var b = [UInt8]()
+            b.reserveCapacity(25)
+            func two(_ v: Int) { b.append(UInt8(48 + v / 10)); b.append(UInt8(48 + v % 10)) }
+            two(c.year / 100); two(c.year % 100); b.append(UInt8(ascii: "-")); two(c.month); b.append(UInt8(ascii: "-")); two(c.day)
+            b.append(UInt8(ascii: "T")); two(secs / 3600); b.append(UInt8(ascii: ":")); two(secs % 3600 / 60)
+            b.append(UInt8(ascii: ":")); two(secs % 60)
+            if offset == 0 && zulu {
+                b.append(UInt8(ascii: "Z"))
+            } else {
+                b.append(UInt8(ascii: offset < 0 ? "-" : "+")); two(a / 3600); b.append(UInt8(ascii: ":")); two(a % 3600 / 60)
+            }
+            return String(decoding: b, as: UTF8.self)
+        }
         var s = d.description + "T" + pad(secs / 3600, 2) + ":" + pad(secs % 3600 / 60, 2) + ":" + pad(secs % 60, 2)
         if offset == 0 && zulu { return s + "Z" }
         let sign = offset < 0 ? "-" : "+"
-        let a = abs(offset)
         s += sign + pad(a / 3600, 2) + ":" + pad(a % 3600 / 60, 2)
         return s
     }

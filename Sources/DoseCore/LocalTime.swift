@@ -13,6 +13,18 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses `HH:MM` or `H:MM` (24-hour).
     public init?(_ text: String) {
+        // Digits only (every stored time, most typed ones): read from the bytes, without splitting
+        // into characters; anything else (a sign, a stray character) goes the general way below.
+        let u = Array(text.utf8)
+        func digit(_ i: Int) -> Int? { u[i] >= 0x30 && u[i] <= 0x39 ? Int(u[i] - 0x30) : nil }
+        if (u.count == 4 || u.count == 5), u[u.count - 3] == UInt8(ascii: ":"),
+           let m1 = digit(u.count - 2), let m2 = digit(u.count - 1), let h2 = digit(u.count - 4) {
+            let h1 = u.count == 5 ? digit(0) : 0
+            if let h1 {
+                self.init(hour: h1 * 10 + h2, minute: m1 * 10 + m2)
+                return
+            }
+        }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
               parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),

@@ -35,7 +35,7 @@ final class LiveDaemonHost: DaemonHost {
         let context = AppContext(base, now: now)
         current = context
         syncIfNeeded(context)
-        return try Refresh.export(context, store) { written in
+        return try Refresh.export(context, store, progress: WorkProgress.forLog(context, log)) { written in
             // Named once, not at every refresh, and again after it was fixed and came back.
             let leftAlone = written.leftAlone.joined(separator: "; ")
             if leftAlone != lastLeftAlone, !leftAlone.isEmpty { warn(leftAlone) }
@@ -47,9 +47,9 @@ final class LiveDaemonHost: DaemonHost {
     /// Applies other devices' operations after their files changed, and appends this device's
     /// pending ones (a notification's answer). A failure is a warning: the bar still gets written.
     private func syncIfNeeded(_ context: AppContext) {
-        let sync = SyncService(context: context, store: store) { [unowned self] text in
+        let sync = SyncService(context: context, store: store, warn: { [unowned self] text in
             if syncWarned.insert(text).inserted { warn("sync: " + text) }
-        }
+        }, progress: WorkProgress.forLog(context, log))
         do {
             let setup = try sync.setup()
             if setup != syncSetup {
@@ -152,6 +152,9 @@ final class LiveDaemonHost: DaemonHost {
     }
 
     func warn(_ text: String) { Output.warning(text) }
+
+    /// One line of the daemon's log that is not a warning: long work starting and ending (``WorkProgress``).
+    func log(_ text: String) { Output.error("daemon: " + text) }
 
     func report(_ stats: DaemonStats) { Output.error("daemon: " + stats.line + extraReport()) }
 }

@@ -1,3 +1,4 @@
+import CSQLiteShim
 import DoseCore
 import DoseFiles
 import Foundation
@@ -17,6 +18,11 @@ enum StoreFile {
         config.busyMode = .timeout(busyTimeout)
         config.foreignKeysEnabled = true
         config.label = "dosebar"
+        // The log stays when the connection closes: no checkpoint and four disk syncs at the end of
+        // every command (see the shim). Set before anything is read, on every connection.
+        config.prepareDatabase { db in
+            if let connection = db.sqliteConnection { _ = dosebar_sqlite3_no_checkpoint_on_close(connection) }
+        }
         return config
     }
 

@@ -15,17 +15,19 @@ public struct StoreReader {
     }
 
     /// Medicines with all their schedule versions, ordered by id; archived ones only when asked.
+    ///
+    /// The queries of a `take` are SQL in cached statements: the query interface built them anew and
+    /// looked the tables' primary keys up on every run (a tenth of a `take`'s instructions).
     public func medications(includeArchived: Bool) throws -> [Medication] {
-        typealias M = MedicationRecord.Columns
-        var request = MedicationRecord.order(M.id)
-        if !includeArchived { request = request.filter(M.archivedOn == nil) }
-        let records = try request.fetchAll(db)
-        let versions = try ScheduleVersionRecord.fetchAll(db, sql: includeArchived
+        let records = try MedicationRecord.fetchAll(db.cachedStatement(sql: includeArchived
+            ? "SELECT * FROM medication ORDER BY id"
+            : "SELECT * FROM medication WHERE archived_on IS NULL ORDER BY id"))
+        let versions = try ScheduleVersionRecord.fetchAll(db.cachedStatement(sql: includeArchived
             ? "SELECT * FROM schedule_version ORDER BY medication_id, effective"
             : """
               SELECT v.* FROM schedule_version v JOIN medication m ON m.id = v.medication_id
               WHERE m.archived_on IS NULL ORDER BY v.medication_id, v.effective
-              """)
+              """))
         var byMedication: [Int64: [ScheduleVersion]] = [:]
         for v in versions { byMedication[v.medicationID, default: []].append(try v.scheduleVersion()) }
         return records.map { $0.medication(versions: byMedication[$0.id ?? 0] ?? []) }
@@ -33,11 +35,10 @@ public struct StoreReader {
 
     /// The medicine with this id (archived or not), with all its schedule versions.
     public func medication(id: Int64) throws -> Medication? {
-        guard let record = try MedicationRecord.fetchOne(db, key: id) else { return nil }
-        let versions = try ScheduleVersionRecord
-            .filter(ScheduleVersionRecord.Columns.medicationID == id)
-            .order(ScheduleVersionRecord.Columns.effective)
-            .fetchAll(db)
+        guard let record = try MedicationRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM medication WHERE id = ?"),
+                                                         arguments: [id]) else { return nil }
+        let versions = try ScheduleVersionRecord.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM schedule_version WHERE medication_id = ? ORDER BY effective"), arguments: [id])
         return record.medication(versions: try versions.map { try $0.scheduleVersion() })
     }
 
@@ -87,11 +88,8 @@ public struct StoreReader {
 
     /// Cached day summaries from `from` through `through` inclusive, ascending; days without one are absent.
     public func summaries(from: LocalDate, through: LocalDate) throws -> [DaySummary] {
-        typealias S = DaySummaryRecord.Columns
-        return try DaySummaryRecord
-            .filter(S.day >= from.dayNumber && S.day <= through.dayNumber)
-            .order(S.day)
-            .fetchAll(db)
+        try DaySummaryRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM day_summary WHERE day BETWEEN ? AND ? ORDER BY day"),
+                                      arguments: [from.dayNumber, through.dayNumber])
             .map(\.summary)
     }
 
@@ -119,7 +117,7 @@ public struct StoreReader {
 
     /// The cached summary of the latest day that has one.
     public func lastSummary() throws -> DaySummary? {
-        try DaySummaryRecord.order(DaySummaryRecord.Columns.day.desc).fetchOne(db)?.summary
+        try DaySummaryRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM day_summary ORDER BY day DESC LIMIT 1"))?.summary
     }
 
     /// A value stored with `StoreWriter.setMeta`, or nil.

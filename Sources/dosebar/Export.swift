@@ -29,7 +29,7 @@ struct Export: ParsableCommand {
             Output.warning("XDG_RUNTIME_DIR is not set; writing to \(context.dirPath)")
         }
         let store = try context.openStore()
-        let written = try Refresh.export(context, store)
+        let written = try Refresh.export(context, store, progress: WorkProgress.forStderr(context, quiet: quiet))
         if !quiet {
             let c = context.catalog, changed = written.changed
             let changes = changed.isEmpty ? c.text("cli.nothing_changed")

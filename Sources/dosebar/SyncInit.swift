@@ -25,7 +25,8 @@ struct SyncInit: ParsableCommand {
     func run() throws {
         let context = try AppContext(global.options)
         let store = try context.openStore(.create)
-        let done = try SyncService(context: context, store: store).initialise(dir: dir)
+        let progress = WorkProgress.forStderr(context)
+        let done = try SyncService(context: context, store: store, progress: progress).initialise(dir: dir)
         let c = context.catalog
         if done.already {
             Output.line(c.text("sync.already", ["device": done.setup.device, "dir": done.setup.dir]))
@@ -34,6 +35,6 @@ struct SyncInit: ParsableCommand {
                                   ["device": done.setup.device, "file": done.setup.folder.file(of: done.setup.device)]))
         }
         if done.applied > 0 { Output.line(c.counted("sync.applied", done.applied)) }
-        Refresh.afterChange(context, store)
+        Refresh.afterChange(context, store, progress: progress)
     }
 }

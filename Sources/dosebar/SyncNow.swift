@@ -19,8 +19,9 @@ struct SyncNow: ParsableCommand {
     func run() throws {
         let context = try AppContext(global.options)
         let store = try context.openStore()
-        let applied = try SyncService(context: context, store: store).now()
+        let progress = WorkProgress.forStderr(context)
+        let applied = try SyncService(context: context, store: store, progress: progress).now()
         Output.line(context.catalog.counted("sync.applied", applied))
-        Refresh.afterChange(context, store)
+        Refresh.afterChange(context, store, progress: progress)
     }
 }

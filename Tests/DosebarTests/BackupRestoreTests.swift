@@ -258,7 +258,10 @@ struct BackupRestoreTests {
         #expect(try BackupRestoreTests.state(h) == backedUp)
         let kept = h.db + ".replaced-" + BackupRestoreTests.replacedStamp
         #expect(BackupRestoreTests.sha(kept) == hash, "the damaged database was not kept as it was")
-        #expect(try BackupRestoreTests.strays(h) == ["dosebar.sqlite.replaced-" + BackupRestoreTests.replacedStamp])
+        // Its log and index go aside with it when they are there (commands leave them in place, as
+        // the daemon does while it runs), never anything else.
+        let keptName = "dosebar.sqlite.replaced-" + BackupRestoreTests.replacedStamp
+        #expect(try BackupRestoreTests.strays(h).filter { $0 != keptName + "-wal" && $0 != keptName + "-shm" } == [keptName])
     }
 
     @Test("restore migrates an older backup (the v1 fixture) to the current schema")

@@ -180,11 +180,18 @@ import Glibc
 
         let link = h.root + "/link"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: h.root + "/data")
-        let data = DirectorySnapshot(h.root + "/data")
+        // The database lives in the link's target: opening it (before --dir is looked at) may leave
+        // SQLite's log and index beside it, as every command does. Nothing else may appear or change.
+        func withoutLog(_ s: DirectorySnapshot) -> DirectorySnapshot {
+            var s = s
+            s.entries = s.entries.filter { !$0.key.hasSuffix(".sqlite-wal") && !$0.key.hasSuffix(".sqlite-shm") }
+            return s
+        }
+        let data = withoutLog(DirectorySnapshot(h.root + "/data"))
         let l = try h.run(["export", "--dir", link], now: Self.badNow)
         #expect(l.status == 78, "\(l.err)")
         #expect(l.err.split(separator: "\n").count == 1 && l.err.contains("symlink"), "\(l.err)")
-        #expect(DirectorySnapshot(h.root + "/data") == data, "export through a symlink wrote into its target")
+        #expect(withoutLog(DirectorySnapshot(h.root + "/data")) == data, "export through a symlink wrote into its target")
     }
 
     /// DESIGN §9's one exception to "changes nothing": a take, skip or undo whose database write

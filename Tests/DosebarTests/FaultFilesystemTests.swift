@@ -127,7 +127,10 @@ enum Mounts {
         try #require(Fault.mount(["-o", "remount,bind,ro", data]) == nil)
         for args in [["take", "Aspirin"], ["add", "Other", "--at", "09:00"], ["undo"], ["refill", "Aspirin", "5"]] {
             let r = try Fault.dosebar(h, args)
-            #expect(r.status == 74, "\(args) on a read-only database directory: exit \(r.status), \(r.err)")
+            // The log and index the last command left beside the database let it be read: `undo`
+            // then finds nothing to undo (65) before it would write; every write is refused (74).
+            let truthful = args == ["undo"] && r.status == 65 && r.err.contains("nothing to undo")
+            #expect(r.status == 74 || truthful, "\(args) on a read-only database directory: exit \(r.status), \(r.err)")
             #expect(FaultFilesystemTests.oneLine(r), "\(args): \(r.err.debugDescription)")
         }
         // Reading may or may not be possible without the -shm file, but never crashes.

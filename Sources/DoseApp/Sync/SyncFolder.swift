@@ -152,8 +152,9 @@ public struct SyncFolder: Sendable {
     /// appends again), so the read goes on past it; a file shorter than `start`, or without a line
     /// end there, is read from its start.
     public static func read(_ file: String, device: String, from start: Position = Position(),
-                            warn: (String) -> Void = { _ in }) throws -> (lines: [Line], next: Position) {
-        let read = try read(file, device: device, from: start)
+                            warn: (String) -> Void = { _ in },
+                            progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> (lines: [Line], next: Position) {
+        let read = try read(file, device: device, from: start, progress: progress)
         for p in read.problems { warn("\(file):\(p.number): \(p.reason); " + (p.id == nil ? "skipped" : "refused")) }
         return (read.lines, read.next)
     }
@@ -161,6 +162,13 @@ public struct SyncFolder: Sendable {
     /// ``read(_:device:from:warn:)`` with the lines that are not operations of `device` returned,
     /// not warned about (``SyncService`` warns once per content).
     public static func read(_ file: String, device: String, from start: Position) throws -> Read {
+        try read(file, device: device, from: start) { _, _ in }
+    }
+
+    /// ``read(_:device:from:)``, telling `progress` the lines parsed so far and how many there
+    /// are, every ``progressChunk`` lines.
+    public static func read(_ file: String, device: String, from start: Position,
+                            progress: (_ done: Int, _ total: Int) -> Void) throws -> Read {
         // Not through a link (it could point at any file of this user's), and not a FIFO, which
         // would block the daemon: opened non-blocking, then checked to be a regular file.
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
@@ -192,7 +200,18 @@ public struct SyncFolder: Sendable {
             var from = 0
             while let end = bytes[from...].firstIndex(of: 0x0A) { ends.append(end); from = end + 1 }
         }
-        let (lines, problems) = parse(data, lineEnds: ends, device: device, from: from)
+        // A long file (another device's first) in chunks, each parsed on every core, so that the
+        // parsing of hundreds of thousands of lines can be shown; the same lines in the same order.
+        var lines: [Line] = [], problems: [Problem] = []
+        var done = 0
+        while done < ends.count {
+            progress(done, ends.count)
+            let chunk = parse(data, lineEnds: ends, range: done..<min(done + progressChunk, ends.count), device: device, from: from)
+            lines += chunk.lines
+            problems += chunk.problems
+            done = min(done + progressChunk, ends.count)
+        }
+        progress(done, ends.count)
         let afterLast = Position(offset: from.offset + UInt64(ends.last.map { $0 + 1 } ?? 0), line: from.line + ends.count)
         return Read(lines: lines, problems: problems, next: afterLast)
     }
@@ -200,14 +219,15 @@ public struct SyncFolder: Sendable {
     /// The operations of `device` on the lines of `data` that end at `lineEnds`, and the lines that
     /// are not one (by index: nil when not an operation at all; empty lines are neither). A long
     /// file (another device's first) is parsed on every core, a share of the lines each.
-    private static func parse(_ data: Data, lineEnds: [Int], device: String, from: Position) -> (lines: [Line], problems: [Problem]) {
-        let count = lineEnds.count
+    private static func parse(_ data: Data, lineEnds: [Int], range: Range<Int>, device: String,
+                              from: Position) -> (lines: [Line], problems: [Problem]) {
+        let count = range.count, first = range.lowerBound
         let shares = count < 20_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
         let size = (count + shares - 1) / shares
         @Sendable func parseShare(_ share: Int) -> (lines: [Line], problems: [Problem]) {
             let decoder = JSONDecoder()
             var lines: [Line] = [], problems: [Problem] = []
-            for i in min(share * size, count)..<min((share + 1) * size, count) {
+            for i in (first + min(share * size, count))..<(first + min((share + 1) * size, count)) {
                 let start = data.startIndex + lineStart(i, lineEnds), end = data.startIndex + lineEnds[i]
                 guard end > start else { continue }
                 let bytes = data[start..<end]
@@ -237,6 +257,9 @@ public struct SyncFolder: Sendable {
         }
         return (all, parsed.flatMap(\.problems))
     }
+
+    /// Lines parsed between two reports of ``read(_:device:from:progress:)``'s progress.
+    static let progressChunk = 50_000
 
     /// Where line `i` starts, the lines ending at `lineEnds`.
     private static func lineStart(_ i: Int, _ lineEnds: [Int]) -> Int { i == 0 ? 0 : lineEnds[i - 1] + 1 }

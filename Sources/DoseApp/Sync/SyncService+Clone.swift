@@ -54,7 +54,10 @@ extension SyncService {
             let start = SyncReadMark.start(path, known: known, mark: mark)
             let lines: [SyncFolder.Line], next: SyncFolder.Position
             do {
-                (lines, next) = try SyncFolder.read(path, device: setup.device, from: start, warn: warn)
+                // This device's whole file after `sync init`: as long to parse as another device's.
+                progress.begin(.ownFile, total: 0)
+                defer { progress.end() }
+                (lines, next) = try SyncFolder.read(path, device: setup.device, from: start, warn: warn) { progress.step($0, of: $1) }
             } catch DosebarError.io(let message) {
                 warn(message)
                 continue

@@ -10,9 +10,13 @@ public struct SyncService {
     /// Where a warning about another device's file goes (a line skipped or refused): stderr for
     /// the commands, the daemon's log for the daemon.
     public let warn: (String) -> Void
+    /// Counts the long work (a history written, another device's operations applied): a line on a
+    /// terminal, the daemon's log, or nowhere.
+    public let progress: WorkProgress
 
-    public init(context: AppContext, store: DoseStore, warn: @escaping (String) -> Void = Output.warning) {
-        self.context = context; self.store = store; self.warn = warn
+    public init(context: AppContext, store: DoseStore, warn: @escaping (String) -> Void = Output.warning,
+                progress: WorkProgress = .silent) {
+        self.context = context; self.store = store; self.warn = warn; self.progress = progress
     }
 
     /// This device and its folder, when sync was initialised.
@@ -63,7 +67,11 @@ public struct SyncService {
             let medications = try w.reader.medications(includeArchived: true)
             for m in medications { try journal.added(m, stock: false) }
             let byID = Dictionary(uniqueKeysWithValues: medications.map { ($0.id, $0) })
-            for e in try w.reader.allDoseEventsNotUndone() {
+            let events = try w.reader.allDoseEventsNotUndone()
+            progress.begin(.history, total: events.count)
+            defer { progress.end() }
+            for (i, e) in events.enumerated() {
+                progress.step(i)
                 guard let m = byID[e.medicationID] else { continue }
                 try journal.dose(e, eventID: e.id, day: e.slot?.date ?? context.zone.date(of: e.at), medication: m, resolve: false)
             }
@@ -139,6 +147,7 @@ public struct SyncService {
     public func applyOthers(_ setup: Setup) throws -> Int {
         let setup = try checkOwnFiles(setup)
         var applied = 0
+        defer { progress.end() }
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
             let key = SyncMeta.read + path, markKey = SyncMeta.readMark + path
             let (known, mark) = try store.read { r in (try r.meta(key).flatMap(SyncFolder.Position.init), try r.meta(markKey)) }
@@ -147,8 +156,11 @@ public struct SyncService {
             let start = SyncReadMark.start(path, known: known, mark: mark)
             let read: SyncFolder.Read
             do {
-                read = try SyncFolder.read(path, device: device, from: start)
+                progress.begin(.reading, total: 0)
+                read = try SyncFolder.read(path, device: device, from: start) { progress.step($0, of: $1) }
+                progress.end()
             } catch DosebarError.io(let message) {
+                progress.end()
                 // One unreadable file (a link, a FIFO, no permission) stops only itself.
                 warn(message)
                 continue
@@ -160,6 +172,8 @@ public struct SyncService {
             if read.lines.isEmpty && read.problems.isEmpty && next == start && (known ?? SyncFolder.Position()) == start { continue }
             var skipped: [SkippedLine] = []
             var rest = read.lines[...], problems = read.problems[...]
+            progress.begin(.operations, total: read.lines.count)
+            progress.step(0)
             repeat {
                 let batch = rest.prefix(Self.batch)
                 rest = rest.dropFirst(batch.count)
@@ -179,7 +193,9 @@ public struct SyncService {
                 }
                 applied += n
                 skipped += newly
+                progress.step(read.lines.count - rest.count)
             } while !rest.isEmpty
+            progress.end()
             report(skipped, in: path)
         }
         if try store.read({ try $0.hasPendingOperations() }) {

@@ -41,6 +41,35 @@ struct DaySummaryRecord: Codable, FetchableRecord, PersistableRecord {
         troubled = summary.troubled.joined(separator: ",")
     }
 
+    /// The columns written, by name, not through `Encodable` (the first export after an import
+    /// writes one row per day of history).
+    func encode(to container: inout PersistenceContainer) throws {
+        typealias K = CodingKeys
+        container[K.day.rawValue] = day
+        container[K.total.rawValue] = total
+        container[K.taken.rawValue] = taken
+        container[K.onTime.rawValue] = onTime
+        container[K.skipped.rawValue] = skipped
+        container[K.missed.rawValue] = missed
+        container[K.streak.rawValue] = streak
+        container[K.best.rawValue] = best
+        container[K.troubled.rawValue] = troubled
+    }
+
+    /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(row:)``).
+    init(row: Row) throws {
+        typealias K = CodingKeys
+        day = try row.decode(forColumn: K.day.rawValue)
+        total = try row.decode(forColumn: K.total.rawValue)
+        taken = try row.decode(forColumn: K.taken.rawValue)
+        onTime = try row.decode(forColumn: K.onTime.rawValue)
+        skipped = try row.decode(forColumn: K.skipped.rawValue)
+        missed = try row.decode(forColumn: K.missed.rawValue)
+        streak = try row.decode(forColumn: K.streak.rawValue)
+        best = try row.decode(forColumn: K.best.rawValue)
+        troubled = try row.decode(forColumn: K.troubled.rawValue)
+    }
+
     /// The domain value.
     var summary: DaySummary {
         DaySummary(date: LocalDate(dayNumber: day), total: total, taken: taken, onTime: onTime, skipped: skipped,

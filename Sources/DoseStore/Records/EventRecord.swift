@@ -74,7 +74,39 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         overLimit = row[10]
     }
 
+    /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(row:)``).
+    init(row: Row) throws {
+        typealias K = CodingKeys
+        id = try row.decode(forColumn: K.id.rawValue)
+        medicationID = try row.decode(forColumn: K.medicationID.rawValue)
+        kind = try row.decode(forColumn: K.kind.rawValue)
+        day = try row.decode(forColumn: K.day.rawValue)
+        slotTime = try row.decode(forColumn: K.slotTime.rawValue)
+        at = try row.decode(forColumn: K.at.rawValue)
+        loggedAt = try row.decode(forColumn: K.loggedAt.rawValue)
+        target = try row.decode(forColumn: K.target.rawValue)
+        stockDelta = try row.decode(forColumn: K.stockDelta.rawValue)
+        timeKnown = try row.decode(forColumn: K.timeKnown.rawValue)
+        overLimit = try row.decode(forColumn: K.overLimit.rawValue)
+    }
+
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// The columns written, by name, not through `Encodable` (every take writes one).
+    func encode(to container: inout PersistenceContainer) throws {
+        typealias K = CodingKeys
+        container[K.id.rawValue] = id
+        container[K.medicationID.rawValue] = medicationID
+        container[K.kind.rawValue] = kind
+        container[K.day.rawValue] = day
+        container[K.slotTime.rawValue] = slotTime
+        container[K.at.rawValue] = at
+        container[K.loggedAt.rawValue] = loggedAt
+        container[K.target.rawValue] = target
+        container[K.stockDelta.rawValue] = stockDelta
+        container[K.timeKnown.rawValue] = timeKnown
+        container[K.overLimit.rawValue] = overLimit
+    }
 
     func event() throws -> DoseEvent {
         guard let kind = DoseEvent.Kind(rawValue: kind) else {

@@ -54,6 +54,23 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// A row read by column name (every query of medicines): the `Codable` decoding GRDB would
+    /// otherwise use cost more than the query, and a `take` reads every medicine twice.
+    init(row: Row) throws {
+        typealias K = CodingKeys
+        id = try row.decode(forColumn: K.id.rawValue)
+        name = try row.decode(forColumn: K.name.rawValue)
+        nameKey = try row.decode(forColumn: K.nameKey.rawValue)
+        dose = try row.decode(forColumn: K.dose.rawValue)
+        group = try row.decode(forColumn: K.group.rawValue)
+        note = try row.decode(forColumn: K.note.rawValue)
+        stock = try row.decode(forColumn: K.stock.rawValue)
+        perDose = try row.decode(forColumn: K.perDose.rawValue)
+        lowDays = try row.decode(forColumn: K.lowDays.rawValue)
+        archivedOn = try row.decode(forColumn: K.archivedOn.rawValue)
+        trackedFrom = try row.decode(forColumn: K.trackedFrom.rawValue)
+    }
+
     func medication(versions: [ScheduleVersion]) -> Medication {
         Medication(id: id ?? 0, name: name, dose: dose, group: group, note: note, stock: stock.map(Amount.init(hundredths:)),
                    perDose: Amount(hundredths: perDose), lowDays: lowDays, archivedOn: archivedOn.map(LocalDate.init(dayNumber:)),

@@ -69,6 +69,21 @@ struct ScheduleVersionRecord: Codable, FetchableRecord, PersistableRecord {
         until = s.until?.dayNumber
     }
 
+    /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(row:)``).
+    init(row: Row) throws {
+        typealias K = CodingKeys
+        medicationID = try row.decode(forColumn: K.medicationID.rawValue)
+        effective = try row.decode(forColumn: K.effective.rawValue)
+        kind = try row.decode(forColumn: K.kind.rawValue)
+        paramA = try row.decode(forColumn: K.paramA.rawValue)
+        paramB = try row.decode(forColumn: K.paramB.rawValue)
+        weekdayMask = try row.decode(forColumn: K.weekdayMask.rawValue)
+        times = try row.decode(forColumn: K.times.rawValue)
+        window = try row.decode(forColumn: K.window.rawValue)
+        start = try row.decode(forColumn: K.start.rawValue)
+        until = try row.decode(forColumn: K.until.rawValue)
+    }
+
     /// The domain value; throws `badData` for a row this version of dosebar cannot understand.
     func scheduleVersion() throws -> ScheduleVersion {
         func invalid(_ what: String) -> DosebarError {
