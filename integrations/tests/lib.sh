@@ -492,3 +492,28 @@ ink_color() {
         grep -v -i -- "${3:-#FFFFFF} " | sort -rn | head -n1 |
         grep -o -i '#[0-9a-f]\{6\}' | head -n1 | tr 'A-F' 'a-f'
 }
+
+# --- A bar photographed (test_waybar.sh, test_polybar.sh). The test defines
+# shot(), which puts the bar's picture in $SHOT, and may set BAR_FG (the bar's own
+# text colour, default #000000) and BAR_READ_WAIT (seconds to wait for the words,
+# default 10).
+# reads REGION EXPECTED: the bar, photographed, shows the words of EXPECTED in REGION.
+reads() { shot && ocr_has "$(ocr "$SHOT" "$1")" "$2"; }
+# inked REGION COLOUR: the text of REGION was drawn in COLOUR.
+inked() { [ "$(ink_color "$SHOT" "$1")" = "$2" ]; }
+# bar_check NAME REGION LINE COLOUR WHAT: the module, photographed, reads the words
+# of LINE (the EXPECT_* above) and is drawn in COLOUR (empty: the bar's own
+# foreground, $BAR_FG): two results, NAME and NAME-colour.
+bar_check() {
+    local name=$1 region=$2 line=$3 color=${4:-${BAR_FG:-#000000}}
+    if wait_for "${BAR_READ_WAIT:-10}" reads "$region" "$line"; then
+        result PASS "$name" "$5: reads '$line'"
+    else
+        result FAIL "$name" "$5: expected the words '$line'; OCR read: $(ocr "$SHOT" "$region")"
+    fi
+    if wait_for 3 inked "$region" "$color"; then
+        result PASS "$name-colour" "drawn in $color"
+    else
+        result FAIL "$name-colour" "expected the text in $color${4:+ (the colour of its class)}; drawn in $(ink_color "$SHOT" "$region")"
+    fi
+}

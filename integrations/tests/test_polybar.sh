@@ -74,27 +74,10 @@ fi
 MUTATE_NUDGE="polybar-msg -p $pbpid action dosebar hook 0" # self-test: as the daemon would
 
 left=700x44+0+0 right=700x44+700+0
-shot() { import -window root -crop 1400x44+0+0 +repage "$1" 2>/dev/null; }
-# reads REGION WORD: the bar, photographed, shows WORD in REGION.
-reads() { shot "$WORK/now.png" && ocr_has "$(ocr "$WORK/now.png" "$1")" "$2"; }
-
-# bar_check NAME REGION LINE COLOUR WHAT: the module, photographed, reads the
-# words of LINE (lib.sh EXPECT_*), drawn in COLOUR (empty: the bar's own
-# foreground, #000000 here).
-inked() { [ "$(ink_color "$WORK/now.png" "$1")" = "$2" ]; }
-bar_check() {
-    local name=$1 region=$2 line=$3 color=${4:-#000000}
-    if wait_for 10 reads "$region" "$line"; then
-        result PASS "$name" "$5: reads '$line'"
-    else
-        result FAIL "$name" "$5: expected the words '$line'; OCR read: $(ocr "$WORK/now.png" "$region")"
-    fi
-    if wait_for 3 inked "$region" "$color"; then
-        result PASS "$name-colour" "drawn in $color"
-    else
-        result FAIL "$name-colour" "expected the text in $color; drawn in $(ink_color "$WORK/now.png" "$region")"
-    fi
-}
+# The bar photographed (lib.sh's reads, inked and bar_check read $SHOT); the
+# bar's own foreground is #000000.
+SHOT=$WORK/now.png
+shot() { import -window root -crop 1400x44+0+0 +repage "$SHOT" 2>/dev/null; }
 
 # --- before: the scenario at 09:30
 bar_check polybar-ipc "$right" "$EXPECT_BEFORE_LINE" "$EXPECT_BEFORE_COLOR" "custom/ipc at 09:30"

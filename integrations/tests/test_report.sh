@@ -57,10 +57,10 @@ db() {
         XDG_STATE_HOME="$WORK/home/.local/state" LANG=C.UTF-8 NO_COLOR=1 "$DOSEBAR_BIN" "$@"
 }
 hm() { printf '%02d:%02d' $(( $1 / 60 )) $(( $1 % 60 )); }
-# dose NAME HH:MM DAY D S: that slot on DAY (the D-th day, S-th slot of the day) is, by a fixed
+# pattern_dose NAME HH:MM DAY D S: that slot on DAY (the D-th day, S-th slot of the day) is, by a fixed
 # pattern, taken on time (-10..+20 min), late (+150..+210 min), early (-150 min), skipped or
 # missed; 2026-10-30 everything is missed, 2026-11-11 everything skipped.
-dose() {
+pattern_dose() {
     local name=$1 slot=$2 day=$3 d=$4 s=$5 t r off
     t=$(( 10#${slot%:*} * 60 + 10#${slot#*:} ))
     r=$(( (d * 5 + s * 3) % 17 ))
@@ -88,17 +88,17 @@ fill_demo() {
     local d day dow
     for d in $(seq 0 41); do
         day=$(date -u -d "2026-10-12 + $d days" +%F); dow=$(date -u -d "$day" +%u)
-        dose Levothyroxine 06:30 "$day" $d 0 && dose Metformin 08:00 "$day" $d 1 || return 1
-        if [ "$dow" = 1 ] || [ "$dow" = 4 ]; then dose "Vitamin D" 09:00 "$day" $d 2 || return 1; fi
+        pattern_dose Levothyroxine 06:30 "$day" $d 0 && pattern_dose Metformin 08:00 "$day" $d 1 || return 1
+        if [ "$dow" = 1 ] || [ "$dow" = 4 ]; then pattern_dose "Vitamin D" 09:00 "$day" $d 2 || return 1; fi
         if [[ $day > 2026-10-18 && $day < 2026-10-26 ]]; then
-            dose Amoxicillin 08:00 "$day" $d 3 && dose Amoxicillin 14:00 "$day" $d 4 &&
-                dose Amoxicillin 20:00 "$day" $d 5 || return 1
+            pattern_dose Amoxicillin 08:00 "$day" $d 3 && pattern_dose Amoxicillin 14:00 "$day" $d 4 &&
+                pattern_dose Amoxicillin 20:00 "$day" $d 5 || return 1
         fi
         if [ $(( d % 9 )) = 2 ]; then db take Ibuprofen --at "${day}T13:15" >/dev/null || return 1; fi
         [ $d = 41 ] && break   # today, 21:30: the evening doses are still open
-        dose Metformin 20:00 "$day" $d 6 || return 1
+        pattern_dose Metformin 20:00 "$day" $d 6 || return 1
         # A bad week for the iron (2026-11-02 .. 08): nothing logged.
-        if [[ $day < 2026-11-02 || $day > 2026-11-08 ]]; then dose "$FERROUS" 21:00 "$day" $d 7 || return 1; fi
+        if [[ $day < 2026-11-02 || $day > 2026-11-08 ]]; then pattern_dose "$FERROUS" 21:00 "$day" $d 7 || return 1; fi
     done
 }
 if ! fill_demo >"$WORK/fill.log" 2>&1; then

@@ -106,27 +106,11 @@ CLEANUP_PIDS+=($wbpid)
 MUTATE_NUDGE="kill -s RTMIN+8 $wbpid" # self-test: as the daemon would
 
 left=700x44+0+0 right=700x44+700+0
-shot() { as_user_env WAYLAND_DISPLAY=wayland-1 grim "$WORK/out/now.png" 2>/dev/null; }
-# reads REGION EXPECTED: the bar, photographed, shows the words of EXPECTED.
-reads() { shot && ocr_has "$(ocr "$WORK/out/now.png" "$1")" "$2"; }
-# The colour the module's text was drawn in: the style.css rule of its class,
-# or the bar's own #000000 when style.css has none (upcoming).
-fg() { echo "${1:-#000000}"; }
-inked() { [ "$(ink_color "$WORK/out/now.png" "$1")" = "$2" ]; }
-# bar_check NAME REGION EXPECTED_LINE EXPECTED_COLOUR WHAT
-bar_check() {
-    local name=$1 region=$2 line=$3 color; color=$(fg "$4")
-    if wait_for 15 reads "$region" "$line"; then
-        result PASS "$name" "$5: reads '$line'"
-    else
-        result FAIL "$name" "$5: expected the words '$line'; OCR read: $(ocr "$WORK/out/now.png" "$region")"
-    fi
-    if wait_for 3 inked "$region" "$color"; then
-        result PASS "$name-colour" "drawn in $color"
-    else
-        result FAIL "$name-colour" "expected the text in $color (class $([ -n "$4" ] && echo "of style.css" || echo "without a rule")); drawn in $(ink_color "$WORK/out/now.png" "$region")"
-    fi
-}
+# The bar photographed (lib.sh's reads, inked and bar_check read $SHOT). A class
+# without a style.css rule (upcoming) is drawn in the bar's own #000000.
+SHOT=$WORK/out/now.png
+shot() { as_user_env WAYLAND_DISPLAY=wayland-1 grim "$SHOT" 2>/dev/null; }
+BAR_READ_WAIT=15
 
 # hover X: a virtual pointer rests on X,40 of the bar while the tooltip is read.
 HOVER_PID=
