@@ -9,6 +9,7 @@ extension OutputFormat: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }
     public var defaultValueDescription: String { name }
     public static var allValueStrings: [String] { OutputFormat.names }
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// `--format` of `watch`: a registered format that streams (`OutputFormat.streams`).
@@ -21,6 +22,7 @@ struct StreamFormat: ExpressibleByArgument {
     }
     var defaultValueDescription: String { output.name }
     static var allValueStrings: [String] { OutputFormat.names.filter { OutputFormat(name: $0)!.streams } }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// A `--format` that has a JSON member.

@@ -29,7 +29,10 @@ struct Harness {
                                                  attributes: [.posixPermissions: 0o700])
         env = ["PATH": "/usr/bin:/bin", "HOME": root, "DOSEBAR_DB": root + "/data/dosebar.sqlite",
                "DOSEBAR_DIR": root + "/shared", "TZ": tz, "DOSEBAR_NOW": now, "LANG": "C.UTF-8",
-               "XDG_CONFIG_HOME": root + "/config"]
+               "XDG_CONFIG_HOME": root + "/config",
+               // The machine's own tmux servers (or a socket a killed one left) are not the test's:
+               // a daemon would nudge them, and its child's exit would wake it.
+               "TMUX_TMPDIR": root + "/tmux"]
         env.merge(TestClock.environment) { $1 }
     }
 
