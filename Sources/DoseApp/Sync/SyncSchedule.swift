@@ -1,7 +1,8 @@
 import DoseCore
 import Foundation
 
-/// A schedule version's schedule in an operation: the recurrence flattened like the database's.
+/// A schedule version's schedule in an operation: the recurrence in its flat form (`Recurrence.Flat`,
+/// the database's too).
 public struct SyncSchedule: Codable, Sendable, Equatable {
     public var kind: String
     public var a: Int?
@@ -14,15 +15,11 @@ public struct SyncSchedule: Codable, Sendable, Equatable {
     public var until: String?
 
     public init(_ s: Schedule) {
-        switch s.recurrence {
-        case .daily: kind = "daily"
-        case .weekdays(let days): kind = "weekdays"; weekdays = days.map(\.rawValue).sorted()
-        case .everyDays(let n): kind = "every_days"; a = n
-        case .everyWeeks(let n): kind = "every_weeks"; a = n
-        case .everyMonths(let n): kind = "every_months"; a = n
-        case .cycle(let active, let rest): kind = "cycle"; a = active; b = rest
-        case .asNeeded(let max, let interval): kind = "as_needed"; a = max; b = interval
-        }
+        let flat = s.recurrence.flat
+        kind = flat.kind
+        a = flat.a
+        b = flat.b
+        weekdays = flat.kind == "weekdays" ? flat.weekdays.map(\.rawValue).sorted() : nil
         times = s.times.map(\.description)
         window = s.window
         start = s.start.description
@@ -31,17 +28,8 @@ public struct SyncSchedule: Codable, Sendable, Equatable {
 
     /// The domain value; nil for a schedule this dosebar cannot read.
     public var schedule: Schedule? {
-        let recurrence: Recurrence
-        switch kind {
-        case "daily": recurrence = .daily
-        case "weekdays": recurrence = .weekdays(Set((weekdays ?? []).compactMap(Weekday.init(rawValue:))))
-        case "every_days": guard let a else { return nil }; recurrence = .everyDays(a)
-        case "every_weeks": guard let a else { return nil }; recurrence = .everyWeeks(a)
-        case "every_months": guard let a else { return nil }; recurrence = .everyMonths(a)
-        case "cycle": guard let a, let b else { return nil }; recurrence = .cycle(active: a, rest: b)
-        case "as_needed": recurrence = .asNeeded(maxPerDay: a, minInterval: b)
-        default: return nil
-        }
+        let days = Set((weekdays ?? []).compactMap(Weekday.init(rawValue:)))
+        guard let recurrence = try? Recurrence(flat: .init(kind: kind, a: a, b: b, weekdays: days)) else { return nil }
         let parsed = times.compactMap { LocalTime($0) }
         guard parsed.count == times.count, let startDay = LocalDate(start) else { return nil }
         var untilDay: LocalDate?

@@ -3,17 +3,8 @@ import GRDB
 
 /// One row of `schedule_version`: a schedule in force for a medicine from `effective` on.
 ///
-/// The recurrence is flattened to `kind` + two integer parameters + a weekday bitmask:
-///
-/// | Recurrence                       | kind           | param_a    | param_b     | weekday_mask      |
-/// |----------------------------------|----------------|------------|-------------|-------------------|
-/// | `.daily`                         | `daily`        | NULL       | NULL        | 0                 |
-/// | `.weekdays(set)`                 | `weekdays`     | NULL       | NULL        | bit 0 = Monday …  |
-/// | `.everyDays(n)`                  | `every_days`   | n          | NULL        | 0                 |
-/// | `.everyWeeks(n)`                 | `every_weeks`  | n          | NULL        | 0                 |
-/// | `.everyMonths(n)`                | `every_months` | n          | NULL        | 0                 |
-/// | `.cycle(active:rest:)`           | `cycle`        | active     | rest        | 0                 |
-/// | `.asNeeded(maxPerDay:minInterval:)` | `as_needed` | maxPerDay? | minInterval? (s) | 0            |
+/// The recurrence is stored in its flat form (`Recurrence.Flat`, DoseCore: the table of kinds is
+/// there): `kind`, `param_a`, `param_b`, and the weekdays as `weekday_mask` (bit 0 = Monday).
 struct ScheduleVersionRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "schedule_version"
 
@@ -43,26 +34,11 @@ struct ScheduleVersionRecord: Codable, FetchableRecord, PersistableRecord {
         self.medicationID = medicationID
         effective = v.effective.dayNumber
         let s = v.schedule
-        paramA = nil
-        paramB = nil
-        weekdayMask = 0
-        switch s.recurrence {
-        case .daily:
-            kind = "daily"
-        case .weekdays(let days):
-            kind = "weekdays"
-            weekdayMask = days.reduce(0) { $0 | 1 << ($1.rawValue - 1) }
-        case .everyDays(let n):
-            kind = "every_days"; paramA = n
-        case .everyWeeks(let n):
-            kind = "every_weeks"; paramA = n
-        case .everyMonths(let n):
-            kind = "every_months"; paramA = n
-        case .cycle(let active, let rest):
-            kind = "cycle"; paramA = active; paramB = rest
-        case .asNeeded(let maxPerDay, let minInterval):
-            kind = "as_needed"; paramA = maxPerDay; paramB = minInterval
-        }
+        let flat = s.recurrence.flat
+        kind = flat.kind
+        paramA = flat.a
+        paramB = flat.b
+        weekdayMask = flat.weekdays.reduce(0) { $0 | 1 << ($1.rawValue - 1) }
         times = s.times.map(\.description).joined(separator: ",")
         window = s.window
         start = s.start.dayNumber
@@ -90,21 +66,12 @@ struct ScheduleVersionRecord: Codable, FetchableRecord, PersistableRecord {
             .badData("medicine #\(medicationID) has an unreadable schedule (\(what)); "
                 + "it was written by a newer or broken dosebar — restore a backup or re-add the medicine")
         }
-        func param(_ value: Int?, _ name: String) throws -> Int {
-            guard let value else { throw invalid("\(kind) without \(name)") }
-            return value
-        }
         let recurrence: Recurrence
-        switch kind {
-        case "daily": recurrence = .daily
-        case "weekdays":
-            recurrence = .weekdays(Set(Weekday.allCases.filter { weekdayMask & (1 << ($0.rawValue - 1)) != 0 }))
-        case "every_days": recurrence = .everyDays(try param(paramA, "N"))
-        case "every_weeks": recurrence = .everyWeeks(try param(paramA, "N"))
-        case "every_months": recurrence = .everyMonths(try param(paramA, "N"))
-        case "cycle": recurrence = .cycle(active: try param(paramA, "active"), rest: try param(paramB, "rest"))
-        case "as_needed": recurrence = .asNeeded(maxPerDay: paramA, minInterval: paramB)
-        default: throw invalid("kind '\(kind)'")
+        do {
+            let days = Set(Weekday.allCases.filter { weekdayMask & (1 << ($0.rawValue - 1)) != 0 })
+            recurrence = try Recurrence(flat: .init(kind: kind, a: paramA, b: paramB, weekdays: days))
+        } catch {
+            throw invalid(error.description)
         }
         var parsed: [LocalTime] = []
         if !times.isEmpty {
