@@ -29,7 +29,7 @@ extension AppContext {
     /// when set (it never advances, like the daemon's clock then), else the system clock read at each
     /// write, since a daemon's context lives for days.
     public var gateClock: @Sendable () -> Date {
-        let fixed: Date? = env["DOSEBAR_NOW"].flatMap { $0.isEmpty ? nil : $0 } == nil ? nil : now
+        let fixed: Date? = (try? AppContext.fixedClock(env)) == nil ? nil : now
         return { fixed ?? Date() }
     }
 }

@@ -154,7 +154,13 @@ public struct AppContext: Sendable {
 
     /// `DOSEBAR_NOW` replaces the clock (tests, replays).
     public static func clock(_ env: [String: String]) throws -> Date {
-        guard let text = env["DOSEBAR_NOW"], !text.isEmpty else { return Date() }
+        try fixedClock(env) ?? Date()
+    }
+
+    /// The instant `DOSEBAR_NOW` names, nil when it is unset or empty (the system clock): the one
+    /// place it is read.
+    public static func fixedClock(_ env: [String: String]) throws -> Date? {
+        guard let text = env["DOSEBAR_NOW"], !text.isEmpty else { return nil }
         guard let date = ISO8601.parse(text) else {
             throw DosebarError.usage("DOSEBAR_NOW: '\(text)' is not an ISO-8601 instant with an offset (e.g. 2026-11-22T08:30:00+09:00)")
         }

@@ -7,7 +7,7 @@ final class SystemClock: DaemonClock {
     private let fixed: Date?
 
     init(environment: [String: String]) throws {
-        fixed = environment["DOSEBAR_NOW"].flatMap { $0.isEmpty ? nil : $0 } == nil ? nil : try AppContext.clock(environment)
+        fixed = try AppContext.fixedClock(environment)
     }
 
     var now: Date { fixed ?? Date() }

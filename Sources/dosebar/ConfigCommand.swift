@@ -76,7 +76,7 @@ struct ConfigCommand: ParsableCommand {
         rows.append(zone)
 
         // DOSEBAR_NOW replaces the clock (tests, replays): worth seeing when it is left set.
-        let fixed = context.env["DOSEBAR_NOW"].map { !$0.isEmpty } ?? false
+        let fixed = (try? AppContext.fixedClock(context.env)) != nil
         let now = context.zone.local(context.now).iso8601
         rows.append(Row(key: "clock", label: c.text("config.clock"), text: fixed ? now : c.text("config.system_clock"),
                         value: fixed ? now as Any : NSNull(), origin: fixed ? .environment("DOSEBAR_NOW") : .default))
