@@ -125,7 +125,7 @@ public struct ImportService {
         }
         var unmatched: [String: (name: String, taken: Int, skipped: Int)] = [:]
         // Each medicine's tracking start as the import moves it: the store is asked to move it only for
-        // a dose before it (one UPDATE a dose was a thirteenth of a 3-year import). Nil: never moves.
+        // a dose before it (why: Benchmarks/README.md, "Measured reasons in the code"). Nil: never moves.
         var tracked: [Int64: Date] = [:]
         for m in byKey.values { if let t = m.trackedFrom { tracked[m.id] = t } }
         progress.begin(.doses, total: plan.doses.count)

@@ -32,7 +32,7 @@ struct JSONField {
     func named(_ owner: String) -> JSONField { JSONField(file: file, path: "", value: value, owner: owner) }
 
     /// Absent or `null`. By exact type: `value is NSNull` on an object or array bridges all of it to
-    /// Foundation first (a fifth of a 3-year import's time went there).
+    /// Foundation first (its cost: Benchmarks/README.md).
     var isAbsent: Bool {
         guard let value else { return true }
         return type(of: value) == NSNull.self

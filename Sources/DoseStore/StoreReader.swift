@@ -16,8 +16,8 @@ public struct StoreReader {
 
     /// Medicines with all their schedule versions, ordered by id; archived ones only when asked.
     ///
-    /// The queries of a `take` are SQL in cached statements: the query interface built them anew and
-    /// looked the tables' primary keys up on every run (a tenth of a `take`'s instructions).
+    /// The queries of a `take` are SQL in cached statements: the query interface builds them anew and
+    /// looks the tables' primary keys up on every run (its cost: Benchmarks/README.md).
     public func medications(includeArchived: Bool) throws -> [Medication] {
         let records = try MedicationRecord.fetchAll(db.cachedStatement(sql: includeArchived
             ? "SELECT * FROM medication ORDER BY id"

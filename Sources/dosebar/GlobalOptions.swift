@@ -30,7 +30,7 @@ struct GlobalOptions: ParsableArguments {
 }
 
 // The values are spelled out below: ArgumentParser's defaults find them through `String(describing:)`
-// on every run, before any command starts (1.7 M instructions of a `take`'s 84 M); same words.
+// on every run, before any command starts (its cost: Benchmarks/README.md); same words.
 extension Language: ExpressibleByArgument {
     /// `en`, `ko`, in any letter case.
     public init?(argument: String) { self.init(rawValue: argument.lowercased()) }

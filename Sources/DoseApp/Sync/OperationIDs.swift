@@ -1,8 +1,8 @@
 import Foundation
 
-/// Random (version 4) UUIDs in lowercase for operation ids, from random bytes read 4 KB at a time:
-/// Foundation's `UUID()` opens `/dev/urandom` for each one, which was a tenth of `sync init` of a long
-/// history.
+/// Random (version 4) UUIDs in lowercase for operation ids, from random bytes read 4 KB at a time
+/// (Foundation's `UUID()` opens `/dev/urandom` for each one: Benchmarks/README.md, "Measured reasons
+/// in the code").
 struct OperationIDs {
     private var pool: [UInt8] = []
     private var used = 0

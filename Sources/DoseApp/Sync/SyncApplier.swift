@@ -218,7 +218,7 @@ struct SyncApplier {
     /// Applies one operation; nil (and nothing written) when it must wait.
     private mutating func applyIfCan(_ op: SyncOperation) throws -> Applied? {
         // A dose writes nothing before it knows it can apply, and its only write (the event) is one
-        // statement: it needs no savepoint, which cost a tenth of applying a long history.
+        // statement: it needs no savepoint (their cost: Benchmarks/README.md).
         if op.knownKind == .take || op.knownKind == .skip {
             do { return try applyOne(op) } catch DosebarError.badData { return nil }
         }
