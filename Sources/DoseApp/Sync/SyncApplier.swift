@@ -250,11 +250,11 @@ struct SyncApplier {
             try details(op, &m)
         case .archive:
             let day = op.archivedOn.flatMap(LocalDate.init)
-            if try later(op, id, "archive") {
+            if try later(op, id, .archive) {
                 let before = m.archivedOn
                 m.archivedOn = day
                 try w.updateMedication(m)
-                try w.setRegister(medicationID: id, field: "archive", stamp: op.stamp)
+                try w.setRegister(medicationID: id, field: SyncRegister.archive.rawValue, stamp: op.stamp)
                 // History changes from the earlier of the two days (an archive undone by a later stamp too).
                 // (And the day before: its last slots' cut-off depends on the next slot, DESIGN §3.)
                 if let from = [before, day].compactMap({ $0 }).min() { touch(id, from.adding(days: -1)) }
@@ -368,7 +368,7 @@ struct SyncApplier {
         fill(op, &m)
         let id = try w.insertMedication(m)
         try w.linkMedicine(gid: gid, medicationID: id, name: name, device: op.device, stamp: op.stamp)
-        for field in SyncOperation.details { try w.setRegister(medicationID: id, field: field, stamp: op.stamp) }
+        for register in SyncRegister.details { try w.setRegister(medicationID: id, field: register.rawValue, stamp: op.stamp) }
         return true
     }
 
@@ -398,29 +398,34 @@ struct SyncApplier {
 
     /// Each detail the operation carries is a register of its own.
     private mutating func details(_ op: SyncOperation, _ m: inout Medication) throws {
-        var won: [String] = []
-        for field in op.changed ?? SyncOperation.details where try later(op, m.id, field) { won.append(field) }
+        var won: [SyncRegister] = []
+        for register in op.changedRegisters where try later(op, m.id, register) { won.append(register) }
         guard !won.isEmpty else { return }
         fill(op, &m, won)
         try w.updateMedication(m)
-        for field in won { try w.setRegister(medicationID: m.id, field: field, stamp: op.stamp) }
+        for register in won { try w.setRegister(medicationID: m.id, field: register.rawValue, stamp: op.stamp) }
         touch(m.id)
     }
 
-    private func fill(_ op: SyncOperation, _ m: inout Medication, _ fields: [String] = SyncOperation.details) {
-        for field in fields {
-            switch field {
-            case "name": if let name = op.name { m.name = name }
-            case "dose": m.dose = op.dose
-            case "group": m.group = op.group
-            case "note": m.note = op.note
-            case "per_dose": m.perDose = op.perDose ?? m.perDose
-            case "low_days": m.lowDays = op.lowDays ?? m.lowDays
-            default: continue
+    private func fill(_ op: SyncOperation, _ m: inout Medication, _ registers: [SyncRegister] = SyncRegister.details) {
+        for register in registers {
+            switch register {
+            case .name: if let name = op.name { m.name = name }
+            case .dose: m.dose = op.dose
+            case .group: m.group = op.group
+            case .note: m.note = op.note
+            case .perDose: m.perDose = op.perDose ?? m.perDose
+            case .lowDays: m.lowDays = op.lowDays ?? m.lowDays
+            case .archive: continue
             }
         }
     }
 
+    private func later(_ op: SyncOperation, _ id: Int64, _ register: SyncRegister) throws -> Bool {
+        try later(op, id, register.rawValue)
+    }
+
+    /// Whether `op` wins the register named `field` (a ``SyncRegister`` or a schedule version's).
     private func later(_ op: SyncOperation, _ id: Int64, _ field: String) throws -> Bool {
         SyncMerge.wins(op.stamp, over: try w.reader.register(medicationID: id, field: field))
     }

@@ -71,7 +71,7 @@ public final class SyncJournal {
         op.distinctFrom = others.isEmpty ? nil : others
         let add = try append(op)
         try w.linkMedicine(gid: gid, medicationID: m.id, name: m.name, device: device, stamp: add.stamp)
-        for field in SyncOperation.details { try w.setRegister(medicationID: m.id, field: field, stamp: add.stamp) }
+        for register in SyncRegister.details { try w.setRegister(medicationID: m.id, field: register.rawValue, stamp: add.stamp) }
         for v in m.versions { try scheduled(m.id, gid, v) }
         if stock, m.stock != nil { try stockSet(m, to: m.stock) }
         if m.archivedOn != nil { try archived(m) }
@@ -82,14 +82,12 @@ public final class SyncJournal {
     /// the new schedule version.
     public func edited(from old: Medication, to new: Medication, version: ScheduleVersion?) throws {
         let gid = try gid(of: new)
-        let changed = zip(SyncOperation.details, [old.name != new.name, old.dose != new.dose, old.group != new.group,
-                                                  old.note != new.note, old.perDose != new.perDose, old.lowDays != new.lowDays])
-            .filter(\.1).map(\.0)
+        let changed = SyncRegister.details.filter { $0.differs(old, new) }
         if !changed.isEmpty {
             var op = details(.edit, gid, new)
-            op.changed = changed
+            op.changed = changed.map(\.rawValue)
             let stored = try append(op)
-            for field in changed { try w.setRegister(medicationID: new.id, field: field, stamp: stored.stamp) }
+            for register in changed { try w.setRegister(medicationID: new.id, field: register.rawValue, stamp: stored.stamp) }
         }
         if old.stock != new.stock { try stockSet(new, to: new.stock) }
         if old.archivedOn != new.archivedOn { try archived(new) }
@@ -101,7 +99,7 @@ public final class SyncJournal {
         var op = SyncOperation(kind: .archive, medicine: try gid(of: m))
         op.archivedOn = m.archivedOn?.description
         let stored = try append(op)
-        try w.setRegister(medicationID: m.id, field: "archive", stamp: stored.stamp)
+        try w.setRegister(medicationID: m.id, field: SyncRegister.archive.rawValue, stamp: stored.stamp)
     }
 
     /// `resume`: active again (`archive` without a day), with the schedule versions that keep the

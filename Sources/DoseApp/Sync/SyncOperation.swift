@@ -138,9 +138,8 @@ public struct SyncOperation: Codable, Sendable, Equatable {
 
     public var knownKind: Kind? { Kind(rawValue: kind) }
 
-    /// A medicine's details, each its own register (the later stamp wins per detail, so a rename
-    /// on one device and a dose change on another both stay).
-    public static let details = ["name", "dose", "group", "note", "per_dose", "low_days"]
+    /// The wire names of a medicine's details (``SyncRegister/details``).
+    public static let details = SyncRegister.details.map(\.rawValue)
 
     /// The amount stock derivation reads, in hundredths (the `operation.amount` column): the stock
     /// value, the refill's or the dose's units.
