@@ -194,14 +194,14 @@ extension SyncOperation {
     /// The details of an `add` or `edit` among `fields`, through the gate.
     private func details(_ fields: [String]) throws {
         for field in fields {
-            switch field {
-            case "name": if let name { try FieldRules.name(name) }
-            case "dose": try FieldRules.doseText(dose)
-            case "group": try FieldRules.group(group)
-            case "note": try FieldRules.note(note)
-            case "per_dose": if let perDose { try FieldRules.perDose(perDose) }
-            case "low_days": if let lowDays { try FieldRules.lowDays(lowDays) }
-            default: continue
+            switch SyncRegister(rawValue: field) {
+            case .name: if let name { try FieldRules.name(name) }
+            case .dose: try FieldRules.doseText(dose)
+            case .group: try FieldRules.group(group)
+            case .note: try FieldRules.note(note)
+            case .perDose: if let perDose { try FieldRules.perDose(perDose) }
+            case .lowDays: if let lowDays { try FieldRules.lowDays(lowDays) }
+            case .archive, nil: continue
             }
         }
     }
