@@ -205,8 +205,9 @@ public struct ImportService {
         return s.start <= day && s.until.map { day <= $0 } ?? true
     }
 
-    /// An as-needed dose's identity: the medicine and the whole second it was taken at.
+    /// An as-needed dose's identity: the medicine and the whole second it was taken at
+    /// (``DoseEvent/second(of:)``).
     private static func instantKey(_ id: Int64, _ at: Date) -> String {
-        "\(id)@\(Int(unixSecondsOf: at))"
+        "\(id)@\(DoseEvent.second(of: at))"
     }
 }

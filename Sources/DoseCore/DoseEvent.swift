@@ -31,3 +31,16 @@ public struct DoseEvent: Hashable, Sendable, Identifiable {
         self.timeKnown = timeKnown; self.overLimit = overLimit
     }
 }
+
+extension DoseEvent {
+    /// A dose's identity in time: the whole second it was taken at, rounded down and clamped (never a
+    /// trap). Two records of one medicine's dose in the same second are one dose: sync's set of doses
+    /// (``SyncMerge/isSameDose(at:as:)``) and an import's idempotency both use this.
+    public static func second(_ unixSeconds: Double) -> Int64 {
+        guard unixSeconds.isFinite else { return 0 }
+        return Int64(max(-9e15, min(unixSeconds, 9e15)).rounded(.down))
+    }
+
+    /// ``second(_:)`` of an instant.
+    public static func second(of date: Date) -> Int64 { second(date.timeIntervalSince1970) }
+}

@@ -333,11 +333,8 @@ struct SyncApplier {
         return found
     }
 
-    /// The whole second of an instant (``SyncMerge/isSameDose(at:as:)``), clamped: never a trap.
-    private static func second(_ at: Double) -> Int64 {
-        guard at.isFinite else { return 0 }
-        return Int64(max(-9e15, min(at, 9e15)).rounded(.down))
-    }
+    /// The whole second of an instant (``DoseEvent/second(_:)``).
+    private static func second(_ at: Double) -> Int64 { DoseEvent.second(at) }
 
     private mutating func add(_ op: SyncOperation, _ gid: String) throws -> Bool {
         if let id = try w.reader.medicationID(gid: gid), var m = try w.reader.medication(id: id) {

@@ -52,7 +52,7 @@ public enum SyncMerge {
     /// Whether a take or skip at `at` (Unix seconds) is an event of the same kind and slot (or
     /// medicine and day, as needed) logged at `existing`: doses are a set, one per second.
     public static func isSameDose(at: Double, as existing: Date) -> Bool {
-        Int(saturating: at.rounded(.down)) == Int(saturating: existing.timeIntervalSince1970.rounded(.down))
+        DoseEvent.second(at) == DoseEvent.second(of: existing)
     }
 
     /// A slot's doses split: of those not undone, the one taken earliest (then by the smallest
