@@ -4,10 +4,7 @@ import Foundation
 public enum ISO8601 {
     /// `YYYY-MM-DDTHH:MM:SS±HH:MM` (or `Z` when `offset` is 0 and `zulu` is set).
     public static func format(_ date: Date, offset: Int, zulu: Bool = false) -> String {
-        let local = Int(unixSecondsOf: date) + offset
-        let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
-        let secs = local - days * 86400
-        let d = LocalDate(dayNumber: days)
+        let (d, secs) = LocalInstant.split(Int(unixSecondsOf: date) + offset)
         let c = d.components, a = abs(offset)
         if (0...9999).contains(c.year), a < 100 * 3600 {
             // Written as bytes, not joined from pieces: a timeline holds two instants per entry.

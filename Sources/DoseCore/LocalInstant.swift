@@ -15,9 +15,18 @@ public struct LocalInstant: Hashable, Sendable, Comparable {
     public var iso8601: String { ISO8601.format(date, offset: offset) }
 
     /// Local wall-clock `HH:MM`.
-    public var clock: String {
-        let local = Int(unixSecondsOf: date) + offset
-        let m = ((local % 86400) + 86400) % 86400 / 60
-        return LocalTime(minuteOfDay: m).description
+    public var clock: String { time.description }
+
+    /// The local date at this instant.
+    public var localDate: LocalDate { Self.split(Int(unixSecondsOf: date) + offset).day }
+
+    /// The local wall-clock time (minute precision) at this instant.
+    public var time: LocalTime { LocalTime(minuteOfDay: Self.split(Int(unixSecondsOf: date) + offset).second / 60) }
+
+    /// Local seconds (Unix seconds plus the offset) as a day and the second of that day, floored (a
+    /// moment before 1970 is on the day before): the one place local seconds become a date and a time.
+    public static func split(_ local: Int) -> (day: LocalDate, second: Int) {
+        let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
+        return (LocalDate(dayNumber: days), local - days * 86400)
     }
 }

@@ -22,16 +22,10 @@ public struct Zone: Sendable {
     public func local(_ instant: Date) -> LocalInstant { LocalInstant(date: instant, offset: offset(at: instant)) }
 
     /// The local date at `instant`.
-    public func date(of instant: Date) -> LocalDate {
-        let local = Int(unixSecondsOf: instant) + offset(at: instant)
-        return LocalDate(dayNumber: local >= 0 ? local / 86400 : (local - 86399) / 86400)
-    }
+    public func date(of instant: Date) -> LocalDate { local(instant).localDate }
 
     /// The local wall-clock time (minute precision) at `instant`.
-    public func time(of instant: Date) -> LocalTime {
-        let local = Int(unixSecondsOf: instant) + offset(at: instant)
-        return LocalTime(minuteOfDay: ((local % 86400) + 86400) % 86400 / 60)
-    }
+    public func time(of instant: Date) -> LocalTime { local(instant).time }
 
     /// The instant of a wall-clock `time` on `date`.
     /// In a spring-forward gap the time moves forward by the gap (02:30 → 03:30);

@@ -39,11 +39,3 @@ func el(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], _ chi
 func el(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], text: String) -> Markup {
     el(name, attributes, [Markup.text(text)])
 }
-
-extension LocalInstant {
-    /// The local date at this instant.
-    var localDate: LocalDate {
-        let local = Int(unixSecondsOf: date) + offset
-        return LocalDate(dayNumber: local >= 0 ? local / 86400 : (local - 86399) / 86400)
-    }
-}
