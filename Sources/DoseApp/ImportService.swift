@@ -75,10 +75,7 @@ public struct ImportService {
             guard let m = try w.reader.medication(id: id) else { throw DosebarError.internal("imported medicine #\(id) vanished") }
             byKey[key] = m
             try journal?.added(m)
-            let schedule = m.currentSchedule.map { s in
-                let times = s.times.map(\.description).joined(separator: ", ")
-                return context.catalog.describe(s) + (times.isEmpty ? "" : " " + times)
-            } ?? ""
+            let schedule = m.currentSchedule.map(context.catalog.describeWithTimes) ?? ""
             summary.added.append((m.name, schedule, pm.origin))
             lineOf[m.id] = summary.medicines.count
             var line = ImportSummary.Line(name: m.name, added: true)

@@ -695,6 +695,17 @@ public struct Catalog: Sendable {
         }
     }
 
+    /// A schedule's times, `08:00, 20:00` (empty for as-needed): the one way they are listed.
+    public func times(of schedule: Schedule, separator: String = ", ") -> String {
+        schedule.times.map(\.description).joined(separator: separator)
+    }
+
+    /// A schedule with its times, `daily 08:00, 20:00` (the import summary, the CSV report).
+    public func describeWithTimes(_ schedule: Schedule) -> String {
+        let times = times(of: schedule)
+        return times.isEmpty ? describe(schedule) : describe(schedule) + " " + times
+    }
+
     /// The words for a day's state in history (`all taken`, `모두 복용`).
     public func state(_ state: HistoryState) -> String {
         templates["history.state." + state.rawValue] ?? state.rawValue

@@ -78,8 +78,6 @@ public enum ReportCSV {
 
     /// A schedule with its times (`daily 08:00, 20:00`), as the report shows it.
     public static func schedule(_ s: Schedule?, catalog: Catalog) -> String {
-        guard let s else { return "" }
-        let times = s.times.map(\.description).joined(separator: ", ")
-        return times.isEmpty ? catalog.describe(s) : catalog.describe(s) + " " + times
+        s.map(catalog.describeWithTimes) ?? ""
     }
 }

@@ -248,7 +248,7 @@ fileprivate struct ReportPage {
 
     /// `daily at 08:00, 20:00`, with `until Sun 25 Oct` for a course that ended in the period.
     private func describe(_ s: Schedule) -> String {
-        let times = s.times.map(\.description).joined(separator: catalog.listSeparator)
+        let times = catalog.times(of: s, separator: catalog.listSeparator)
         var text = times.isEmpty ? catalog.describe(s) : catalog.text("report.schedule", ["schedule": catalog.describe(s), "times": times])
         if let until = s.until, until <= report.to { text += " " + catalog.text("report.until", ["date": shortDate(until)]) }
         return text

@@ -42,7 +42,7 @@ struct Add: ParsableCommand {
         let store = try context.openStore(.create)
         try MedicationService(context: context, store: store).add(m)
         let c = context.catalog
-        let times = sched.times.map(\.description).joined(separator: ", ")
+        let times = c.times(of: sched)
         Output.line(c.text("cli.added", ["name": m.name, "schedule": c.describe(sched),
                                          "times": times.isEmpty ? "" : c.text("cli.times", ["times": times]),
                                          "from": sched.start > context.today ? c.text("cli.from", ["date": sched.start.description]) : ""]))

@@ -56,7 +56,7 @@ struct Edit: ParsableCommand {
                 ? { base in try schedule.schedule(base: base, today: context.today, defaultWindow: defaultWindow) } : nil)
         let c = context.catalog
         if let new {
-            let times = new.times.map(\.description).joined(separator: ", ")
+            let times = c.times(of: new)
             Output.line(c.text("cli.updated_schedule", ["name": m.name, "schedule": c.describe(new), "date": effectiveDate.description,
                                                         "times": times.isEmpty ? "" : c.text("cli.times", ["times": times])]))
         } else {
