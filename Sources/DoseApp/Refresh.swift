@@ -33,7 +33,8 @@ public enum Refresh {
             let day = try service.load()
             let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now)
             let exporter = Exporter(options: context.config.renderOptions(context.catalog))
-            let outcome = try exporter.write(timeline, now: context.now, to: SharedDirectory(path: context.dirPath))
+            // ExportLock.run has prepared the directory.
+            let outcome = try exporter.write(timeline, now: context.now, to: SharedDirectory(path: context.dirPath), prepared: true)
             return try body(Written(timeline: timeline, slots: day.plan.carried + day.plan.slots, changed: outcome.changed,
                                     leftAlone: outcome.leftAlone))
         }

@@ -71,10 +71,11 @@ public struct Exporter: Sendable {
     }
 
     /// `export`, reporting the files left alone instead of throwing for them: a symlink a user
-    /// put in place of `waybar.json` does not keep `tmux.txt` from being current.
-    public func write(_ timeline: Timeline, now: Date, to directory: SharedDirectory) throws -> Outcome {
+    /// put in place of `waybar.json` does not keep `tmux.txt` from being current. `prepared`: the
+    /// caller has just run `directory.prepare()` (the export lock does), so it is not run twice.
+    public func write(_ timeline: Timeline, now: Date, to directory: SharedDirectory, prepared: Bool = false) throws -> Outcome {
         let others = try snapshotFiles(for: timeline, now: now)
-        try directory.prepare()
+        if !prepared { try directory.prepare() }
         var outcome = Outcome()
         func record(_ name: String, _ update: SharedDirectory.Update) {
             switch update {
