@@ -42,9 +42,11 @@ public enum Refresh {
 
     /// After a command changed data: the bar shows it at once. A failure here does not undo the
     /// change the user asked for; it is reported as a warning.
-    public static func afterChange(_ context: AppContext, _ store: DoseStore, progress: WorkProgress = .silent) {
+    /// `syncFlushed`: the command has just written this device's sync file itself (`sync now`).
+    public static func afterChange(_ context: AppContext, _ store: DoseStore, progress: WorkProgress = .silent,
+                                   syncFlushed: Bool = false) {
         do {
-            try SyncService(context: context, store: store).flush()
+            if !syncFlushed { try SyncService(context: context, store: store).flush() }
         } catch let e as DosebarError {
             Output.warning("saved, but not yet written to the sync folder ('dosebar sync now' retries): \(e.description)")
         } catch {

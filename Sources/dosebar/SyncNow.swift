@@ -22,6 +22,7 @@ struct SyncNow: ParsableCommand {
         let progress = WorkProgress.forStderr(context)
         let applied = try SyncService(context: context, store: store, progress: progress).now()
         Output.line(context.catalog.counted("sync.applied", applied))
-        Refresh.afterChange(context, store, progress: progress)
+        // now() flushed this device's file already.
+        Refresh.afterChange(context, store, progress: progress, syncFlushed: true)
     }
 }
