@@ -206,12 +206,18 @@ struct SyncApplier {
 
     /// Resolves the slots this batch gave doses (their operations stored), derives the stock of
     /// the medicines it touched and drops the history it changed.
-    mutating func finish() throws {
+    /// With `deferStock`, the touched medicines are only remembered (``SyncMeta/stockPending``): a long
+    /// file's batches would otherwise each read every stock operation of every medicine again.
+    mutating func finish(deferStock: Bool = false) throws {
         for slot in toResolve.sorted(by: { ($0.medicationID, $0.date, $0.time) < ($1.medicationID, $1.date, $1.time) }) {
             try w.resolveSlot(medicationID: slot.medicationID, day: slot.date, slotTime: slot.time)
         }
         toResolve.removeAll()
-        for id in touched.sorted() { try SyncStock.derive(medicationID: id, in: w) }
+        if deferStock {
+            try SyncStock.remember(touched, in: w)
+        } else {
+            for id in touched.sorted() { try SyncStock.derive(medicationID: id, in: w) }
+        }
         if let earliest { try w.historyChanged(on: earliest, today: today) }
     }
 

@@ -22,4 +22,8 @@ enum SyncMeta {
     /// Set when a medicine was purged (here or by another device's operation): this device's own
     /// file is to be rewritten without its lines and the database compacted (``SyncService``).
     static let rewrite = "sync.rewrite"
+    /// Medicines (local ids, comma-separated) whose stock is still to be derived: a long file is
+    /// applied in batches, each committed, and the stock is derived once after the last
+    /// (``SyncService``); kept here so a run cut short derives it the next time.
+    static let stockPending = "sync.stock-pending"
 }

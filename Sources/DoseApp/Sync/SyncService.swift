@@ -185,7 +185,9 @@ public struct SyncService {
                 let (n, newly) = try store.write(cacheMegabytes: read.lines.count > 10_000 ? 256 : nil) { w in
                     var applier = SyncApplier(w: w, today: context.today, now: context.now)
                     let n = try applier.apply(Array(batch), file: path, problems: Array(theirs))
-                    try applier.finish()
+                    // Stock is derived once, after the last batch (every batch re-reading every
+                    // stock operation made a 20-year first sync quadratic).
+                    try applier.finish(deferStock: true)
                     try w.setMeta(key, end.text)
                     try w.setMeta(markKey, endMark)
                     try announcePurges(applier, w)
@@ -197,6 +199,10 @@ public struct SyncService {
             } while !rest.isEmpty
             progress.end()
             report(skipped, in: path)
+        }
+        // The stock of the medicines the batches touched (and of a run cut short before).
+        if try store.read({ try !SyncStock.pending($0).isEmpty }) {
+            try store.write { try SyncStock.derivePending(in: $0) }
         }
         if try store.read({ try $0.hasPendingOperations() }) {
             let (n, newly) = try store.write { w in
