@@ -28,7 +28,7 @@ struct CountingEventsStoreTests {
         let (scheduled, extra) = try f.store.write { w in
             (try w.insertMedication(daily("Aspirin \(seed)", at: ["08:00", "20:00"])), try w.insertMedication(asNeeded("Ibuprofen \(seed)")))
         }
-        // With sync on every dose has operations and every slot is resolved; with it off neither.
+        // With sync on, doses have operations (zero to two each) and every slot is resolved; off, neither.
         let synced = rng.chance(0.8)
         var log: [DoseEvent] = []
         var firstOperation: [Int64: (stamp: String, id: String)] = [:]
