@@ -11,18 +11,21 @@ from .common import ROOT, log, sh, size_text
 
 
 def build(static):
-    """The release binary. Static (as `make install` ships it, DESIGN §6) builds in its own
-    scratch folder: --static-swift-stdlib changes every compile command, so sharing `.build`
-    with the usual dynamic release build would recompile everything at each switch."""
-    args = ["swift", "build", "-c", "release", "--product", "dosebar"]
+    """The release binary. Static: as `make install` ships it (DESIGN §6), built by
+    scripts/swift-release in its own scratch folder: its flags change every compile command, so
+    sharing `.build` with the usual dynamic release build would recompile everything at each
+    switch. Dynamic (--dynamic): a plain `swift build -c release`."""
     if static:
-        args += ["--static-swift-stdlib", "--scratch-path", ".build-bench"]
+        args = [os.path.join(ROOT, "scripts", "swift-release"), "--product", "dosebar", "--scratch-path", ".build-bench"]
+        show = args[:1] + args[3:] + ["--show-bin-path"]
+    else:
+        args = ["swift", "build", "-c", "release", "--product", "dosebar"]
+        show = args[:4] + ["--show-bin-path"]
     log(f"$ {' '.join(args)}")
     if subprocess.run(args, cwd=ROOT, stdout=sys.stderr).returncode != 0:
         sys.exit("bench: the release build failed (above); a source file being edited meanwhile? run again, "
                  "or pass --bin PATH")
-    path = subprocess.run(args[:4] + args[6:] + ["--show-bin-path"], cwd=ROOT,
-                          capture_output=True, text=True, check=True).stdout.strip()
+    path = subprocess.run(show, cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
     return os.path.join(path, "dosebar")
 
 
