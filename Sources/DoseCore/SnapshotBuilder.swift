@@ -29,6 +29,11 @@ public struct SnapshotBuilder: Sendable {
         pastTroubled = troubled
         slotScheduled = plan.slots.map { zone.local($0.instant) }
         slotEventAt = plan.slots.map { $0.event.map { zone.local($0.at) } }
+        slotDoses = zip(plan.slots, slotScheduled).map { slot, scheduled in
+            Snapshot.Dose(medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
+                          group: slot.medication.group, day: slot.key.date, scheduled: scheduled, status: .upcoming,
+                          takenAt: nil, timeKnown: slot.event?.timeKnown != false, lateMinutes: nil)
+        }
         slotLabels = plan.slots.map { slot in
             var line = zone.local(slot.instant).clock + "  " + slot.medication.name
             if let dose = slot.medication.dose, !dose.isEmpty { line += " " + dose }
@@ -70,6 +75,9 @@ public struct SnapshotBuilder: Sendable {
     /// Each slot's scheduled instant and event instant with their offsets (a zone lookup each, done once).
     private let slotScheduled: [LocalInstant]
     private let slotEventAt: [LocalInstant?]
+    /// Each slot's dose line with what does not depend on the instant filled in: an entry sets its
+    /// status, take time and lateness (a copy per entry, not a line built from the medicine's fields).
+    private let slotDoses: [Snapshot.Dose]
     private let statusWords: [SlotStatus: String]
     private let stockLines: [Snapshot.Stock]
     private let cycleLines: [Snapshot.Cycle]
@@ -213,20 +221,22 @@ public struct SnapshotBuilder: Sendable {
                 group: slot.medication.group, day: slot.key.date, scheduled: carriedScheduled[index], status: status,
                 takenAt: nil, lateMinutes: lateMinutes))
         }
-        for (index, slot) in plan.slots.enumerated() {
-            let status = slot.status(at: t)
+        for index in plan.slots.indices {
+            let status = plan.slots[index].status(at: t)
             tally.counts.total += 1
             var lateMinutes: Int?
             switch status {
             case .upcoming:
                 tally.counts.upcoming += 1
-                if tally.next.isEmpty || tally.next[0].instant == slot.instant { tally.next.append(slot) }
-            case .due: tally.counts.due += 1; tally.dueSlots.append(Named(slot: slot, name: slot.medication.name))
+                if tally.next.isEmpty || tally.next[0].instant == plan.slots[index].instant { tally.next.append(plan.slots[index]) }
+            case .due:
+                tally.counts.due += 1
+                tally.dueSlots.append(Named(slot: plan.slots[index], name: plan.slots[index].medication.name))
             case .late:
                 tally.counts.late += 1
-                let m = slot.lateMinutes(at: t)
+                let m = plan.slots[index].lateMinutes(at: t)
                 lateMinutes = m
-                tally.lateSlots.append((Named(slot: slot, name: slot.medication.name), m))
+                tally.lateSlots.append((Named(slot: plan.slots[index], name: plan.slots[index].medication.name), m))
                 tally.troubled.append(index)
             case .missed:
                 tally.counts.missed += 1; tally.knownToday += 1
@@ -238,12 +248,12 @@ public struct SnapshotBuilder: Sendable {
                 tally.troubled.append(index)
             case .skipped: tally.counts.skipped += 1; tally.knownToday += 1
             }
-            let takenAt: LocalInstant? = status.isTaken ? slotEventAt[index] : nil
+            var dose = slotDoses[index]
+            dose.status = status
+            if status.isTaken { dose.takenAt = slotEventAt[index] } else { dose.timeKnown = true }
+            dose.lateMinutes = lateMinutes
             tally.labels.append(slotLabels[index])
-            tally.doses.append(Snapshot.Dose(
-                medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
-                group: slot.medication.group, day: slot.key.date, scheduled: slotScheduled[index], status: status,
-                takenAt: takenAt, timeKnown: !(status.isTaken && slot.event?.timeKnown == false), lateMinutes: lateMinutes))
+            tally.doses.append(dose)
         }
         return tally
     }
