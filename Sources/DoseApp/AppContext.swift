@@ -80,6 +80,8 @@ public struct AppContext: Sendable {
     public let catalog: Catalog
     /// Where each path and setting in force came from (`dosebar config`).
     public let origins: Origins
+    /// The refresh the changes committed in this context owe (``WriteScope``).
+    let owedRefresh = OwedRefresh()
 
     /// Where the database, shared directory, config file, language and zone in force came from.
     public struct Origins: Sendable, Equatable {
