@@ -209,6 +209,9 @@ public struct AppContext: Sendable {
         }
     }
 
+    /// The name of the newest database migration this build knows (`dosebar --version`).
+    public static var schemaMigration: String { DoseStore.schemaMigration }
+
     /// Whether something is at the database path (a file SQLite may or may not accept).
     public var databaseExists: Bool {
         var info = stat()

@@ -30,6 +30,9 @@ extension MedicationService {
         }
     }
 
+    /// The database's write-ahead log, which another process's open read can keep (``compact()``).
+    public var logPath: String { store.path + "-wal" }
+
     /// Compacts the database after a purge: false when another process's open read kept part of
     /// the log (it is emptied when that process lets go of the database).
     public func compact() throws -> Bool {

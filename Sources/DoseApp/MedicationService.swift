@@ -12,6 +12,11 @@ public struct MedicationService {
         self.context = context; self.store = store
     }
 
+    /// The medicines (with the archived ones when `includeArchived`), for `list` and completion.
+    public func medications(includeArchived: Bool) throws -> [Medication] {
+        try store.read { try $0.medications(includeArchived: includeArchived) }
+    }
+
     /// Adds `medication` (its id is ignored) with its schedule versions; a name an active
     /// medicine has (in any letter case or Unicode form) is refused by the store. It is tracked
     /// from now (DESIGN §3 Tracking start) unless it says otherwise.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 
 /// `dosebar add`: a new medicine with its schedule.
 struct Add: ContextCommand {

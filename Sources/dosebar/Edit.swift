@@ -1,7 +1,6 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 
 /// `dosebar edit`: change a medicine; schedule changes apply from a date on and never rewrite the past.
 struct Edit: ContextCommand {

@@ -4,7 +4,7 @@ import DoseCore
 import DoseExport
 
 /// `dosebar history`: a calendar of past days.
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Show a calendar of past days, coloured by how each day went.",
@@ -35,8 +35,7 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let service = HistoryService(store: try context.openStore(), context: context)
         let medication = try name.map { try service.medication(named: $0) }
         // By default five rows: this week and the four before, from a Monday.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +53,7 @@ struct Purge: ContextCommand {
         // Compacted once the change is flushed and shown (``MedicationService/purge(_:)``).
         context.settle()
         if try !service.compact() {
-            Output.warning(catalog.text("purge.log_held", ["path": store.path + "-wal"]))
+            Output.warning(catalog.text("purge.log_held", ["path": service.logPath]))
         }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 
 /// `dosebar remove`: archive a medicine; its history stays.
 struct Remove: ContextCommand {

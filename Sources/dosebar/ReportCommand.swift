@@ -4,7 +4,7 @@ import DoseCore
 import DoseExport
 
 /// `dosebar report`: the doctor's report.
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write a report of past days for your doctor (HTML, CSV or JSON).",
@@ -50,10 +50,16 @@ struct ReportCommand: ParsableCommand {
         _ = try JSONFlag.format(json: json, format: format, default: .json)
     }
 
-    func run() throws {
+    /// The format and the file agree, checked before the context is built (as before it).
+    func precheck() throws { _ = try resolvedFormat() }
+
+    func resolvedFormat() throws -> ReportOutput.Format {
         let asked = json ? try JSONFlag.format(json: json, format: format, default: .json) : format
-        let format = try ReportOutput.resolve(format: asked, output: output)
-        let context = try AppContext(global.options)
+        return try ReportOutput.resolve(format: asked, output: output)
+    }
+
+    func run(_ context: AppContext) throws {
+        let format = try resolvedFormat()
         if let output {
             try ReportOutput.check(output, format: format, database: context.dbPath, force: force)
         }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 
 /// `dosebar resume`: bring a removed (archived) medicine back from today.
 struct Resume: ContextCommand {

@@ -4,7 +4,7 @@ import DoseCore
 import DoseExport
 
 /// `dosebar stats`: adherence figures over N days and the N before.
-struct StatsCommand: ParsableCommand {
+struct StatsCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Show adherence over the last N days, next to the N days before.",
@@ -33,8 +33,7 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let service = HistoryService(store: try context.openStore(), context: context)
         let medication = try name.map { try service.medication(named: $0) }
         // The days asked for (default the last 30) and as many just before them.

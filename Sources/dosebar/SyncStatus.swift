@@ -1,11 +1,11 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseExport
 import DoseStore
+import DoseExport
 
 /// `dosebar sync status`: the devices this one knows and how far it applied each.
-struct SyncStatus: ParsableCommand {
+struct SyncStatus: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "List the devices, how many of their operations were applied, and the lines skipped, held or waiting.",
@@ -27,8 +27,7 @@ struct SyncStatus: ParsableCommand {
     /// Skipped lines of one file listed one by one; the rest are counted.
     static let listed = 20
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let service = SyncService(context: context, store: store)
         let (setup, devices, skipped, waiting) = try service.status()
