@@ -27,9 +27,9 @@ struct ImportCSV: ContextCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run(_ context: AppContext) throws {
-        let plan = try ReportCSVReader(context: context).plan(path: file)
-        let store = try context.openStore(.create)
         let progress = WorkProgress.forStderr(context)
+        let plan = try ReportCSVReader(context: context).plan(path: file, progress: progress)
+        let store = try context.openStore(.create)
         let summary = try ImportService(context: context, store: store).apply(plan, dryRun: options.dryRun, progress: progress)
         if options.json { Output.line(summary.json) } else { summary.lines(context.catalog).forEach(Output.line) }
     }
