@@ -1,0 +1,70 @@
+@testable import DoseApp
+import DoseCore
+import DoseStore
+import Foundation
+import Testing
+
+/// `stats` as a DoseApp call (``HistoryService/stats(_:medication:)``): the days asked for next to as
+/// many just before, from doses recorded in a real store through ``DoseRecorder``.
+@Suite("stats as a service")
+struct HistoryStatsTests {
+    let root = NSTemporaryDirectory() + "dosebar-stats-\(UUID().uuidString)"
+
+    func context() throws -> AppContext {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        return try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared",
+                                                  "DOSEBAR_NOW": "2026-11-22T12:00:00+09:00", "TZ": "Asia/Seoul",
+                                                  "XDG_CONFIG_HOME": root + "/config"])
+    }
+
+    func daily(_ name: String, at time: String, _ context: AppContext) -> Medication {
+        let start = LocalDate("2026-11-01")!
+        var m = Medication(id: 0, name: name, versions: [ScheduleVersion(effective: start, schedule: Schedule(
+            recurrence: .daily, times: [LocalTime(time)!], window: 7200, start: start, until: nil))])
+        m.trackedFrom = ISO8601DateFormatter().date(from: "2026-11-01T00:00:00+09:00")
+        return m
+    }
+
+    func at(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "+09:00")! }
+
+    @Test("three days next to the three before: per medicine, overall, one medicine alone")
+    func threeDays() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let context = try context()
+        let store = try context.openStore(.create)
+        let medicines = MedicationService(context: context, store: store)
+        try medicines.add(daily("Aspirin", at: "08:00", context))
+        try medicines.add(daily("Iron", at: "20:00", context))
+        let recorder = DoseRecorder(context: context, store: store)
+        // The three days before: Aspirin taken on time each day, Iron never (missed).
+        for day in 16...18 { _ = try recorder.record(.taken, names: ["Aspirin"], at: at("2026-11-\(day)T08:10:00"), next: false) }
+        // The three days asked for: Aspirin on time, then late, then missed; Iron skipped, then on time twice.
+        _ = try recorder.record(.taken, names: ["Aspirin"], at: at("2026-11-19T08:05:00"), next: false)
+        _ = try recorder.record(.taken, names: ["Aspirin"], at: at("2026-11-20T11:00:00"), next: false)
+        _ = try recorder.record(.skipped, names: ["Iron"], at: at("2026-11-19T20:00:00"), next: false)
+        _ = try recorder.record(.taken, names: ["Iron"], at: at("2026-11-20T20:10:00"), next: false)
+        _ = try recorder.record(.taken, names: ["Iron"], at: at("2026-11-21T19:55:00"), next: false)
+        context.settle { _, _, _, _ in }
+
+        let service = HistoryService(store: store, context: context)
+        let current = LocalDate("2026-11-19")!...LocalDate("2026-11-21")!
+        #expect(HistoryService.previous(current) == LocalDate("2026-11-16")!...LocalDate("2026-11-18")!)
+        let stats = try service.stats(current, medication: nil)
+        #expect(stats.days == 3 && stats.from == current.lowerBound && stats.to == current.upperBound)
+        #expect(stats.medications.map(\.name) == ["Aspirin", "Iron"])
+        let aspirin = stats.medications[0], iron = stats.medications[1]
+        #expect([aspirin.figures.taken, aspirin.figures.onTime, aspirin.figures.late, aspirin.figures.missed] as [Int] == [2, 1, 1, 1])
+        #expect(aspirin.figures.lateMinutesTotal == 180)
+        #expect([aspirin.previous.taken, aspirin.previous.onTime, aspirin.previous.missed] as [Int] == [3, 3, 0])
+        #expect(aspirin.mostLateSlot == LocalTime("08:00"))
+        #expect([iron.figures.taken, iron.figures.onTime, iron.figures.skipped, iron.figures.missed] as [Int] == [2, 2, 1, 0])
+        #expect([iron.previous.taken, iron.previous.missed] as [Int] == [0, 3])
+        #expect([stats.overall.taken, stats.overall.skipped, stats.overall.missed, stats.overall.onTime] as [Int] == [4, 1, 1, 3])
+        #expect([stats.previous.taken, stats.previous.missed] as [Int] == [3, 3])
+
+        let ironID = try #require(try medicines.medications(includeArchived: false).first { $0.name == "Iron" })
+        let alone = try service.stats(current, medication: ironID)
+        #expect(alone.medications.map(\.name) == ["Iron"])
+        #expect(alone.overall == iron.figures && alone.previous == iron.previous)
+    }
+}
