@@ -65,12 +65,7 @@ struct ReportCommand: ContextCommand {
         }
         let service = HistoryService(store: try context.openStore(), context: context)
         let medication = try name.map { try service.medication(named: $0) }
-        let report = Report(try service.ledger(try range.range(service, defaultDays: 30)), medicationID: medication?.id)
-        let text = switch format {
-        case .csv: ReportCSV.render(report)
-        case .json: HistoryJSON.report(report, catalog: context.catalog) + "\n"
-        case .html: ReportHTML.render(report, catalog: context.catalog, generatedAt: context.zone.local(context.now))
-        }
+        let text = try service.report(try range.range(service, defaultDays: 30), medication: medication, format: format)
         if let output {
             try ReportOutput.write(text, to: output, format: format, database: context.dbPath, force: force)
             // On stdout: the report itself went to the file.

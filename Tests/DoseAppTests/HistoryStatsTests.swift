@@ -4,9 +4,9 @@ import DoseStore
 import Foundation
 import Testing
 
-/// `stats` as a DoseApp call (``HistoryService/stats(_:medication:)``): the days asked for next to as
+/// `stats` and `report` as DoseApp calls (``HistoryService/stats(_:medication:)``, ``HistoryService/report(_:medication:format:)``): the days asked for next to as
 /// many just before, from doses recorded in a real store through ``DoseRecorder``.
-@Suite("stats as a service")
+@Suite("stats and report as services")
 struct HistoryStatsTests {
     let root = NSTemporaryDirectory() + "dosebar-stats-\(UUID().uuidString)"
 
@@ -27,25 +27,31 @@ struct HistoryStatsTests {
 
     func at(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "+09:00")! }
 
-    @Test("three days next to the three before: per medicine, overall, one medicine alone")
-    func threeDays() throws {
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let context = try context()
+    /// Aspirin (08:00) and Iron (20:00), daily since 2026-11-01. From 16 to 18 November, Aspirin
+    /// taken on time each day, Iron never; then Aspirin on time, late, missed; Iron skipped, then on
+    /// time twice.
+    func recorded(_ context: AppContext) throws -> DoseStore {
         let store = try context.openStore(.create)
         let medicines = MedicationService(context: context, store: store)
         try medicines.add(daily("Aspirin", at: "08:00", context))
         try medicines.add(daily("Iron", at: "20:00", context))
         let recorder = DoseRecorder(context: context, store: store)
-        // The three days before: Aspirin taken on time each day, Iron never (missed).
         for day in 16...18 { _ = try recorder.record(.taken, names: ["Aspirin"], at: at("2026-11-\(day)T08:10:00"), next: false) }
-        // The three days asked for: Aspirin on time, then late, then missed; Iron skipped, then on time twice.
         _ = try recorder.record(.taken, names: ["Aspirin"], at: at("2026-11-19T08:05:00"), next: false)
         _ = try recorder.record(.taken, names: ["Aspirin"], at: at("2026-11-20T11:00:00"), next: false)
         _ = try recorder.record(.skipped, names: ["Iron"], at: at("2026-11-19T20:00:00"), next: false)
         _ = try recorder.record(.taken, names: ["Iron"], at: at("2026-11-20T20:10:00"), next: false)
         _ = try recorder.record(.taken, names: ["Iron"], at: at("2026-11-21T19:55:00"), next: false)
         context.settle { _, _, _, _ in }
+        return store
+    }
 
+    @Test("three days next to the three before: per medicine, overall, one medicine alone")
+    func threeDays() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let context = try context()
+        let store = try recorded(context)
+        let medicines = MedicationService(context: context, store: store)
         let service = HistoryService(store: store, context: context)
         let current = LocalDate("2026-11-19")!...LocalDate("2026-11-21")!
         #expect(HistoryService.previous(current) == LocalDate("2026-11-16")!...LocalDate("2026-11-18")!)
@@ -66,5 +72,30 @@ struct HistoryStatsTests {
         let alone = try service.stats(current, medication: ironID)
         #expect(alone.medications.map(\.name) == ["Iron"])
         #expect(alone.overall == iron.figures && alone.previous == iron.previous)
+    }
+
+    @Test("report: one medicine's slots in CSV, every medicine's in JSON, HTML stamped with now")
+    func report() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let context = try context()
+        let store = try recorded(context)
+        let service = HistoryService(store: store, context: context)
+        let days = LocalDate("2026-11-19")!...LocalDate("2026-11-21")!
+        let iron = try service.medication(named: "Iron")
+        let csv = try service.report(days, medication: iron, format: .csv).split(whereSeparator: \.isNewline).map(String.init)
+        #expect(csv.first?.hasPrefix("date,scheduled,medication") == true)
+        let rows = csv.dropFirst()
+        #expect(rows.count == 3 && rows.allSatisfy { $0.contains(",Iron,") }, "\(csv)")
+        #expect(rows.map { $0.split(separator: ",", omittingEmptySubsequences: false)[4] } == ["skipped", "taken", "taken"])
+
+        let json = try service.report(days, medication: nil, format: .json)
+        #expect(json.hasSuffix("}\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object.keys.contains { ($0 == "slots" || $0 == "rows") })
+        #expect(json.contains("\"Aspirin\"") && json.contains("\"Iron\""))
+
+        let html = try service.report(days, medication: nil, format: .html)
+        #expect(html.hasPrefix("<!DOCTYPE html>") || html.hasPrefix("<!doctype html>"))
+        #expect(html.contains("12:00"), "stamped with now (the doses are at 08:00, 11:00 and 20:00)")
     }
 }
