@@ -31,9 +31,7 @@ struct Status: ContextCommand {
     func run(_ context: AppContext) throws {
         // validate() checked it.
         let format = try JSONFlag.format(json: json, format: format, default: .text)
-        let store = try context.openStore()
-        let timeline = try DayService(store: store, context: context).timeline()
-        guard let snapshot = timeline.entry(at: context.now) else { throw DosebarError.internal("empty timeline") }
+        let snapshot = try DayService(store: try context.openStore(), context: context).current()
         Output.line(Exporter(options: context.config.renderOptions(context.catalog)).render(format, snapshot))
     }
 }

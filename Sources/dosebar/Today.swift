@@ -24,8 +24,7 @@ struct Today: ContextCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
     func run(_ context: AppContext) throws {
-        let service = DayService(store: try context.openStore(), context: context)
-        let snapshot = TimelineProvider(builder: service.builder(try service.load())).snapshot(at: context.now)
+        let snapshot = try DayService(store: try context.openStore(), context: context).snapshot()
         if json {
             Output.line(SnapshotJSON.snapshot(snapshot))
         } else {
