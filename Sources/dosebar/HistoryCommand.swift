@@ -40,8 +40,7 @@ struct HistoryCommand: ContextCommand {
         let medication = try name.map { try service.medication(named: $0) }
         // By default five rows: this week and the four before, from a Monday.
         let days = try range.range(service, defaultDays: 28 + context.today.weekday.rawValue)
-        let records = try service.ledger(days).dayRecords(medicationID: medication?.id)
-        let duplicates = try service.duplicates(days, medicationID: medication?.id)
+        let (records, duplicates) = try service.days(days, medication: medication)
         if json {
             Output.line(HistoryJSON.days(records, duplicates: duplicates))
             return

@@ -4,9 +4,10 @@ import DoseStore
 import Foundation
 import Testing
 
-/// `stats` and `report` as DoseApp calls (``HistoryService/stats(_:medication:)``, ``HistoryService/report(_:medication:format:)``): the days asked for next to as
-/// many just before, from doses recorded in a real store through ``DoseRecorder``.
-@Suite("stats and report as services")
+/// `history`, `stats` and `report` as DoseApp calls (``HistoryService/days(_:medication:)``,
+/// ``HistoryService/stats(_:medication:)``, ``HistoryService/report(_:medication:format:)``), from
+/// doses recorded in a real store through ``DoseRecorder``.
+@Suite("history, stats and report as services")
 struct HistoryStatsTests {
     let root = NSTemporaryDirectory() + "dosebar-stats-\(UUID().uuidString)"
 
@@ -97,5 +98,20 @@ struct HistoryStatsTests {
         let html = try service.report(days, medication: nil, format: .html)
         #expect(html.hasPrefix("<!DOCTYPE html>") || html.hasPrefix("<!doctype html>"))
         #expect(html.contains("12:00"), "stamped with now (the doses are at 08:00, 11:00 and 20:00)")
+    }
+
+    @Test("history: each day of one medicine or of all, no duplicates on a single device")
+    func history() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let context = try context()
+        let store = try recorded(context)
+        let service = HistoryService(store: store, context: context)
+        let days = LocalDate("2026-11-19")!...LocalDate("2026-11-21")!
+        let aspirin = try service.days(days, medication: try service.medication(named: "Aspirin"))
+        #expect(aspirin.records.map(\.day) == [LocalDate("2026-11-19")!, LocalDate("2026-11-20")!, LocalDate("2026-11-21")!])
+        #expect(aspirin.records.map { [$0.total, $0.taken, $0.late, $0.missed] } == [[1, 1, 0, 0], [1, 1, 1, 0], [1, 0, 0, 1]] as [[Int]])
+        #expect(aspirin.duplicates.isEmpty)
+        let all = try service.days(days, medication: nil)
+        #expect(all.records.map { [$0.total, $0.taken, $0.skipped] } == [[2, 1, 1], [2, 2, 0], [2, 1, 0]] as [[Int]])
     }
 }
