@@ -80,6 +80,8 @@ public struct AppContext: Sendable {
     public let catalog: Catalog
     /// Where each path and setting in force came from (`dosebar config`).
     public let origins: Origins
+    /// The refresh the changes committed in this context owe (``WriteScope``).
+    let owedRefresh = OwedRefresh()
 
     /// Where the database, shared directory, config file, language and zone in force came from.
     public struct Origins: Sendable, Equatable {
@@ -206,6 +208,9 @@ public struct AppContext: Sendable {
             return try DoseStore(path: dbPath, creation: .never, clock: gateClock)
         }
     }
+
+    /// The name of the newest database migration this build knows (`dosebar --version`).
+    public static var schemaMigration: String { DoseStore.schemaMigration }
 
     /// Whether something is at the database path (a file SQLite may or may not accept).
     public var databaseExists: Bool {

@@ -131,6 +131,7 @@ public struct BackupService {
             // What this machine wrote to its sync file after the backup was made is its own, not
             // another machine's (a copied home): it is applied again, so nothing is lost.
             do { try SyncService(context: context, store: store).adoptOwnFile() } catch { Output.warning("\(error)") }
+            context.changed(store)
             return Restored(contents: contents, keptAt: keptAt, store: store, otherDevice: otherDevice)
         } catch {
             undo()

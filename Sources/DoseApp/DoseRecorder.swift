@@ -39,7 +39,8 @@ public struct DoseRecorder {
         if let named = slot?.date, named > zone.date(of: when) {
             throw DosebarError.badData(context.catalog.text("error.slot_future", ["date": named.description, "time": slot!.time.description]))
         }
-        return try store.write { w -> [Recorded] in
+        return try context.change(store) { scope -> [Recorded] in
+            let w = scope.writer
             let all = try w.reader.medications(includeArchived: true)
             let active = all.filter { $0.archivedOn == nil }
             // The day before too: its slots still open after midnight are taken as last night's (DESIGN §2).
@@ -49,7 +50,7 @@ public struct DoseRecorder {
             let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, following: following,
                                                    medications: all, at: at, now: now, next: next, force: force,
                                                    slot: slot?.time, catalog: context.catalog)
-            let journal = try SyncJournal.open(w, context)
+            let journal = try scope.journal()
             let logged = try w.reader.actionInstant(now: context.now)
             var recorded: [Recorded] = []
             for target in targets {
@@ -62,10 +63,8 @@ public struct DoseRecorder {
                 }
                 recorded.append(r)
             }
-            try journal?.finish()
             // The earliest day whose history changed: a carried slot belongs to yesterday.
-            let changed = recorded.map { $0.slot?.key.date ?? zone.date(of: when) }.min() ?? day
-            try w.historyChanged(on: changed, today: context.today)
+            scope.historyChanged(on: recorded.map { $0.slot?.key.date ?? zone.date(of: when) }.min() ?? day)
             return recorded
         }
     }
@@ -75,9 +74,10 @@ public struct DoseRecorder {
     @discardableResult
     public func record(_ kind: DoseEvent.Kind, slots: [SlotKey]) throws -> [Recorded] {
         let zone = context.zone
-        return try store.write { w -> [Recorded] in
+        return try context.change(store) { scope -> [Recorded] in
+            let w = scope.writer
             let meds = try w.reader.medications(includeArchived: false)
-            let journal = try SyncJournal.open(w, context)
+            let journal = try scope.journal()
             let logged = try w.reader.actionInstant(now: context.now)
             var recorded: [Recorded] = []
             for day in Set(slots.map(\.date)).sorted() {
@@ -86,9 +86,8 @@ public struct DoseRecorder {
                     guard let slot = (plan.slots + plan.untracked).first(where: { $0.key == key }), slot.event == nil else { continue }
                     recorded.append(try write(kind, .slot(slot), at: context.now, logged: logged, day: day, in: w, journal))
                 }
-                try w.historyChanged(on: day, today: context.today)
+                scope.historyChanged(on: day)
             }
-            try journal?.finish()
             return recorded
         }
     }

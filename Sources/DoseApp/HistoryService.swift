@@ -43,6 +43,12 @@ public struct HistoryService {
         try store.read { try $0.duplicateCounts(days: days, medicationID: medicationID) }
     }
 
+    /// `history`: each day of `days` for `medication` (nil: every medicine) and the doses merged as
+    /// duplicates on each (days without any are absent).
+    public func days(_ days: ClosedRange<LocalDate>, medication: Medication?) throws -> (records: [DayRecord], duplicates: [LocalDate: Int]) {
+        (try ledger(days).dayRecords(medicationID: medication?.id), try duplicates(days, medicationID: medication?.id))
+    }
+
     /// The medicine a NAME argument means, archived ones included (their history is kept).
     public func medication(named name: String) throws -> Medication {
         let all = try store.read { try $0.medications(includeArchived: true) }

@@ -23,8 +23,8 @@ public struct ImportService {
     /// counts its doses.
     public func apply(_ plan: ImportPlan, dryRun: Bool, progress: WorkProgress = .silent) throws -> ImportSummary {
         do {
-            return try store.write { w in
-                let summary = try apply(plan, in: w, progress)
+            return try context.change(store, progress: progress) { scope in
+                let summary = try apply(plan, in: scope, progress)
                 if dryRun { throw DryRun(summary: summary) }
                 return summary
             }
@@ -35,21 +35,14 @@ public struct ImportService {
         }
     }
 
-    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ progress: WorkProgress) throws -> ImportSummary {
-        let journal = try SyncJournal.open(w, context)
-        let summary = try apply(plan, in: w, journal, progress)
-        try journal?.finish()
-        return summary
-    }
-
-    private func apply(_ plan: ImportPlan, in w: StoreWriter, _ journal: SyncJournal?, _ progress: WorkProgress) throws -> ImportSummary {
-        let zone = context.zone, today = context.today
+    private func apply(_ plan: ImportPlan, in scope: WriteScope, _ progress: WorkProgress) throws -> ImportSummary {
+        let w = scope.writer, journal = try scope.journal()
+        let zone = context.zone
         let logged = try w.reader.actionInstant(now: context.now)
         var summary = ImportSummary()
         summary.missed = plan.missed
         summary.noEquivalent = plan.noEquivalent
-        var earliest: LocalDate?
-        func touched(_ d: LocalDate) { earliest = min(earliest ?? d, d) }
+        func touched(_ d: LocalDate) { scope.historyChanged(on: d) }
 
         // Medicines: an active one of that name first, else the newest archived one, else a new one.
         var byKey: [String: Medication] = [:]
@@ -95,10 +88,7 @@ public struct ImportService {
         }
         // An extra dose is stored on the day it was taken, which can follow its slot's day (00:30 after a 22:00).
         let stored = days + plan.doses.map { zone.date(of: $0.at) }
-        guard let first = stored.min(), let last = stored.max() else {
-            if let earliest { try w.historyChanged(on: earliest, today: today) }
-            return summary
-        }
+        guard let first = stored.min(), let last = stored.max() else { return summary }
         var resolved = Set<SlotKey>()
         var asNeededAt = Set<String>()
         for e in try w.reader.events(days: first...last) {
@@ -174,7 +164,6 @@ public struct ImportService {
             summary.noEquivalent.append(context.catalog.text("import.no_slot", ["name": u.name, "taken": String(u.taken),
                                                                               "skipped": String(u.skipped)]))
         }
-        if let earliest { try w.historyChanged(on: earliest, today: today) }
         return summary
     }
 

@@ -24,14 +24,14 @@ extension MedicationService {
     /// device's file loses its lines at the next flush (``SyncService/flush()``). Call ``compact()``
     /// once the change is flushed and the shared directory refreshed.
     public func purge(_ target: PurgeTarget) throws {
-        try store.write { w in
-            let gids = try w.purgeMedication(id: target.medication.id)
-            if let journal = try SyncJournal.open(w, context) {
-                if !gids.isEmpty { try journal.purged(gids: gids) }
-                try journal.finish()
-            }
+        try context.change(store) { scope in
+            let gids = try scope.writer.purgeMedication(id: target.medication.id)
+            if let journal = try scope.journal(), !gids.isEmpty { try journal.purged(gids: gids) }
         }
     }
+
+    /// The database's write-ahead log, which another process's open read can keep (``compact()``).
+    public var logPath: String { store.path + "-wal" }
 
     /// Compacts the database after a purge: false when another process's open read kept part of
     /// the log (it is emptied when that process lets go of the database).

@@ -12,21 +12,24 @@ public struct MedicationService {
         self.context = context; self.store = store
     }
 
+    /// The medicines (with the archived ones when `includeArchived`), for `list` and completion.
+    public func medications(includeArchived: Bool) throws -> [Medication] {
+        try store.read { try $0.medications(includeArchived: includeArchived) }
+    }
+
     /// Adds `medication` (its id is ignored) with its schedule versions; a name an active
     /// medicine has (in any letter case or Unicode form) is refused by the store. It is tracked
     /// from now (DESIGN §3 Tracking start) unless it says otherwise.
     public func add(_ medication: Medication) throws {
         var medication = medication
         if medication.trackedFrom == nil { medication.trackedFrom = context.now }
-        try store.write { w in
+        try context.change(store) { scope in
+            let w = scope.writer
             let id = try w.insertMedication(medication)
-            if let journal = try SyncJournal.open(w, context), let added = try w.reader.medication(id: id) {
+            if let journal = try scope.journal(), let added = try w.reader.medication(id: id) {
                 try journal.added(added)
-                try journal.finish()
             }
-            if let start = medication.versions.map(\.schedule.start).min() {
-                try w.historyChanged(on: start, today: context.today)
-            }
+            if let start = medication.versions.map(\.schedule.start).min() { scope.historyChanged(on: start) }
         }
     }
 
@@ -35,7 +38,8 @@ public struct MedicationService {
     /// Returns the medicine and its new schedule.
     public func edit(_ name: String, change: (inout Medication) -> Void, effective: LocalDate,
                      schedule: ((Schedule?) throws -> Schedule)?) throws -> (Medication, Schedule?) {
-        try store.write { w in
+        try context.change(store) { scope in
+            let w = scope.writer
             var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             // A version before the first one would be overridden by it from its day on and decide
             // nothing (the days before are not the medicine's): refused, naming the first day (65:
@@ -47,34 +51,30 @@ public struct MedicationService {
             let before = m
             change(&m)
             try w.updateMedication(m)
-            let journal = try SyncJournal.open(w, context)
+            let journal = try scope.journal()
             guard let schedule else {
                 try journal?.edited(from: before, to: m, version: nil)
-                try journal?.finish()
                 return (m, nil)
             }
             let new = try schedule(m.schedule(on: effective) ?? m.currentSchedule)
             let version = ScheduleVersion(effective: effective, schedule: new)
             try w.putVersion(medicationID: m.id, version)
             try journal?.edited(from: before, to: m, version: version)
-            try journal?.finish()
-            try w.scheduleChanged(on: effective, today: context.today)
+            scope.scheduleChanged(on: effective)
             return (m, new)
         }
     }
 
     /// Archives the medicine `name` names from today on; its history stays. Returns its name.
     public func remove(_ name: String) throws -> String {
-        try store.write { w in
+        try context.change(store) { scope in
+            let w = scope.writer
             var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             m.archivedOn = context.today
             try w.updateMedication(m)
             // Its last open dose now has no next one: yesterday's cut-offs may move.
-            try w.scheduleChanged(on: context.today, today: context.today)
-            if let journal = try SyncJournal.open(w, context) {
-                try journal.archived(m)
-                try journal.finish()
-            }
+            scope.scheduleChanged(on: context.today)
+            try scope.journal()?.archived(m)
             return m.name
         }
     }
@@ -93,7 +93,8 @@ public struct MedicationService {
     /// it was removed is judged by its schedule again, as if it had not been removed.
     public func resume(_ name: String) throws -> Resumed {
         let catalog = context.catalog
-        return try store.write { w in
+        return try context.change(store) { scope in
+            let w = scope.writer
             let all = try w.reader.medications(includeArchived: true)
             let active = all.filter { $0.archivedOn == nil }
             let m: Medication
@@ -132,11 +133,8 @@ public struct MedicationService {
             try w.updateMedication(open)
             for v in versions { try w.putVersion(medicationID: open.id, v) }
             guard let resumed = try w.reader.medication(id: open.id) else { throw DosebarError.internal("resume: \(m.name) is gone") }
-            if let journal = try SyncJournal.open(w, context) {
-                try journal.resumed(resumed, versions: versions)
-                try journal.finish()
-            }
-            try w.scheduleChanged(on: min(archivedOn, today), today: today)
+            try scope.journal()?.resumed(resumed, versions: versions)
+            scope.scheduleChanged(on: min(archivedOn, today))
             return Resumed(medication: resumed, archivedOn: archivedOn)
         }
     }

@@ -14,18 +14,18 @@ public struct RefillService {
 
     /// Adds `units` (capped at `Stock.maximum`) or sets the stock to `set`; returns the medicine's name and its new stock.
     public func refill(_ name: String, adding units: Amount?, setTo set: Amount?) throws -> (name: String, stock: Amount) {
-        try store.write { w in
+        try context.change(store) { scope in
+            let w = scope.writer
             let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             if let units { try FieldRules.units(units) }
             let current = try w.reader.medication(id: m.id)?.stock
             let new = set ?? Stock.refill(current, adding: units ?? .zero)
             try w.setStock(medicationID: m.id, new)
-            if let journal = try SyncJournal.open(w, context) {
-                if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? .zero) }
-                try journal.finish()
-                return (m.name, try w.reader.medication(id: m.id)?.stock ?? new)
-            }
-            return (m.name, new)
+            guard let journal = try scope.journal() else { return (m.name, new) }
+            if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? .zero) }
+            // The stock the journal derives when it finishes.
+            try scope.finishJournal()
+            return (m.name, try w.reader.medication(id: m.id)?.stock ?? new)
         }
     }
 }

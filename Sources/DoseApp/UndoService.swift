@@ -24,7 +24,8 @@ public struct UndoService {
     /// Reverts the most recent take/skip (of the medicine `name` names, if given) and the doses
     /// logged in the same action.
     public func undo(name: String?) throws -> Undone {
-        try store.write { w -> Undone in
+        try context.change(store) { scope -> Undone in
+            let w = scope.writer
             let all = try w.reader.medications(includeArchived: true)
             let medication = try name.map { try DoseResolver.match($0, in: all, catalog: context.catalog) }
             guard let event = try w.reader.latestUndoable(medicationID: medication?.id) else {
@@ -32,7 +33,7 @@ public struct UndoService {
             }
             let day = event.slot?.date ?? context.zone.date(of: event.at)
             let batch = try sameAction(as: event, medicationID: medication?.id, day: day, in: w)
-            let journal = try SyncJournal.open(w, context)
+            let journal = try scope.journal()
             for e in [event] + batch {
                 _ = try w.insertUndo(of: e, at: context.now)
                 if e.stockDelta > .zero, let stock = try w.reader.medication(id: e.medicationID)?.stock {
@@ -40,10 +41,8 @@ public struct UndoService {
                 }
                 try journal?.undone(e)
             }
-            try journal?.finish()
             // One action may span two days: a click takes last night's dose and this morning's.
-            let earliest = ([event] + batch).map { $0.slot?.date ?? context.zone.date(of: $0.at) }.min() ?? day
-            try w.historyChanged(on: earliest, today: context.today)
+            scope.historyChanged(on: ([event] + batch).map { $0.slot?.date ?? context.zone.date(of: $0.at) }.min() ?? day)
             let name = all.first { $0.id == event.medicationID }?.name ?? "#\(event.medicationID)"
             return Undone(event: event, medicationName: name, others: batch.count)
         }

@@ -1,10 +1,9 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 
 /// `dosebar add`: a new medicine with its schedule.
-struct Add: ParsableCommand {
+struct Add: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a medicine or supplement with its schedule.",
@@ -32,8 +31,7 @@ struct Add: ParsableCommand {
         try TextRules.name(name)
     }
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let sched = try schedule.schedule(base: nil, today: context.today,
                                           defaultWindow: context.config.window ?? Schedule.defaultWindow)
         var m = Medication(id: 0, name: name.trimmingCharacters(in: .whitespaces),
@@ -46,6 +44,5 @@ struct Add: ParsableCommand {
         Output.line(c.text("cli.added", ["name": m.name, "schedule": c.describe(sched),
                                          "times": times.isEmpty ? "" : c.text("cli.times", ["times": times]),
                                          "from": sched.start > context.today ? c.text("cli.from", ["date": sched.start.description]) : ""]))
-        Refresh.afterChange(context, store)
     }
 }

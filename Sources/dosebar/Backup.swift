@@ -4,7 +4,7 @@ import DoseCore
 import Foundation
 
 /// `dosebar backup`: a consistent copy of the database, safe while the daemon runs.
-struct Backup: ParsableCommand {
+struct Backup: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Write a consistent copy of the database to a file, safe while the daemon runs.",
@@ -30,8 +30,7 @@ struct Backup: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let store = try context.openStore(.existing)
         let written = try BackupService(context: context, store: store).backup(to: file)
         let c = context.catalog

@@ -1,7 +1,7 @@
 import CLinuxShim
+import DoseApp
 import DoseCore
 import DoseExport
-import DoseStore
 
 /// What `dosebar --version` prints: version, the commit it was built from, the Swift that
 /// compiled it and the versions of the formats it reads and writes.
@@ -35,7 +35,7 @@ enum BuildInfo {
         swift: \(swift)
         snapshot schema: \(Snapshot.schema)
         timeline schema: \(TimelineJSON.schema)
-        database migration: \(DoseStore.schemaMigration)
+        database migration: \(AppContext.schemaMigration)
         """
     }
 }

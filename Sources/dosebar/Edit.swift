@@ -1,10 +1,9 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 
 /// `dosebar edit`: change a medicine; schedule changes apply from a date on and never rewrite the past.
-struct Edit: ParsableCommand {
+struct Edit: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change a medicine's schedule or details.",
@@ -40,8 +39,7 @@ struct Edit: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let effectiveDate = try effective.map { try InputParser.date($0, flag: "--effective", today: context.today) } ?? context.today
         let store = try context.openStore()
         let defaultWindow = context.config.window ?? Schedule.defaultWindow
@@ -62,6 +60,5 @@ struct Edit: ParsableCommand {
         } else {
             Output.line(c.text("cli.updated", ["name": m.name]))
         }
-        Refresh.afterChange(context, store)
     }
 }

@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar export`: write every file of the shared directory once.
-struct Export: ParsableCommand {
+struct Export: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write every file of the shared directory once.",
@@ -23,8 +23,7 @@ struct Export: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         if context.dirFallback && !quiet {
             Output.warning("XDG_RUNTIME_DIR is not set; writing to \(context.dirPath)")
         }

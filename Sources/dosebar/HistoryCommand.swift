@@ -4,7 +4,7 @@ import DoseCore
 import DoseExport
 
 /// `dosebar history`: a calendar of past days.
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Show a calendar of past days, coloured by how each day went.",
@@ -35,14 +35,12 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let service = HistoryService(store: try context.openStore(), context: context)
         let medication = try name.map { try service.medication(named: $0) }
         // By default five rows: this week and the four before, from a Monday.
         let days = try range.range(service, defaultDays: 28 + context.today.weekday.rawValue)
-        let records = try service.ledger(days).dayRecords(medicationID: medication?.id)
-        let duplicates = try service.duplicates(days, medicationID: medication?.id)
+        let (records, duplicates) = try service.days(days, medication: medication)
         if json {
             Output.line(HistoryJSON.days(records, duplicates: duplicates))
             return

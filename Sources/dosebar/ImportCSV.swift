@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar import csv`: takes and skips from a file in the columns of `report --format csv`.
-struct ImportCSV: ParsableCommand {
+struct ImportCSV: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "csv",
         abstract: "Import takes and skips from a CSV in the columns of 'report --format csv'.",
@@ -26,13 +26,11 @@ struct ImportCSV: ParsableCommand {
     @OptionGroup var options: ImportOptions
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let progress = WorkProgress.forStderr(context)
         let plan = try ReportCSVReader(context: context).plan(path: file, progress: progress)
         let store = try context.openStore(.create)
         let summary = try ImportService(context: context, store: store).apply(plan, dryRun: options.dryRun, progress: progress)
         if options.json { Output.line(summary.json) } else { summary.lines(context.catalog).forEach(Output.line) }
-        if !summary.dryRun { Refresh.afterChange(context, store, progress: progress) }
     }
 }

@@ -4,7 +4,7 @@ import DoseCore
 import Foundation
 
 /// `dosebar import dosage`: the data folder of the GTK app Dosage.
-struct ImportDosage: ParsableCommand {
+struct ImportDosage: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "dosage",
         abstract: "Import the treatments and history of the GTK app Dosage.",
@@ -53,8 +53,7 @@ struct ImportDosage: ParsableCommand {
     @OptionGroup var options: ImportOptions
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         var historyZone: Zone?
         if let zone {
             guard let tz = TimeZone(identifier: zone) else {
@@ -68,6 +67,5 @@ struct ImportDosage: ParsableCommand {
         let store = try context.openStore(.create)
         let summary = try ImportService(context: context, store: store).apply(plan, dryRun: options.dryRun, progress: progress)
         if options.json { Output.line(summary.json) } else { summary.lines(context.catalog).forEach(Output.line) }
-        if !summary.dryRun { Refresh.afterChange(context, store, progress: progress) }
     }
 }

@@ -2,10 +2,9 @@ import ArgumentParser
 import DoseApp
 import DoseCore
 import DoseExport
-import Foundation
 
 /// `dosebar list`: the medicines and their schedules.
-struct List: ParsableCommand {
+struct List: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List medicines and their schedules.",
@@ -28,202 +27,12 @@ struct List: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    /// One medicine of `list --json`. `schedule` is the schedule in force today (else the newest) as
-    /// data, `schedule_text` the same in words; `pending` the changes already made for days to come.
-    struct Row: Encodable {
-        var id: Int64
-        var name: String
-        var dose: String?
-        var group: String?
-        var note: String?
-        var schedule: ScheduleData
-        var schedule_text: String
-        var times: [String]
-        var stock: Amount?
-        var per_dose: Amount
-        var low_days: Int
-        var archived: Bool
-        /// The course ended before today (its `until` is past and no change is pending).
-        var ended: Bool
-        var pending: [Pending]
-        /// ISO-8601 with the local offset; null: tracked from its first schedule day.
-        var tracked_from: String?
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id); try c.encode(name, forKey: .name)
-            try c.encode(dose, forKey: .dose); try c.encode(group, forKey: .group); try c.encode(note, forKey: .note)
-            try c.encode(schedule, forKey: .schedule); try c.encode(schedule_text, forKey: .schedule_text)
-            try c.encode(times, forKey: .times)
-            try c.encode(stock, forKey: .stock); try c.encode(per_dose, forKey: .per_dose); try c.encode(low_days, forKey: .low_days)
-            try c.encode(archived, forKey: .archived); try c.encode(ended, forKey: .ended); try c.encode(pending, forKey: .pending)
-            try c.encode(tracked_from, forKey: .tracked_from)
-        }
-        enum CodingKeys: String, CodingKey {
-            case id, name, dose, group, note, schedule, schedule_text, times, stock, per_dose, low_days, archived, ended, pending
-            case tracked_from
-        }
-    }
-
-    /// A schedule change that takes effect on a day to come (`edit --effective`).
-    struct Pending: Encodable {
-        var effective: String
-        var schedule: ScheduleData
-        var schedule_text: String
-    }
-
-    /// A schedule version as data: `kind` (daily, weekdays, every_days, every_weeks, every_months,
-    /// cycle, as_needed) and the fields of that kind (null when they do not apply).
-    struct ScheduleData: Encodable {
-        var schedule: Schedule
-        var effective: LocalDate
-
-        enum CodingKeys: String, CodingKey {
-            case kind, times, days, every, cycle, as_needed, max_per_day, min_interval_seconds, window_seconds, from, until, effective
-        }
-        enum CycleKeys: String, CodingKey { case active, rest }
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            var days: [String]?, every: Int?, cycle: (Int, Int)?, maxPerDay: Int?, minInterval: Int?
-            let kind: String
-            switch schedule.recurrence {
-            case .daily: kind = "daily"
-            case .weekdays(let d): kind = "weekdays"; days = d.sorted().map(\.code)
-            case .everyDays(let n): kind = "every_days"; every = n
-            case .everyWeeks(let n): kind = "every_weeks"; every = n
-            case .everyMonths(let n): kind = "every_months"; every = n
-            case .cycle(let a, let r): kind = "cycle"; cycle = (a, r)
-            case .asNeeded(let max, let gap): kind = "as_needed"; maxPerDay = max; minInterval = gap
-            }
-            try c.encode(kind, forKey: .kind)
-            try c.encode(schedule.times.map(\.description), forKey: .times)
-            try c.encode(days, forKey: .days); try c.encode(every, forKey: .every)
-            if let cycle {
-                var n = c.nestedContainer(keyedBy: CycleKeys.self, forKey: .cycle)
-                try n.encode(cycle.0, forKey: .active); try n.encode(cycle.1, forKey: .rest)
-            } else {
-                try c.encodeNil(forKey: .cycle)
-            }
-            try c.encode(schedule.recurrence.isAsNeeded, forKey: .as_needed)
-            try c.encode(maxPerDay, forKey: .max_per_day); try c.encode(minInterval, forKey: .min_interval_seconds)
-            try c.encode(schedule.window, forKey: .window_seconds)
-            try c.encode(schedule.start.description, forKey: .from); try c.encode(schedule.until?.description, forKey: .until)
-            try c.encode(effective.description, forKey: .effective)
-        }
-    }
-
-    /// What `list` says of one medicine: the version shown, the changes to come, whether its course ended.
-    struct Listing {
-        var medication: Medication
-        var shown: ScheduleVersion?
-        var pending: [ScheduleVersion]
-        var archived: Bool
-        var ended: Bool
-
-        init(_ m: Medication, today: LocalDate) {
-            let archived = m.archivedOn.map { $0 <= today } ?? false
-            // In force today; before the first day, the first; once archived, the newest.
-            let shown = m.versions.last { $0.effective <= today && !archived } ?? (archived ? m.versions.last : m.versions.first)
-            let pending = archived ? [] : m.versions.filter { $0.effective > today && $0.effective != shown?.effective }
-            medication = m
-            self.archived = archived
-            self.shown = shown
-            self.pending = pending
-            ended = pending.isEmpty && (shown?.schedule.until.map { $0 < today } ?? false)
-        }
-    }
-
-    func run() throws {
-        let context = try AppContext(global.options)
-        let store = try context.openStore()
-        let meds = try store.read { try $0.medications(includeArchived: all) }
-        let listings = meds.map { Listing($0, today: context.today) }
+    func run(_ context: AppContext) throws {
+        let medications = try MedicationService(context: context, store: try context.openStore()).medications(includeArchived: all)
         if json {
-            let rows = listings.map { row($0, context) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            Output.line(String(decoding: try encoder.encode(rows), as: UTF8.self))
-            return
-        }
-        let c = context.catalog
-        if listings.isEmpty {
-            Output.line(c.text("cli.no_medicines"))
-            return
-        }
-        // The group, the as-needed limits and the rest go on the lines under the row: the row fits 80 columns.
-        let header = ["name", "dose", "schedule", "times", "stock"].map { c.text("cli.column." + $0) }
-        var table = [header]
-        var details: [[String]] = [[]]
-        for l in listings {
-            let m = l.medication, s = l.shown?.schedule
-            let name = l.archived ? c.text("cli.archived_mark", ["name": m.name]) : m.name
-            let schedule = l.ended ? c.text("list.ended", ["date": s?.until?.description ?? ""])
-                : s.map { $0.recurrence.isAsNeeded ? c.text("schedule.as_needed") : c.describe($0) } ?? ""
-            table.append([name, m.dose ?? "", schedule, s?.times.map(\.description).joined(separator: ",") ?? "",
-                          m.stock?.description ?? ""])
-            details.append(detailLines(l, c, today: context.today))
-        }
-        for (line, more) in zip(TextTable.render(table), details) {
-            Output.line(line)
-            for d in more { Output.line("  " + Self.fit(d, columns: 78)) }
-        }
-    }
-
-    /// The JSON row of a listing.
-    func row(_ l: Listing, _ context: AppContext) -> Row {
-        let m = l.medication
-        let s = l.shown?.schedule ?? Schedule(recurrence: .daily, times: [], start: context.today)
-        return Row(id: m.id, name: m.name, dose: m.dose, group: m.group, note: m.note,
-                   schedule: ScheduleData(schedule: s, effective: l.shown?.effective ?? s.start),
-                   schedule_text: s.summary, times: s.times.map(\.description), stock: m.stock, per_dose: m.perDose,
-                   low_days: m.lowDays, archived: l.archived, ended: l.ended,
-                   pending: l.pending.map { Pending(effective: $0.effective.description,
-                                                    schedule: ScheduleData(schedule: $0.schedule, effective: $0.effective),
-                                                    schedule_text: $0.schedule.summary) },
-                   tracked_from: m.trackedFrom.map { ISO8601.format($0, offset: context.zone.offset(at: $0)) })
-    }
-
-    /// The lines under a medicine's row: its course, window (as-needed limits), per dose and group; each change to come
-    /// (`from 2026-12-01: 09:00`); its note.
-    func detailLines(_ l: Listing, _ c: Catalog, today: LocalDate) -> [String] {
-        guard let s = l.shown?.schedule else { return [] }
-        let m = l.medication
-        var parts: [String] = []
-        let from = s.start.description
-        if let until = s.until {
-            parts.append(c.text("list.course", ["from": from, "until": until.description]))
+            Output.line(try MedicationList.json(medications, today: context.today, zone: context.zone))
         } else {
-            parts.append(c.text(s.start > today ? "list.course.starts" : "list.course.open", ["from": from]))
+            MedicationList.lines(medications, today: context.today, catalog: context.catalog).forEach(Output.line)
         }
-        if l.ended { parts.append(c.describe(s)) }
-        if case .asNeeded(let max, let gap) = s.recurrence {
-            if let max { parts.append(c.text("schedule.max_per_day", ["n": String(max)])) }
-            if let gap { parts.append(c.text("schedule.min_interval", ["interval": c.minutes(gap / 60)])) }
-        } else {
-            parts.append(c.text("list.window", ["window": c.minutes(s.window / 60)]))
-        }
-        if m.stock != nil || m.perDose != 1 { parts.append(c.text("list.per_dose", ["amount": m.perDose.description])) }
-        if let group = m.group { parts.append(c.text("list.group", ["group": group])) }
-        var lines = [parts.joined(separator: " · ")]
-        for v in l.pending {
-            let times = v.schedule.times.map(\.description).joined(separator: ",")
-            let what = v.schedule.recurrence == s.recurrence && !times.isEmpty ? times
-                : [c.describe(v.schedule), times].filter { !$0.isEmpty }.joined(separator: " ")
-            lines.append(c.text("list.pending", ["date": v.effective.description, "schedule": what]))
-        }
-        if let note = m.note, !note.isEmpty { lines.append(c.text("list.note", ["note": note])) }
-        return lines
-    }
-
-    /// `text` cut to `columns` terminal columns, with `…` where it was cut.
-    static func fit(_ text: String, columns: Int) -> String {
-        guard TextTable.width(text) > columns else { return text }
-        var out = ""
-        for ch in text {
-            if TextTable.width(out + String(ch)) > columns - 1 { break }
-            out.append(ch)
-        }
-        return out + "…"
     }
 }

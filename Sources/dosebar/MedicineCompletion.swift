@@ -35,7 +35,7 @@ enum MedicineCompletion {
             if word.hasPrefix("--db=") { options.db = unquoted(String(word.dropFirst(5))) }
         }
         guard let context = try? AppContext(options), FileManager.default.fileExists(atPath: context.dbPath),
-              let all = try? context.openStore().read({ try $0.medications(includeArchived: which != .active) })
+              let all = try? MedicationService(context: context, store: context.openStore()).medications(includeArchived: which != .active)
         else { return [] }
         let medications = which == .archived ? all.filter { $0.archivedOn != nil } : all
         let needle = unquoted(prefix).lowercased()

@@ -1,14 +1,13 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `dosebar purge`: delete a medicine and all its history for good.
-struct Purge: ParsableCommand {
+struct Purge: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Delete a medicine and all its history for good.",
@@ -32,8 +31,7 @@ struct Purge: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let service = MedicationService(context: context, store: store)
         let target = try service.purgeTarget(name)
@@ -52,9 +50,10 @@ struct Purge: ParsableCommand {
         }
         try service.purge(target)
         Output.line(catalog.counted("cli.purged", target.doses, args))
-        Refresh.afterChange(context, store)
+        // Compacted once the change is flushed and shown (``MedicationService/purge(_:)``).
+        context.settle()
         if try !service.compact() {
-            Output.warning(catalog.text("purge.log_held", ["path": store.path + "-wal"]))
+            Output.warning(catalog.text("purge.log_held", ["path": service.logPath]))
         }
     }
 }

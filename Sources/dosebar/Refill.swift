@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar refill`: add to (or set) a medicine's stock.
-struct Refill: ParsableCommand {
+struct Refill: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "refill",
         abstract: "Add units to a medicine's stock, or set it with --set.",
@@ -25,16 +25,17 @@ struct Refill: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
+    func precheck() throws {
         // Here, not in validate(): ArgumentParser validates before it reports an argument it could
         // not place, and `refill NAME -5` must say what is wrong with -5.
         guard (units == nil) != (set == nil) else {
             throw DosebarError.usage(Catalog.english.text("usage.refill_either"))
         }
-        let context = try AppContext(global.options)
+    }
+
+    func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let (name, stock) = try RefillService(context: context, store: store).refill(name, adding: units, setTo: set)
         Output.line(context.catalog.text("cli.on_hand", ["name": name, "stock": stock.description]))
-        Refresh.afterChange(context, store)
     }
 }

@@ -1,10 +1,9 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 
 /// `dosebar remove`: archive a medicine; its history stays.
-struct Remove: ParsableCommand {
+struct Remove: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Archive a medicine: gone from today on, its history kept.",
@@ -23,11 +22,9 @@ struct Remove: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let removed = try MedicationService(context: context, store: store).remove(name)
         Output.line(context.catalog.text("cli.archived", ["name": removed]))
-        Refresh.afterChange(context, store)
     }
 }

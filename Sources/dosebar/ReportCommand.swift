@@ -4,7 +4,7 @@ import DoseCore
 import DoseExport
 
 /// `dosebar report`: the doctor's report.
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write a report of past days for your doctor (HTML, CSV or JSON).",
@@ -50,21 +50,22 @@ struct ReportCommand: ParsableCommand {
         _ = try JSONFlag.format(json: json, format: format, default: .json)
     }
 
-    func run() throws {
+    /// The format and the file agree, checked before the context is built (as before it).
+    func precheck() throws { _ = try resolvedFormat() }
+
+    func resolvedFormat() throws -> ReportOutput.Format {
         let asked = json ? try JSONFlag.format(json: json, format: format, default: .json) : format
-        let format = try ReportOutput.resolve(format: asked, output: output)
-        let context = try AppContext(global.options)
+        return try ReportOutput.resolve(format: asked, output: output)
+    }
+
+    func run(_ context: AppContext) throws {
+        let format = try resolvedFormat()
         if let output {
             try ReportOutput.check(output, format: format, database: context.dbPath, force: force)
         }
         let service = HistoryService(store: try context.openStore(), context: context)
         let medication = try name.map { try service.medication(named: $0) }
-        let report = Report(try service.ledger(try range.range(service, defaultDays: 30)), medicationID: medication?.id)
-        let text = switch format {
-        case .csv: ReportCSV.render(report)
-        case .json: HistoryJSON.report(report, catalog: context.catalog) + "\n"
-        case .html: ReportHTML.render(report, catalog: context.catalog, generatedAt: context.zone.local(context.now))
-        }
+        let text = try service.report(try range.range(service, defaultDays: 30), medication: medication, format: format)
         if let output {
             try ReportOutput.write(text, to: output, format: format, database: context.dbPath, force: force)
             // On stdout: the report itself went to the file.

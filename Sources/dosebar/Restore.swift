@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar restore`: replace the database by a backup, keeping the one it replaces.
-struct Restore: ParsableCommand {
+struct Restore: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
         abstract: "Replace the database by a backup; the replaced one is kept beside it.",
@@ -31,8 +31,7 @@ struct Restore: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let restored = try BackupService.restore(context, from: file)
         let c = context.catalog
         Output.line(c.text("cli.restored", [
@@ -44,6 +43,5 @@ struct Restore: ParsableCommand {
                                ["device": (try? SyncService(context: context, store: restored.store).setup()?.device) ?? "",
                                 "other": other ?? ""]))
         }
-        Refresh.afterChange(context, restored.store)
     }
 }

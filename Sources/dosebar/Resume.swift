@@ -1,10 +1,9 @@
 import ArgumentParser
 import DoseApp
 import DoseCore
-import DoseStore
 
 /// `dosebar resume`: bring a removed (archived) medicine back from today.
-struct Resume: ParsableCommand {
+struct Resume: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
         abstract: "Bring a removed medicine back from today, with its history and stock.",
@@ -25,11 +24,9 @@ struct Resume: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let resumed = try MedicationService(context: context, store: store).resume(name)
         Output.line(context.catalog.text("cli.resumed", ["name": resumed.medication.name]))
-        Refresh.afterChange(context, store)
     }
 }

@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar skip`: log doses as deliberately skipped.
-struct Skip: ParsableCommand {
+struct Skip: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "skip",
         abstract: "Log doses as skipped on purpose (they do not break the streak).",
@@ -24,15 +24,14 @@ struct Skip: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
-        let context = try AppContext(global.options, configErrors: .useDefaults)
+    // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
+    static let recordsDoses = true
+
+    func run(_ context: AppContext) throws {
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
         let recorded = try DoseRecorder(context: context, store: store).record(.skipped, names: names, at: instant, next: false,
                                                                                   slot: try slot.map { try InputParser.slot($0, today: context.today) })
         for r in recorded { Output.line(r.line(context.catalog, zone: context.zone, today: context.today)) }
-        Refresh.afterChange(context, store)
-        Output.configWarning(context)
     }
 }

@@ -4,7 +4,7 @@ import DoseCore
 import DoseExport
 
 /// `dosebar status`: print the current line for one output format.
-struct Status: ParsableCommand {
+struct Status: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print what a bar would show now, in one output format.",
@@ -28,12 +28,10 @@ struct Status: ParsableCommand {
 
     func validate() throws { _ = try JSONFlag.format(json: json, format: format, default: .text) }
 
-    func run() throws {
+    func run(_ context: AppContext) throws {
+        // validate() checked it.
         let format = try JSONFlag.format(json: json, format: format, default: .text)
-        let context = try AppContext(global.options)
-        let store = try context.openStore()
-        let timeline = try DayService(store: store, context: context).timeline()
-        guard let snapshot = timeline.entry(at: context.now) else { throw DosebarError.internal("empty timeline") }
+        let snapshot = try DayService(store: try context.openStore(), context: context).current()
         Output.line(Exporter(options: context.config.renderOptions(context.catalog)).render(format, snapshot))
     }
 }

@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar sync init DIR`: make this machine a device that syncs through DIR.
-struct SyncInit: ParsableCommand {
+struct SyncInit: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Start syncing through DIR (a folder Syncthing shares), writing this machine's history there.",
@@ -22,8 +22,7 @@ struct SyncInit: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let store = try context.openStore(.create)
         let progress = WorkProgress.forStderr(context)
         let done = try SyncService(context: context, store: store, progress: progress).initialise(dir: dir)
@@ -35,6 +34,5 @@ struct SyncInit: ParsableCommand {
                                   ["device": done.setup.device, "file": done.setup.folder.file(of: done.setup.device)]))
         }
         if done.applied > 0 { Output.line(c.counted("sync.applied", done.applied)) }
-        Refresh.afterChange(context, store, progress: progress)
     }
 }

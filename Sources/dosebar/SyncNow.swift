@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar sync now`: write what is pending and apply the other machines' files once.
-struct SyncNow: ParsableCommand {
+struct SyncNow: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "now",
         abstract: "Apply the other machines' changes now (the daemon does it whenever they arrive).",
@@ -16,13 +16,10 @@ struct SyncNow: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        let context = try AppContext(global.options)
+    func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let progress = WorkProgress.forStderr(context)
         let applied = try SyncService(context: context, store: store, progress: progress).now()
         Output.line(context.catalog.counted("sync.applied", applied))
-        // now() flushed this device's file already.
-        Refresh.afterChange(context, store, progress: progress, syncFlushed: true)
     }
 }

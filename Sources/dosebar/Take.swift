@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar take`: log doses as taken.
-struct Take: ParsableCommand {
+struct Take: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "take",
         abstract: "Log doses as taken (every due dose when no name is given).",
@@ -42,15 +42,14 @@ struct Take: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
-        let context = try AppContext(global.options, configErrors: .useDefaults)
+    // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
+    static let recordsDoses = true
+
+    func run(_ context: AppContext) throws {
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
         let recorded = try DoseRecorder(context: context, store: store).record(.taken, names: names, at: instant, next: next, force: force,
                                                                                   slot: try slot.map { try InputParser.slot($0, today: context.today) })
         for r in recorded { Output.line(r.line(context.catalog, zone: context.zone, today: context.today)) }
-        Refresh.afterChange(context, store)
-        Output.configWarning(context)
     }
 }

@@ -3,7 +3,7 @@ import DoseApp
 import DoseCore
 
 /// `dosebar undo`: revert the latest take or skip.
-struct Undo: ParsableCommand {
+struct Undo: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
         abstract: "Revert the most recent take or skip (of NAME, if given), restoring stock.",
@@ -21,9 +21,10 @@ struct Undo: ParsableCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
-    func run() throws {
-        // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
-        let context = try AppContext(global.options, configErrors: .useDefaults)
+    // A config error never loses a dose (DESIGN §9): recorded, rendered with the defaults, warned.
+    static let recordsDoses = true
+
+    func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let undone = try UndoService(context: context, store: store).undo(name: name)
         let c = context.catalog
@@ -34,7 +35,5 @@ struct Undo: ParsableCommand {
         } ?? ""
         Output.line(c.text(event.kind == .taken ? "cli.undid_taken" : "cli.undid_skipped",
                            ["name": undone.medicationName, "slot": slot, "others": others]))
-        Refresh.afterChange(context, store)
-        Output.configWarning(context)
     }
 }

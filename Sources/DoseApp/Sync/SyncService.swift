@@ -51,7 +51,8 @@ public struct SyncService {
             .standardizedFileURL.path
         try SyncFolder(shared: absolute).create()
         // The whole history at once: as many pages as applying another device's (``applyOthers()``).
-        let (setup, written, already) = try store.write(cacheMegabytes: 256) { w -> (Setup, Int, Bool) in
+        let (setup, written, already) = try context.change(store, progress: progress, cacheMegabytes: 256) { scope -> (Setup, Int, Bool) in
+            let w = scope.writer
             if let device = try w.reader.meta(SyncMeta.device) {
                 if try w.reader.meta(SyncMeta.dir) != absolute {
                     try w.setMeta(SyncMeta.dir, absolute)
@@ -63,7 +64,7 @@ public struct SyncService {
             try w.setMeta(SyncMeta.device, device)
             try w.setMeta(SyncMeta.dir, absolute)
             try w.setMeta(SyncMeta.written, "0")
-            guard let journal = try SyncJournal.open(w, context) else { throw DosebarError.internal("sync init: no journal") }
+            guard let journal = try scope.journal() else { throw DosebarError.internal("sync init: no journal") }
             let medications = try w.reader.medications(includeArchived: true)
             for m in medications { try journal.added(m, stock: false) }
             let byID = Dictionary(uniqueKeysWithValues: medications.map { ($0.id, $0) })
@@ -77,7 +78,6 @@ public struct SyncService {
             }
             // Last, so the takes above do not count against it: the stock on hand now.
             for m in medications where m.stock != nil { try journal.stockSet(m, to: m.stock) }
-            try journal.finish()
             return (Setup(device: device, dir: absolute), try w.reader.operationCount(device: device, after: 0), false)
         }
         try flush(setup)
@@ -226,9 +226,8 @@ public struct SyncService {
     /// Global ids a purge applied here deleted besides the one it named (names the same medicine got
     /// on other devices) are announced with purges of this device's own.
     private func announcePurges(_ applier: SyncApplier, _ w: StoreWriter) throws {
-        guard !applier.purgedAlso.isEmpty, let journal = try SyncJournal.open(w, context) else { return }
-        try journal.purged(gids: applier.purgedAlso)
-        try journal.finish()
+        guard !applier.purgedAlso.isEmpty else { return }
+        try WriteScope.run(w, context) { try $0.journal()?.purged(gids: applier.purgedAlso) }
     }
 
     /// A line claiming another device, or reusing an id, is refused; any other is skipped.
@@ -248,7 +247,10 @@ public struct SyncService {
     public func now() throws -> Int {
         guard let setup = try setup() else { throw notInitialised }
         try flush(setup)
-        return try applyOthers(setup)
+        let applied = try applyOthers(setup)
+        // This device's file is written: the refresh owed only rewrites the shared directory.
+        context.changed(store, progress: progress, syncFlushed: true)
+        return applied
     }
 
     /// An operation of another device that waits or is held, for `sync status`.

@@ -1,0 +1,28 @@
+import ArgumentParser
+import DoseApp
+
+/// A subcommand whose `run()` only builds the context (STYLE §2): its work is `run(_:)`, which a
+/// test could call with a context of its own, and the refresh its changes owe is paid once when it
+/// ends (``AppContext/finishing(_:)``), after it printed its result.
+protocol ContextCommand: ParsableCommand {
+    var global: GlobalOptions { get }
+    /// `take`, `skip` and `undo`: a config error never loses a dose (DESIGN §9): the command goes
+    /// on with the defaults and warns last.
+    static var recordsDoses: Bool { get }
+    /// Checks of the arguments alone that must come before the context is built (its errors, like
+    /// a config file's, would otherwise be reported first).
+    func precheck() throws
+    func run(_ context: AppContext) throws
+}
+
+extension ContextCommand {
+    static var recordsDoses: Bool { false }
+    func precheck() throws {}
+
+    func run() throws {
+        try precheck()
+        let context = try AppContext(global.options, configErrors: Self.recordsDoses ? .useDefaults : .fail)
+        try context.finishing { try run(context) }
+        if Self.recordsDoses { Output.configWarning(context) }
+    }
+}
