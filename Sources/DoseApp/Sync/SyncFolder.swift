@@ -256,7 +256,7 @@ public struct SyncFolder: Sendable {
             if data.isEmpty { break }
             data.withUnsafeBytes { bytes in
                 var i = 0
-                while let end = bytes[i...].firstIndex(of: 0x0A) { lines += 1; i = end + 1 }
+                while let end = Self.newline(in: bytes, from: i) { lines += 1; i = end + 1 }
             }
         }
         total(lines)
@@ -271,9 +271,8 @@ public struct SyncFolder: Sendable {
             ends.reserveCapacity(min(batch, left))
             var scanned = 0
             while ends.count < min(batch, left) {
-                let found = pending.withUnsafeBytes { bytes -> Int? in
-                    bytes[scanned...].firstIndex(of: 0x0A)
-                }
+                let from = scanned
+                let found = pending.withUnsafeBytes { Self.newline(in: $0, from: from) }
                 if let end = found {
                     ends.append(end); scanned = end + 1
                 } else {
@@ -294,6 +293,14 @@ public struct SyncFolder: Sendable {
         }
         if !delivered { try body(Read(lines: [], problems: [], next: at)) }
         return at
+    }
+
+    /// The index of the first newline in `bytes` at or after `from` (`memchr`: a byte loop over a
+    /// 140 MB file cost more than a tenth of applying it).
+    static func newline(in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard let base = bytes.baseAddress, from < bytes.count,
+              let hit = memchr(base + from, 0x0A, bytes.count - from) else { return nil }
+        return base.distance(to: UnsafeRawPointer(hit))
     }
 
     /// The operations of `device` on the lines of `data` that end at `lineEnds`, and the lines that

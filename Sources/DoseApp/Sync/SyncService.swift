@@ -157,20 +157,22 @@ public struct SyncService {
             // A batch at a time (``SyncFolder/read(_:device:from:batch:total:_:)``): another
             // device's first file is never held whole, nor its operations parsed all at once.
             var skipped: [SkippedLine] = []
-            var total = 0
+            // A long history (another device's first file) writes a hundred megabytes of pages: the
+            // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:checkpointMegabytes:_:)``).
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+            let long = size > start.offset + 4 << 20
             do {
                 progress.begin(.reading, total: 0)
+                try store.bulk(cacheMegabytes: long ? 256 : 2, checkpointMegabytes: long ? 64 : 4) {
                 try SyncFolder.read(path, device: device, from: start, batch: Self.batch, total: { lines in
                     progress.end()
-                    total = lines
                     progress.begin(.operations, total: lines)
                     progress.step(0)
                 }) { read in
                     let end = read.next
                     if read.lines.isEmpty && read.problems.isEmpty && end == start && (known ?? SyncFolder.Position()) == start { return }
                     let endMark = SyncReadMark.at(path, offset: end.offset)
-                    // A long history (another device's first file) writes hundreds of megabytes of pages.
-                    let (n, newly) = try store.write(cacheMegabytes: total > 10_000 ? 256 : nil) { w in
+                    let (n, newly) = try store.write { w in
                         var applier = SyncApplier(w: w, today: context.today, now: context.now)
                         let n = try applier.apply(read.lines, file: path, problems: read.problems)
                         // Stock is derived once, after the last batch (every batch re-reading every
@@ -184,6 +186,7 @@ public struct SyncService {
                     applied += n
                     skipped += newly
                     progress.step(end.line - start.line)
+                }
                 }
                 progress.end()
             } catch DosebarError.io(let message) {
