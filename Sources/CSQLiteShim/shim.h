@@ -1,12 +1,35 @@
-// What dosebar needs from SQLite's C API that Swift cannot call itself (variadic functions).
+// What dosebar needs from SQLite's C API that Swift cannot call itself (variadic functions,
+// callbacks).
 #include <sqlite3.h>
+#include <stdint.h>
 
 /// Turns off the checkpoint SQLite runs when the last connection to a WAL database closes.
 /// A command (`take`, a bar click) then leaves the log and its index in place, as it does
 /// whenever the daemon holds the database open, instead of syncing the log, copying it into
 /// the main file, syncing that and deleting both files: four disk syncs on every run. The log
-/// is still checkpointed every 1,000 pages by the commit that fills it (SQLite's
-/// wal_autocheckpoint), and `purge` empties it itself.
+/// is emptied instead by the commit that takes it past a bound
+/// (dosebar_sqlite3_truncate_log_after), and `purge` empties it itself.
 static inline int dosebar_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
+static int dosebar_truncate_log_hook(void *frames, sqlite3 *db, const char *name, int count) {
+    if (count >= (int)(intptr_t)frames) {
+        // Busy (a reader still in the log past the busy timeout): the next commit tries again.
+        (void)sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, (int *)0, (int *)0);
+    }
+    return SQLITE_OK;
+}
+
+/// After a commit leaves `frames` pages or more in the log, copies the log into the main file
+/// and truncates it to nothing (replacing SQLite's wal_autocheckpoint, which would only copy).
+///
+/// Without it the log of a database opened by one short process after another grows without
+/// end: the first connection to open the database rebuilds the log's index by reading every
+/// page of the log (its index file is reset when no other connection holds it), and with it
+/// forgets which pages the last checkpoint copied, so the log is never restarted; every
+/// command then read the whole log (3,342 page reads, 13.7 MB, after 250 takes and undos)
+/// and every commit copied it all again.
+static inline void dosebar_sqlite3_truncate_log_after(sqlite3 *db, int frames) {
+    (void)sqlite3_wal_hook(db, dosebar_truncate_log_hook, (void *)(intptr_t)frames);
 }

@@ -45,13 +45,15 @@ public struct DosageReader {
             + "give Dosage's data folder: dosebar import dosage DIR")
     }
 
-    /// Everything the folder holds, checked whole before anything is written.
-    public func plan(folder: String) throws -> ImportPlan {
+    /// Everything the folder holds, checked whole before anything is written; `progress` counts
+    /// the history's entries as they are read (its days, for Dosage's history by date).
+    public func plan(folder: String, progress: WorkProgress = .silent) throws -> ImportPlan {
         let treatmentsRoot = try JSONField.read(folder + "/" + Self.treatmentsFile).object()
         let historyRoot = try JSONField.read(folder + "/" + Self.historyFile).object()
         var names = Names()
         var plan = ImportPlan()
-        let (entries, laterToday) = try historyEntries(historyRoot, &names)
+        let (entries, laterToday) = try historyEntries(historyRoot, &names, progress)
+        defer { progress.end() }
         if !zoneGiven { try checkZone(entries) }
         // Each name's key once (Unicode normalisation per entry was a twentieth of a 3-year import).
         var keyOf: [String: String] = [:]
@@ -567,11 +569,14 @@ public struct DosageReader {
     /// `{name|_name, date|_date, info|_info: {time, dose}, taken|_taken: "yes"/"no"/other}`); each
     /// current entry `{name, unit, time: [h, m], dose, taken: [epoch ms, code]}`. Also how many entries
     /// fell later today than now (Dosage's one-time dialog allows any time today): they are taken now.
-    private func historyEntries(_ root: JSONField, _ names: inout Names) throws -> ([Entry], Int) {
+    private func historyEntries(_ root: JSONField, _ names: inout Names, _ progress: WorkProgress) throws -> ([Entry], Int) {
         var out: [Entry] = []
         var laterToday = 0
         if !root.has("history"), root.has("meds") {
-            for item in try root["meds"].array() {
+            let items = try root["meds"].array()
+            progress.begin(.entries, total: items.count)
+            for (i, item) in items.enumerated() {
+                progress.step(i)
                 _ = try item.object()
                 func field(_ key: String) -> JSONField { item.has(key) || !item.has("_" + key) ? item[key] : item["_" + key] }
                 let name = try names.name(field("name"))
@@ -590,12 +595,20 @@ public struct DosageReader {
         let history = root["history"]
         if history.isAbsent { return ([], 0) }
         if history.value is [String: Any] {
-            for key in history.keys {
+            let days = history.keys
+            progress.begin(.entries, total: days.count)
+            for (i, key) in days.enumerated() {
+                progress.step(i)
                 let day = LocalDate(String(key.prefix(10)))
                 for e in try history[key].array() { out.append(try entry(e, day: day, &names, &laterToday)) }
             }
         } else {
-            for e in try history.array() { out.append(try entry(e, day: nil, &names, &laterToday)) }
+            let items = try history.array()
+            progress.begin(.entries, total: items.count)
+            for (i, e) in items.enumerated() {
+                progress.step(i)
+                out.append(try entry(e, day: nil, &names, &laterToday))
+            }
         }
         return (out, laterToday)
     }

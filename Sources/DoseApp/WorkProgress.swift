@@ -17,6 +17,8 @@ public final class WorkProgress {
     /// What is counted; its words are the catalog's `progress.*`.
     public enum Work: String, Sendable {
         case history, ownFile = "own_file", reading, operations, doses, days
+        /// A file given to `import`: its lines, then its rows or history entries.
+        case file, rows, entries
     }
 
     /// Where progress shows.

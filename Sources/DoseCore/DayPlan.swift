@@ -11,7 +11,7 @@ public struct PlannedSlot: Sendable {
     /// The cut-off C = max(T + W, min(T′ − W, T + 24 h)), T′ the medicine's next slot (DESIGN §3, the
     /// leaflet rule): unresolved, the slot is open until then and `missed` from then on.
     public var cutoff: Date
-    /// The event resolving it (latest effective taken/skipped), if any.
+    /// The event resolving it (``CountingEvents`` rule 4: the counting event logged last), if any.
     public var event: DoseEvent?
     /// False for a slot before the medicine's tracking start with no event (DESIGN §3): in no
     /// snapshot and no figure; only `--at`/`--slot` reach it.
@@ -109,13 +109,13 @@ public struct DayPlan: Sendable {
         offset = dayOffset
         var latest: [SlotKey: DoseEvent] = [:]
         var extra: [Int64: [Date]] = [:]
-        // Events may come with the undo events that cancel them (the store filters those out
-        // already; a raw log does not): a cancelled event counts for nothing.
-        let cancelled = events.contains { $0.kind == .undone } ? Set(events.compactMap { $0.kind == .undone ? $0.target : nil }) : []
-        for e in events where e.kind != .undone && !cancelled.contains(e.id) {
+        // Which events count: ``CountingEvents``. Events may come with the undo events that cancel
+        // them (the store filters those out already; a raw log does not).
+        let cancelled = CountingEvents.cancelled(in: events)
+        for e in events where CountingEvents.counts(e, cancelled: cancelled) {
             if let key = e.slot {
                 guard key.date == date || (carry && key.date == date.adding(days: -1)) else { continue }
-                if let old = latest[key], (old.loggedAt, old.id) > (e.loggedAt, e.id) { continue }
+                if let old = latest[key], !CountingEvents.resolves(e, over: old) { continue }
                 latest[key] = e
             } else if e.kind == .taken, zone.date(of: e.at) == date {
                 extra[e.medicationID, default: []].append(e.at)

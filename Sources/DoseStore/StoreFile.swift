@@ -12,6 +12,11 @@ import Darwin
 /// Opening the database file safely: private permissions, identity check before any write,
 /// WAL mode, migrations.
 enum StoreFile {
+    /// The pages (4 KiB each) the log may hold before the commit that passes them empties it.
+    /// Every process's first read goes through the whole log (see the shim): 128 pages cost it at
+    /// most 128 reads, and a `take` writes about six, so the log is emptied every twenty or so.
+    static let logPages = 128
+
     /// The connection settings every dosebar connection uses.
     static func configuration(busyTimeout: TimeInterval = DoseStore.busyTimeout) -> Configuration {
         var config = Configuration()
@@ -19,9 +24,12 @@ enum StoreFile {
         config.foreignKeysEnabled = true
         config.label = "dosebar"
         // The log stays when the connection closes: no checkpoint and four disk syncs at the end of
-        // every command (see the shim). Set before anything is read, on every connection.
+        // every command; it is emptied by the commit that takes it past `logPages` (see the shim).
+        // Set before anything is read, on every connection.
         config.prepareDatabase { db in
-            if let connection = db.sqliteConnection { _ = dosebar_sqlite3_no_checkpoint_on_close(connection) }
+            guard let connection = db.sqliteConnection else { return }
+            _ = dosebar_sqlite3_no_checkpoint_on_close(connection)
+            dosebar_sqlite3_truncate_log_after(connection, Int32(logPages))
         }
         return config
     }

@@ -42,7 +42,7 @@ public struct StoreReader {
         return record.medication(versions: try versions.map { try $0.scheduleVersion() })
     }
 
-    /// Effective events (taken or skipped, and not undone) whose day is in `days`, of every
+    /// Effective events (``CountingEvents``: taken or skipped, not undone, not a sync duplicate) whose day is in `days`, of every
     /// medicine, ordered by day then by the order they were logged.
     ///
     /// An event's day is its slot's date, or for an as-needed dose the local date it was taken on.
@@ -132,7 +132,11 @@ public struct StoreReader {
 
     // MARK: - Queries (shared with the tests that check their plans)
 
-    /// Taken or skipped, not undone, and not a duplicate of an earlier event of its slot (sync).
+    /// Whether event `e` is effective: the SQL translation of ``CountingEvents`` rules 1–3 (SQL cannot
+    /// call it). Taken or skipped (rule 1), not the target of an undo (rule 2: only an `undone` event
+    /// has a target), and not a duplicate of an earlier dose of its slot (rule 3: `sync_duplicate`
+    /// holds ``SyncMerge/resolve(_:)``'s answer). `CountingEventsStoreTests` checks it against
+    /// ``CountingEvents/effective(_:duplicates:)``.
     static let effective = "e.kind IN ('taken', 'skipped') AND NOT EXISTS (SELECT 1 FROM event u WHERE u.target = e.id)"
         + " AND NOT EXISTS (SELECT 1 FROM sync_duplicate d WHERE d.event_id = e.id)"
 

@@ -28,9 +28,9 @@ struct ImportCSV: ParsableCommand {
 
     func run() throws {
         let context = try AppContext(global.options)
-        let plan = try ReportCSVReader(context: context).plan(path: file)
-        let store = try context.openStore(.create)
         let progress = WorkProgress.forStderr(context)
+        let plan = try ReportCSVReader(context: context).plan(path: file, progress: progress)
+        let store = try context.openStore(.create)
         let summary = try ImportService(context: context, store: store).apply(plan, dryRun: options.dryRun, progress: progress)
         if options.json { Output.line(summary.json) } else { summary.lines(context.catalog).forEach(Output.line) }
         if !summary.dryRun { Refresh.afterChange(context, store, progress: progress) }

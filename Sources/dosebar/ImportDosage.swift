@@ -63,9 +63,9 @@ struct ImportDosage: ParsableCommand {
             historyZone = Zone(tz, name: zone)
         }
         let reader = DosageReader(context: context, zone: historyZone)
-        let plan = try reader.plan(folder: try reader.folder(dir))
-        let store = try context.openStore(.create)
         let progress = WorkProgress.forStderr(context)
+        let plan = try reader.plan(folder: try reader.folder(dir), progress: progress)
+        let store = try context.openStore(.create)
         let summary = try ImportService(context: context, store: store).apply(plan, dryRun: options.dryRun, progress: progress)
         if options.json { Output.line(summary.json) } else { summary.lines(context.catalog).forEach(Output.line) }
         if !summary.dryRun { Refresh.afterChange(context, store, progress: progress) }

@@ -102,6 +102,9 @@ import Testing
         try b.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-10-23", now: "2026-10-23T07:00:00+09:00")
         let imported = try Self.onTerminal(b, ["import", "csv", csv])
         #expect(imported.status == 0, "\(imported.text)")
+        // Before anything is written: the file's lines as they are read, then its rows as they are checked.
+        Self.expectLine(imported.text, "Reading the file", then: "Doses imported")
+        Self.expectLine(imported.text, "Checking its rows", then: "Doses imported")
         Self.expectLine(imported.text, "Importing doses", then: "Doses imported")
         // The import changed the past: the export after it summarises those days again.
         Self.expectLine(imported.text, "Summarising past days", then: "")
@@ -111,6 +114,20 @@ import Testing
         try c.ok("add", "Aspirin", "--at", "08:00", "--from", "2026-10-23", now: "2026-10-23T07:00:00+09:00")
         let piped = try c.run(["import", "csv", csv], extraEnv: Self.knob)
         #expect(piped.status == 0 && piped.out.contains("Doses imported") && piped.err.isEmpty, "\(piped.err.debugDescription)")
+    }
+
+    @Test("import dosage counts the history's entries as it reads them, on a terminal; nothing in a pipe")
+    func importDosage() throws {
+        let a = Harness(tz: "Asia/Seoul", now: ImportTests.noon)
+        defer { try? FileManager.default.removeItem(atPath: a.root) }
+        let imported = try Self.onTerminal(a, ["import", "dosage", ImportTests.fixtures + "/current"], now: ImportTests.noon)
+        #expect(imported.status == 0, "\(imported.text)")
+        Self.expectLine(imported.text, "Reading its history", then: "Added Aspirin")
+
+        let b = Harness(tz: "Asia/Seoul", now: ImportTests.noon)
+        defer { try? FileManager.default.removeItem(atPath: b.root) }
+        let piped = try b.run(["import", "dosage", ImportTests.fixtures + "/current"], extraEnv: Self.knob)
+        #expect(piped.status == 0 && piped.out.contains("Added Aspirin") && piped.err.isEmpty, "\(piped.err.debugDescription)")
     }
 
     @Test("export shows the days it summarises on a terminal, not under --quiet, not in a pipe")

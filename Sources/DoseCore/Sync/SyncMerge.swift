@@ -55,10 +55,12 @@ public enum SyncMerge {
         DoseEvent.second(at) == DoseEvent.second(of: existing)
     }
 
-    /// A slot's doses split: of those not undone, the one taken earliest (then by the smallest
-    /// operation id) is effective, the others are duplicates.
+    /// A slot's doses split by ``CountingEvents`` rule 3: of those not undone, the first by
+    /// ``CountingEvents/keeps(_:before:)`` (taken earliest) is effective, the others are duplicates.
     public static func resolve(_ doses: [SlotDose]) -> (effective: SlotDose?, duplicates: [SlotDose]) {
-        let live = doses.filter { !$0.undone }.sorted { ($0.at, $0.operation, $0.event) < ($1.at, $1.operation, $1.event) }
+        let live = doses.filter { !$0.undone }.sorted {
+            CountingEvents.keeps(($0.at, $0.operation, $0.event), before: ($1.at, $1.operation, $1.event))
+        }
         return (live.first, Array(live.dropFirst()))
     }
 

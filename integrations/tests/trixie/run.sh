@@ -16,7 +16,7 @@
 # dosebar in the root: DOSEBAR_DEB=path/to/dosebar_*.deb is installed with apt
 # (`apt-get install ./dosebar_*.deb`, which pulls what it Depends: on) and the tests run
 # /usr/bin/dosebar; otherwise DOSEBAR names a binary, or one is built here with
-# `swift build -c release --static-swift-stdlib`; it must link nothing of Swift's (the root
+# `scripts/swift-release` (static Swift runtime); it must link nothing of Swift's (the root
 # has no toolchain), and goes to /usr/local/bin. The tests and the integrations they drive
 # come from this checkout (copied into the root, with `git ls-files`).
 #
@@ -74,9 +74,9 @@ else
     if [ -n "${DOSEBAR:-}" ]; then
         bin=$(readlink -f "$(command -v "$DOSEBAR" || echo "$DOSEBAR")")
     else
-        say "building dosebar (swift build -c release --static-swift-stdlib)"
-        (cd "$repo" && swift build -c release --static-swift-stdlib >&2)
-        bin=$(cd "$repo" && swift build -c release --static-swift-stdlib --show-bin-path)/dosebar
+        say "building dosebar (scripts/swift-release)"
+        (cd "$repo" && scripts/swift-release --product dosebar >&2)
+        bin=$(cd "$repo" && scripts/swift-release --show-bin-path)/dosebar
     fi
     [ -x "$bin" ] || die "no dosebar binary at $bin"
     if ldd "$bin" 2>/dev/null | grep -q 'libswift\|libFoundation\|libdispatch'; then
