@@ -220,9 +220,11 @@ public struct SyncFolder: Sendable {
     /// held whole, nor its parsed operations: `body` gets up to `batch` lines (operations and
     /// problems) with the position after the last of them, in file order, at least once (an empty
     /// read when there is no whole line after `start`). `total` is told first: how many whole lines
-    /// there are to read. Returns where the next read starts.
+    /// there are to read, found by reading the bytes after `start` once (`counting` is told how many
+    /// of them are read, of how many, as that goes). Returns where the next read starts.
     @discardableResult
     public static func read(_ file: String, device: String, from start: Position, batch: Int,
+                            counting: (_ bytes: Int, _ of: Int) -> Void = { _, _ in },
                             total: (Int) -> Void = { _ in }, _ body: (Read) throws -> Void) throws -> Position {
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
@@ -250,10 +252,15 @@ public struct SyncFolder: Sendable {
             }
         }
         // The whole lines to come, counted first (for the progress), without keeping the bytes.
-        var lines = 0
+        var st = stat()
+        let size = fstat(fd, &st) == 0 ? max(0, Int(st.st_size) - Int(from.offset)) : 0
+        var lines = 0, counted = 0
+        counting(0, size)
         while true {
             let data = try next()
             if data.isEmpty { break }
+            counted += data.count
+            counting(counted, max(size, counted))
             data.withUnsafeBytes { bytes in
                 var i = 0
                 while let end = Self.newline(in: bytes, from: i) { lines += 1; i = end + 1 }

@@ -164,7 +164,7 @@ public struct SyncService {
             do {
                 progress.begin(.reading, total: 0)
                 try store.bulk(cacheMegabytes: long ? 256 : 2, checkpointMegabytes: long ? 64 : 4) {
-                try SyncFolder.read(path, device: device, from: start, batch: Self.batch, total: { lines in
+                try SyncFolder.read(path, device: device, from: start, batch: Self.batch, counting: { progress.step($0, of: $1) }, total: { lines in
                     progress.end()
                     progress.begin(.operations, total: lines)
                     progress.step(0)
