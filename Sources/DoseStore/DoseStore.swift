@@ -1,3 +1,4 @@
+import CSQLiteShim
 import DoseCore
 import Foundation
 import GRDB
@@ -107,25 +108,38 @@ public final class DoseStore: Sendable {
     }
 
     /// Runs `body` (several write transactions: another device's long file, a batch each) with
-    /// SQLite's page cache raised to `cacheMegabytes` and the log checkpointed every
-    /// `checkpointMegabytes` instead of every 4 MB, both put back after (the cache's memory freed).
-    /// A cache kept from one transaction to the next is not read again from the file at each, and
-    /// fewer checkpoints copy and sync each page fewer times.
-    public func bulk<T>(cacheMegabytes: Int, checkpointMegabytes: Int, _ body: () throws -> T) throws -> T {
-        let pages = max(1, checkpointMegabytes * 1024 * 1024 / 4096)
-        let before = try dbQueue.writeWithoutTransaction { db -> (Int?, Int?) in
-            let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size"), checkpoint = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
-            try db.execute(sql: "PRAGMA cache_size = \(-cacheMegabytes * 1024)")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(pages)")
-            return (cache, checkpoint)
-        }
-        defer {
-            try? dbQueue.writeWithoutTransaction { db in
-                if let cache = before.0 { try db.execute(sql: "PRAGMA cache_size = \(cache)") }
-                if let checkpoint = before.1 { try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpoint)") }
+    /// SQLite's page cache raised to `cacheMegabytes` and the log emptied only past
+    /// `logMegabytes` instead of past ``StoreFile/logPages``, both put back after (the cache's
+    /// memory freed). A cache kept from one transaction to the next is not read again from the file
+    /// at each, and fewer checkpoints copy and sync each page fewer times.
+    @discardableResult
+    public func bulk<T>(cacheMegabytes: Int, logMegabytes: Int, _ body: () throws -> T) throws -> T {
+        let path = path
+        let frames = Int32(max(StoreFile.logPages, logMegabytes * 1024 * 1024 / 4096))
+        do {
+            // The log's bound is the shim's hook (never `PRAGMA wal_autocheckpoint`: it would
+            // replace the hook with SQLite's own, which copies the log without truncating it).
+            let before = try dbQueue.writeWithoutTransaction { db -> Int? in
+                let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size")
+                try db.execute(sql: "PRAGMA cache_size = \(-cacheMegabytes * 1024)")
+                if let connection = db.sqliteConnection { dosebar_sqlite3_truncate_log_after(connection, frames) }
+                return cache
             }
+            defer {
+                try? dbQueue.writeWithoutTransaction { db in
+                    if let before { try db.execute(sql: "PRAGMA cache_size = \(before)") }
+                    try db.execute(sql: "PRAGMA shrink_memory")
+                    if let connection = db.sqliteConnection {
+                        dosebar_sqlite3_truncate_log_after(connection, Int32(StoreFile.logPages))
+                    }
+                }
+            }
+            return try body()
+        } catch let error as DosebarError {
+            throw error
+        } catch {
+            throw StoreErrors.map(error, path: path)
         }
-        return try body()
     }
 
     /// ``write(_:)`` with SQLite's page cache raised to `cacheMegabytes` for this transaction (then

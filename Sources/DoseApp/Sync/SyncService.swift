@@ -158,12 +158,10 @@ public struct SyncService {
             // device's first file is never held whole, nor its operations parsed all at once.
             var skipped: [SkippedLine] = []
             // A long history (another device's first file) writes a hundred megabytes of pages: the
-            // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:checkpointMegabytes:_:)``).
+            // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:_:)``).
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
             let long = size > start.offset + 4 << 20
-            do {
-                progress.begin(.reading, total: 0)
-                try store.bulk(cacheMegabytes: long ? 256 : 2, checkpointMegabytes: long ? 64 : 4) {
+            func readAll() throws {
                 try SyncFolder.read(path, device: device, from: start, batch: Self.batch, counting: { progress.step($0, of: $1) }, total: { lines in
                     progress.end()
                     progress.begin(.operations, total: lines)
@@ -187,7 +185,10 @@ public struct SyncService {
                     skipped += newly
                     progress.step(end.line - start.line)
                 }
-                }
+            }
+            do {
+                progress.begin(.reading, total: 0)
+                if long { try store.bulk(cacheMegabytes: 64, logMegabytes: 64, readAll) } else { try readAll() }
                 progress.end()
             } catch DosebarError.io(let message) {
                 progress.end()
