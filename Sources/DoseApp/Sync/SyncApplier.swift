@@ -76,6 +76,9 @@ struct SyncApplier {
     /// Per device, the highest stamp of its doses kept in events, as this batch leaves it: a line
     /// stamped after it is looked up in `operation` only.
     private var highWater: [String: String] = [:]
+    /// The purged global ids (`sync_purged`), read once per transaction: asked of every line, they
+    /// change only through ``purge(_:)``, which adds to them.
+    private var purgedGids: Set<String>?
     private var highWaterLoaded = false
     private var raised = Set<String>()
 
@@ -138,7 +141,7 @@ struct SyncApplier {
             }
             // A purged medicine's operation (from a device that had not applied the purge yet) is
             // dropped, not stored: nothing of it comes back.
-            if op.knownKind != .purge, let gid = op.medicine, try w.reader.isPurged(gid: gid) { continue }
+            if op.knownKind != .purge, let gid = op.medicine, try isPurged(gid) { continue }
             guard let stamp = SyncClock(op.stamp), let millis = SyncOperation.stampMillis(op.stamp, device: op.device) else { continue }
             var done: Applied?
             if !isHeld(millis) {
@@ -166,6 +169,14 @@ struct SyncApplier {
         try w.setMeta(SyncMeta.clock, clock.state)
         try storeHighWater()
         return applied
+    }
+
+    /// Whether `gid` was purged (``purgedGids``).
+    private mutating func isPurged(_ gid: String) throws -> Bool {
+        if let purgedGids { return purgedGids.contains(gid) }
+        let all = try w.reader.purgedGids()
+        purgedGids = all
+        return all.contains(gid)
     }
 
     private mutating func loadHighWater() throws {
@@ -317,7 +328,7 @@ struct SyncApplier {
     /// Deletes the medicine a purge names, if it is here, with every global id it has; remembers
     /// them all as purged (also one never seen here, so its operations arriving later are dropped).
     private mutating func purge(_ gid: String) throws {
-        guard try !w.reader.isPurged(gid: gid) else { return }
+        guard try !isPurged(gid) else { return }
         var gids = [gid]
         if let id = try w.reader.medicationID(gid: gid) {
             let others = try w.purgeMedication(id: id).filter { $0 != gid }
@@ -331,6 +342,7 @@ struct SyncApplier {
             medicationIDs = medicationIDs.filter { $0.value != id }
         }
         try w.rememberPurged(gids)
+        purgedGids?.formUnion(gids)
         try w.setMeta(SyncMeta.rewrite, "1")
     }
 
