@@ -105,7 +105,8 @@ public struct DoseRecorder {
         if kind == .taken, let stored {
             let take = Stock.take(from: stored, perDose: m.perDose)
             delta = take.used
-            try w.setStock(medicationID: m.id, take.after)
+            // With sync on, the journal derives the stock from the operations: set once, by it.
+            if let journal { journal.stockAfterTake(medicationID: m.id, take.after) } else { try w.setStock(medicationID: m.id, take.after) }
         }
         let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: logged,
                               stockDelta: delta, overLimit: overLimit)

@@ -1,3 +1,4 @@
+import CSQLiteShim
 import DoseCore
 import Foundation
 import GRDB
@@ -104,6 +105,41 @@ public final class DoseStore: Sendable {
     /// The writer is valid only inside `body`; do not keep it.
     public func write<T>(_ body: (StoreWriter) throws -> T) throws -> T {
         try write(cacheMegabytes: nil, body)
+    }
+
+    /// Runs `body` (several write transactions: another device's long file, a batch each) with
+    /// SQLite's page cache raised to `cacheMegabytes` and the log emptied only past
+    /// `logMegabytes` instead of past ``StoreFile/logPages``, both put back after (the cache's
+    /// memory freed). A cache kept from one transaction to the next is not read again from the file
+    /// at each, and fewer checkpoints copy and sync each page fewer times.
+    @discardableResult
+    public func bulk<T>(cacheMegabytes: Int, logMegabytes: Int, _ body: () throws -> T) throws -> T {
+        let path = path
+        let frames = Int32(max(StoreFile.logPages, logMegabytes * 1024 * 1024 / 4096))
+        do {
+            // The log's bound is the shim's hook (never `PRAGMA wal_autocheckpoint`: it would
+            // replace the hook with SQLite's own, which copies the log without truncating it).
+            let before = try dbQueue.writeWithoutTransaction { db -> Int? in
+                let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size")
+                try db.execute(sql: "PRAGMA cache_size = \(-cacheMegabytes * 1024)")
+                if let connection = db.sqliteConnection { dosebar_sqlite3_truncate_log_after(connection, frames) }
+                return cache
+            }
+            defer {
+                try? dbQueue.writeWithoutTransaction { db in
+                    if let before { try db.execute(sql: "PRAGMA cache_size = \(before)") }
+                    try db.execute(sql: "PRAGMA shrink_memory")
+                    if let connection = db.sqliteConnection {
+                        dosebar_sqlite3_truncate_log_after(connection, Int32(StoreFile.logPages))
+                    }
+                }
+            }
+            return try body()
+        } catch let error as DosebarError {
+            throw error
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
     }
 
     /// ``write(_:)`` with SQLite's page cache raised to `cacheMegabytes` for this transaction (then

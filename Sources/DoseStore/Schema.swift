@@ -40,6 +40,9 @@ enum Schema {
         migrator.registerMigration("v10-tracked-from") { db in
             try db.execute(sql: v10TrackedFrom)
         }
+        migrator.registerMigration("v11-synced-doses") { db in
+            try db.execute(sql: v11SyncedDoses)
+        }
         return migrator
     }
 
@@ -313,6 +316,51 @@ enum Schema {
         );
         DELETE FROM day_summary;
         DELETE FROM day_outcome;
+        """
+
+    /// Another device's applied takes and skips live in the event they wrote, not in `operation`
+    /// (applying another device's 20 years wrote an operation row per dose beside its event: three
+    /// quarters of the file and of the time):
+    /// - `event.op`, `op_device`, `op_stamp`: the operation that wrote the event (another device's
+    ///   take or skip); an undo finds its target through `op` (`event_op`), the stock its takes
+    ///   through `event_synced`. `op_units`: a take's units (hundredths); `op_hash`: ``LineHash``
+    ///   of its line (the same id with other content is refused).
+    /// - `operation` keeps this device's own operations (their lines are appended to its file),
+    ///   other devices' that wait or are held, their other kinds (few), and a dose found to be an
+    ///   event already there (the same dose at the same second on two devices).
+    /// - `sync_device`: per device, the highest stamp of a dose stored in an event: a line stamped
+    ///   after it is not in `event` (its id needs no look-up there).
+    /// Existing rows move: an applied take or skip of another device (no line) that is the only
+    /// operation naming its event. Events are append-only: the guard is lifted for this one
+    /// rewrite and put back as it was.
+    static let v11SyncedDoses = """
+        ALTER TABLE event ADD COLUMN op TEXT;
+        ALTER TABLE event ADD COLUMN op_device TEXT;
+        ALTER TABLE event ADD COLUMN op_stamp TEXT;
+        ALTER TABLE event ADD COLUMN op_units INTEGER;
+        ALTER TABLE event ADD COLUMN op_hash INTEGER;
+        CREATE TABLE sync_device (
+            device TEXT PRIMARY KEY,
+            stamp  TEXT NOT NULL
+        ) WITHOUT ROWID;
+
+        DROP TRIGGER event_no_update;
+        CREATE TEMP TABLE moving AS
+            SELECT o.id, o.device, o.stamp, o.amount, o.hash, o.event_id FROM operation o
+            WHERE o.applied = 1 AND o.body = '' AND o.kind IN ('take', 'skip') AND o.event_id IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM operation p WHERE p.event_id = o.event_id AND p.id != o.id);
+        UPDATE event SET (op, op_device, op_stamp, op_units, op_hash) =
+            (SELECT m.id, m.device, m.stamp, m.amount, m.hash FROM moving m WHERE m.event_id = event.id)
+            WHERE id IN (SELECT event_id FROM moving);
+        DELETE FROM operation WHERE id IN (SELECT id FROM moving);
+        DROP TABLE moving;
+        CREATE TRIGGER event_no_update BEFORE UPDATE ON event
+            BEGIN SELECT RAISE(ABORT, 'dosebar events are append-only'); END;
+
+        CREATE UNIQUE INDEX event_op ON event(op) WHERE op IS NOT NULL;
+        CREATE INDEX event_synced ON event(medication_id, op_stamp) WHERE op IS NOT NULL;
+        INSERT INTO sync_device (device, stamp)
+            SELECT op_device, max(op_stamp) FROM event WHERE op IS NOT NULL GROUP BY op_device;
         """
 }
 

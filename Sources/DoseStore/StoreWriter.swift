@@ -98,7 +98,8 @@ public struct StoreWriter {
     ///
     /// `day` is the slot's date for a scheduled dose and the local date of `e.at` for an
     /// as-needed one: it is what ``StoreReader/events(days:)`` selects on.
-    public func insertEvent(_ e: DoseEvent, day: LocalDate) throws -> Int64 {
+    /// `synced`: the operation of another device that wrote it (schema `v11-synced-doses`).
+    public func insertEvent(_ e: DoseEvent, day: LocalDate, synced: SyncedDose? = nil) throws -> Int64 {
         guard e.kind != .undone else {
             throw DosebarError.internal("an undo is written with insertUndo(of:at:), not insertEvent")
         }
@@ -112,7 +113,7 @@ public struct StoreWriter {
         if e.stockDelta != .zero { try FieldRules.units(e.stockDelta) }
         var record = EventRecord(e, day: day)
         record.target = nil
-        return try insert(&record)
+        return try insert(&record, synced: synced)
     }
 
     /// Appends an `undone` event cancelling `target` and returns its id. Events are never
@@ -142,13 +143,23 @@ public struct StoreWriter {
 
     /// One cached statement, not `record.insert(db)`: sync writes an event per dose of another
     /// device's whole history, and encoding each record through `Codable` cost more than the insert.
-    private func insert(_ record: inout EventRecord) throws -> Int64 {
+    private func insert(_ record: inout EventRecord, synced: SyncedDose? = nil) throws -> Int64 {
         do {
-            try db.cachedStatement(sql: """
-                INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [record.medicationID, record.kind, record.day, record.slotTime, record.at, record.loggedAt,
-                                         record.target, record.stockDelta, record.timeKnown, record.overLimit])
+            if let synced {
+                try db.cachedStatement(sql: """
+                    INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit,
+                                       op, op_device, op_stamp, op_units, op_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [record.medicationID, record.kind, record.day, record.slotTime, record.at, record.loggedAt,
+                                             record.target, record.stockDelta, record.timeKnown, record.overLimit,
+                                             synced.id, synced.device, synced.stamp, synced.units, synced.hash])
+            } else {
+                try db.cachedStatement(sql: """
+                    INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [record.medicationID, record.kind, record.day, record.slotTime, record.at, record.loggedAt,
+                                             record.target, record.stockDelta, record.timeKnown, record.overLimit])
+            }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
             throw unknownMedication(record.medicationID)
         }

@@ -290,11 +290,12 @@ struct SyncHostileTests {
         #expect(again.out.contains("Applied 1 operation"), "\(again.out)")
     }
 
-    /// How many operations of `device` B's database holds (sqlite3, while `sync now` writes: WAL readers do not wait).
+    /// How many operations of `device` B's database holds (sqlite3, while `sync now` writes: WAL readers do not wait):
+    /// rows of `operation`, and its doses kept in their events (schema `v11-synced-doses`).
     static func stored(_ h: Harness, device: String) -> Int {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [h.db, "SELECT count(*) FROM operation WHERE device = '\(device)'"]
+        p.arguments = [h.db, "SELECT (SELECT count(*) FROM operation WHERE device = '\(device)') + (SELECT count(*) FROM event WHERE op_device = '\(device)')"]
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

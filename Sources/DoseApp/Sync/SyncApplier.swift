@@ -66,10 +66,21 @@ struct SyncApplier {
         var second: Int64
     }
 
-    /// What applying one operation did: the event a take or skip wrote or was found to be.
+    /// What applying one operation did: the event a take or skip wrote or was found to be, and
+    /// whether that event keeps the operation (``SyncedDose``: then no row of `operation` is stored).
     private struct Applied {
         var eventID: Int64?
+        var kept = false
     }
+
+    /// Per device, the highest stamp of its doses kept in events, as this batch leaves it: a line
+    /// stamped after it is looked up in `operation` only.
+    private var highWater: [String: String] = [:]
+    /// The purged global ids (`sync_purged`), read once per transaction: asked of every line, they
+    /// change only through ``purge(_:)``, which adds to them.
+    private var purgedGids: Set<String>?
+    private var highWaterLoaded = false
+    private var raised = Set<String>()
 
     init(w: StoreWriter, today: LocalDate, now: Date) {
         self.w = w; self.today = today; self.now = now
@@ -96,6 +107,7 @@ struct SyncApplier {
         for p in problems { try skip(SkippedLine(file: file, line: p.number, hash: p.hash, op: p.id, reason: p.reason)) }
         var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
         var applied = 0
+        try loadHighWater()
         // The gate first: a line with a malformed stamp takes no part in the order.
         var valid: [SyncFolder.Line] = []
         valid.reserveCapacity(incoming.count)
@@ -120,7 +132,7 @@ struct SyncApplier {
             // By id: a line read twice (appended twice after a crash, read again from a new folder)
             // is stored once, as is one that waits. The same id with other content is refused: the
             // first version stays, on every device that reads the lines in the same order.
-            if let stored = try w.reader.operationHash(id: op.id) {
+            if let stored = try w.reader.operationHash(id: op.id, stamp: op.stamp, highWater: highWater[op.device]) {
                 if let stored, stored != line.hash {
                     try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id,
                                          reason: "operation \(op.id) was already received with other content; the first version is kept"))
@@ -129,13 +141,13 @@ struct SyncApplier {
             }
             // A purged medicine's operation (from a device that had not applied the purge yet) is
             // dropped, not stored: nothing of it comes back.
-            if op.knownKind != .purge, let gid = op.medicine, try w.reader.isPurged(gid: gid) { continue }
+            if op.knownKind != .purge, let gid = op.medicine, try isPurged(gid) { continue }
             guard let stamp = SyncClock(op.stamp), let millis = SyncOperation.stampMillis(op.stamp, device: op.device) else { continue }
             var done: Applied?
             if !isHeld(millis) {
                 clock.receive(stamp)
                 do {
-                    done = try applyIfCan(op)
+                    done = try applyIfCan(op, hash: line.hash)
                 } catch let v as FieldRules.Violation {
                     // The store's gate refused a write the line's gate let through: nothing was written.
                     try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: v.description))
@@ -146,6 +158,7 @@ struct SyncApplier {
                     continue
                 }
             }
+            if done?.kept == true { applied += 1; continue }
             // Its line is kept only while it waits: once applied, nothing reads another device's line again.
             try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
                                                   amount: op.amount, body: done == nil ? line.text : "", applied: done != nil,
@@ -154,7 +167,27 @@ struct SyncApplier {
             if done != nil { applied += 1 }
         }
         try w.setMeta(SyncMeta.clock, clock.state)
+        try storeHighWater()
         return applied
+    }
+
+    /// Whether `gid` was purged (``purgedGids``).
+    private mutating func isPurged(_ gid: String) throws -> Bool {
+        if let purgedGids { return purgedGids.contains(gid) }
+        let all = try w.reader.purgedGids()
+        purgedGids = all
+        return all.contains(gid)
+    }
+
+    private mutating func loadHighWater() throws {
+        guard !highWaterLoaded else { return }
+        highWater = try w.reader.syncHighWater()
+        highWaterLoaded = true
+    }
+
+    private mutating func storeHighWater() throws {
+        for device in raised.sorted() { if let stamp = highWater[device] { try w.raiseHighWater(device: device, stamp: stamp) } }
+        raised.removeAll()
     }
 
     /// Applies every waiting operation (of this read or an earlier one) that can be now, and every
@@ -163,6 +196,7 @@ struct SyncApplier {
     mutating func retryWaiting() throws -> Int {
         var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
         var applied = 0
+        try loadHighWater()
         var progress = true
         while progress {
             progress = false
@@ -180,7 +214,7 @@ struct SyncApplier {
                       !isHeld(millis) else { continue }
                 let done: Applied?
                 do {
-                    done = try applyIfCan(op)
+                    done = try applyIfCan(op, hash: stored.hash ?? LineHash.of(stored.body))
                 } catch is FieldRules.Violation {
                     continue
                 } catch let e as DosebarError {
@@ -189,12 +223,14 @@ struct SyncApplier {
                 }
                 guard let done else { continue }
                 clock.receive(stamp)
-                try w.markApplied(operation: op.id, eventID: done.eventID)
+                // A dose its event keeps needs its row no more.
+                if done.kept { try w.deleteWaiting(operation: op.id) } else { try w.markApplied(operation: op.id, eventID: done.eventID) }
                 applied += 1
                 progress = true
             }
         }
         if applied > 0 { try w.setMeta(SyncMeta.clock, clock.state) }
+        try storeHighWater()
         return applied
     }
 
@@ -222,15 +258,15 @@ struct SyncApplier {
     }
 
     /// Applies one operation; nil (and nothing written) when it must wait.
-    private mutating func applyIfCan(_ op: SyncOperation) throws -> Applied? {
+    private mutating func applyIfCan(_ op: SyncOperation, hash: Int64) throws -> Applied? {
         // A dose writes nothing before it knows it can apply, and its only write (the event) is one
         // statement: it needs no savepoint (their cost: Benchmarks/README.md).
         if op.knownKind == .take || op.knownKind == .skip {
-            do { return try applyOne(op) } catch DosebarError.badData { return nil }
+            do { return try applyOne(op, hash: hash) } catch DosebarError.badData { return nil }
         }
         var attempt = self
         var done: Applied?
-        guard try w.attempt({ done = try attempt.applyOne(op); return done != nil }) else { return nil }
+        guard try w.attempt({ done = try attempt.applyOne(op, hash: hash); return done != nil }) else { return nil }
         self = attempt
         return done
     }
@@ -241,13 +277,13 @@ struct SyncApplier {
     }
 
     /// Applies one operation; nil when it must wait.
-    private mutating func applyOne(_ op: SyncOperation) throws -> Applied? {
+    private mutating func applyOne(_ op: SyncOperation, hash: Int64) throws -> Applied? {
         guard let kind = op.knownKind, let gid = op.medicine else { return nil }
         if kind == .add { return try add(op, gid) ? Applied() : nil }
         if kind == .purge { try purge(gid); return Applied() }
         guard let id = try medicationID(gid: gid) else { return nil }
         // A dose needs the medicine's id only: the history of another device is mostly doses.
-        if kind == .take || kind == .skip { return try dose(op, kind, medicationID: id) }
+        if kind == .take || kind == .skip { return try dose(op, kind, medicationID: id, hash: hash) }
         guard var m = try w.reader.medication(id: id) else { return nil }
         switch kind {
         case .add, .take, .skip, .purge:
@@ -292,7 +328,7 @@ struct SyncApplier {
     /// Deletes the medicine a purge names, if it is here, with every global id it has; remembers
     /// them all as purged (also one never seen here, so its operations arriving later are dropped).
     private mutating func purge(_ gid: String) throws {
-        guard try !w.reader.isPurged(gid: gid) else { return }
+        guard try !isPurged(gid) else { return }
         var gids = [gid]
         if let id = try w.reader.medicationID(gid: gid) {
             let others = try w.purgeMedication(id: id).filter { $0 != gid }
@@ -306,6 +342,7 @@ struct SyncApplier {
             medicationIDs = medicationIDs.filter { $0.value != id }
         }
         try w.rememberPurged(gids)
+        purgedGids?.formUnion(gids)
         try w.setMeta(SyncMeta.rewrite, "1")
     }
 
@@ -433,7 +470,7 @@ struct SyncApplier {
         SyncMerge.wins(op.stamp, over: try w.reader.register(medicationID: id, field: field))
     }
 
-    private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, medicationID id: Int64) throws -> Applied? {
+    private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, medicationID id: Int64, hash: Int64) throws -> Applied? {
         guard let dayText = op.day, let day = LocalDate(dayText), let at = op.at else { return nil }
         var time: LocalTime?
         if let slot = op.slot { guard let t = LocalTime(slot) else { return nil }; time = t }
@@ -442,6 +479,7 @@ struct SyncApplier {
         var known = try doses(of: slot)
         let key = DoseKey(taken: kind == .take, second: Self.second(at))
         let eventID: Int64
+        var kept = false
         if let same = known[key] {
             eventID = same
         } else {
@@ -450,7 +488,11 @@ struct SyncApplier {
                                   slot: time.map { SlotKey(medicationID: id, date: day, time: $0) },
                                   at: instant, loggedAt: instant, stockDelta: 0, timeKnown: op.timeKnown ?? true,
                                   overLimit: op.overLimit ?? false)
-            eventID = try w.insertEvent(event, day: day)
+            // The event keeps the operation (``SyncedDose``): no row of `operation` for it.
+            eventID = try w.insertEvent(event, day: day, synced: SyncedDose(id: op.id, device: op.device, stamp: op.stamp,
+                                                                            units: kind == .take ? op.amount : nil, hash: hash))
+            kept = true
+            if op.stamp > highWater[op.device] ?? "" { highWater[op.device] = op.stamp; raised.insert(op.device) }
             known[key] = eventID
             slotDoses[slot] = known
         }
@@ -459,6 +501,6 @@ struct SyncApplier {
         if case .instant(let t) = op.trackedFrom { try track(id, from: Date(timeIntervalSince1970: t)) }
         // The first dose of a slot is its dose: nothing to resolve.
         if let time, known.count > 1 { toResolve.insert(SlotKey(medicationID: id, date: day, time: time)) }
-        return Applied(eventID: eventID)
+        return Applied(eventID: eventID, kept: kept)
     }
 }

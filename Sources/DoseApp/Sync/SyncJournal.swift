@@ -176,11 +176,25 @@ public final class SyncJournal {
         touched.insert(m.id)
     }
 
+    /// A take's stock as the service computed it, written only when the operations derive none
+    /// (``finish()``): with sync on, the stock is computed once, by the derivation.
+    private var computed: [Int64: Amount?] = [:]
+
+    /// The stock a take left medicine `id` with, by the service's own arithmetic: kept unless the
+    /// operations derive it (they do whenever a stock was ever set or refilled).
+    public func stockAfterTake(medicationID id: Int64, _ value: Amount?) {
+        computed[id] = value
+        touched.insert(id)
+    }
+
     /// Keeps the clock and derives the stock of every medicine touched (call once, last).
     public func finish() throws {
         if stamped { try w.setMeta(SyncMeta.clock, clock.state) }
-        for id in touched.sorted() { try SyncStock.derive(medicationID: id, in: w) }
+        for id in touched.sorted() where try !SyncStock.derive(medicationID: id, in: w) {
+            if let value = computed[id] { try w.setStock(medicationID: id, value) }
+        }
         touched.removeAll()
+        computed.removeAll()
     }
 
     // MARK: - Helpers

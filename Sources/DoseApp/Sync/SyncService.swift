@@ -154,10 +154,41 @@ public struct SyncService {
             // A file rewritten by its device (a purge) since the last read is read from its start.
             let identity = SyncReadMark.identity(path)
             let start = SyncReadMark.start(path, known: known, mark: mark)
-            let read: SyncFolder.Read
+            // A batch at a time (``SyncFolder/read(_:device:from:batch:total:_:)``): another
+            // device's first file is never held whole, nor its operations parsed all at once.
+            var skipped: [SkippedLine] = []
+            // A long history (another device's first file) writes a hundred megabytes of pages: the
+            // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:_:)``).
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+            let long = size > start.offset + 4 << 20
+            func readAll() throws {
+                try SyncFolder.read(path, device: device, from: start, batch: Self.batch, counting: { progress.step($0, of: $1) }, total: { lines in
+                    progress.end()
+                    progress.begin(.operations, total: lines)
+                    progress.step(0)
+                }) { read in
+                    let end = read.next
+                    if read.lines.isEmpty && read.problems.isEmpty && end == start && (known ?? SyncFolder.Position()) == start { return }
+                    let endMark = SyncReadMark.at(path, offset: end.offset)
+                    let (n, newly) = try store.write { w in
+                        var applier = SyncApplier(w: w, today: context.today, now: context.now)
+                        let n = try applier.apply(read.lines, file: path, problems: read.problems)
+                        // Stock is derived once, after the last batch (every batch re-reading every
+                        // stock operation made a 20-year first sync quadratic).
+                        try applier.finish(deferStock: true)
+                        try w.setMeta(key, end.text)
+                        try w.setMeta(markKey, endMark)
+                        try announcePurges(applier, w)
+                        return (n, applier.newlySkipped)
+                    }
+                    applied += n
+                    skipped += newly
+                    progress.step(end.line - start.line)
+                }
+            }
             do {
                 progress.begin(.reading, total: 0)
-                read = try SyncFolder.read(path, device: device, from: start) { progress.step($0, of: $1) }
+                if long { try store.bulk(cacheMegabytes: 64, logMegabytes: 64, readAll) } else { try readAll() }
                 progress.end()
             } catch DosebarError.io(let message) {
                 progress.end()
@@ -165,39 +196,13 @@ public struct SyncService {
                 warn(message)
                 continue
             }
-            var next = read.next
-            var nextMark = SyncReadMark.at(path, offset: next.offset)
-            // Replaced while it was read (the mark may be of another version): all again next time.
-            if SyncReadMark.identity(path) != identity { next = SyncFolder.Position(); nextMark = nil }
-            if read.lines.isEmpty && read.problems.isEmpty && next == start && (known ?? SyncFolder.Position()) == start { continue }
-            var skipped: [SkippedLine] = []
-            var rest = read.lines[...], problems = read.problems[...]
-            progress.begin(.operations, total: read.lines.count)
-            progress.step(0)
-            repeat {
-                let batch = rest.prefix(Self.batch)
-                rest = rest.dropFirst(batch.count)
-                let end = rest.isEmpty ? next : batch[batch.endIndex - 1].next
-                let endMark = rest.isEmpty ? nextMark : SyncReadMark.at(path, offset: end.offset)
-                let theirs = problems.prefix { $0.number <= end.line }
-                problems = problems.dropFirst(theirs.count)
-                // A long history (another device's first file) writes hundreds of megabytes of pages.
-                let (n, newly) = try store.write(cacheMegabytes: read.lines.count > 10_000 ? 256 : nil) { w in
-                    var applier = SyncApplier(w: w, today: context.today, now: context.now)
-                    let n = try applier.apply(Array(batch), file: path, problems: Array(theirs))
-                    // Stock is derived once, after the last batch (every batch re-reading every
-                    // stock operation made a 20-year first sync quadratic).
-                    try applier.finish(deferStock: true)
-                    try w.setMeta(key, end.text)
-                    try w.setMeta(markKey, endMark)
-                    try announcePurges(applier, w)
-                    return (n, applier.newlySkipped)
+            // Replaced while it was read (the marks may be of another version): all again next time.
+            if SyncReadMark.identity(path) != identity {
+                try store.write { w in
+                    try w.setMeta(key, SyncFolder.Position().text)
+                    try w.setMeta(markKey, nil)
                 }
-                applied += n
-                skipped += newly
-                progress.step(read.lines.count - rest.count)
-            } while !rest.isEmpty
-            progress.end()
+            }
             report(skipped, in: path)
         }
         // The stock of the medicines the batches touched (and of a run cut short before).

@@ -22,17 +22,21 @@ enum SyncStock {
         Set((try r.meta(SyncMeta.stockPending) ?? "").split(separator: ",").compactMap { Int64($0) })
     }
 
-    static func derive(medicationID id: Int64, in w: StoreWriter) throws {
+    /// Derives and stores the stock of medicine `id`; false when its operations leave it as it is
+    /// (none sets or refills it).
+    @discardableResult
+    static func derive(medicationID id: Int64, in w: StoreWriter) throws -> Bool {
         let operations = try w.reader.stockOperations(medicationID: id)
-        guard !operations.isEmpty else { return }
+        guard !operations.isEmpty else { return false }
         let stock: Amount?
         let events = Set(operations.compactMap { op -> Int64? in if case .take(_, let event) = op.change { event } else { nil } })
         switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id, among: events),
                                maximum: Stock.maximum) {
-        case .untouched: return
+        case .untouched: return false
         case .untracked: stock = nil
         case .units(let n): stock = n
         }
         if try w.reader.medication(id: id)?.stock != stock { try w.setStock(medicationID: id, stock) }
+        return true
     }
 }

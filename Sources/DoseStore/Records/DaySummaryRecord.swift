@@ -27,7 +27,9 @@ struct DaySummaryRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// The row of `summary`; throws for an item that would not round-trip (empty or containing ',').
     init(_ summary: DaySummary) throws {
-        if let bad = summary.troubled.first(where: { $0.isEmpty || $0.contains(",") }) {
+        // The comma looked for in the bytes: `String.contains` through Foundation cost ~4,000
+        // instructions an item, 2.5 G for the 585,085 items a fresh device's first export wrote.
+        if let bad = summary.troubled.first(where: { $0.isEmpty || $0.utf8.contains(UInt8(ascii: ",")) }) {
             throw DosebarError.internal("day summary item '\(bad)' cannot be stored (empty or contains ',')")
         }
         day = summary.date.dayNumber

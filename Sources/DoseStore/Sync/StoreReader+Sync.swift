@@ -8,11 +8,33 @@ import GRDB
 extension StoreReader {
     /// The operation with this id, when stored: its ``LineHash`` (nil inside when stored before
     /// hashes were kept).
+    /// Another device's take or skip is looked up in the event that keeps it too (``SyncedDose``).
     public func operationHash(id: String) throws -> Int64?? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT hash FROM operation WHERE id = ?"), arguments: [id]) else {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT hash FROM operation WHERE id = ?"), arguments: [id]) {
+            return .some(row[0] as Int64?)
+        }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT op_hash FROM event WHERE op = ?"), arguments: [id]) else {
             return nil
         }
         return .some(row[0] as Int64?)
+    }
+
+    /// ``operationHash(id:)`` of a line of `device` stamped `stamp`: a stamp after the device's
+    /// highest one kept in an event (`highWater`, ``syncHighWater()``) is looked up in `operation` only.
+    public func operationHash(id: String, stamp: String, highWater: String?) throws -> Int64?? {
+        guard let highWater, stamp <= highWater else {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT hash FROM operation WHERE id = ?"), arguments: [id]) else {
+                return nil
+            }
+            return .some(row[0] as Int64?)
+        }
+        return try operationHash(id: id)
+    }
+
+    /// Per device, the highest stamp of its doses kept in events (`sync_device`).
+    public func syncHighWater() throws -> [String: String] {
+        Dictionary(try Row.fetchAll(db, sql: "SELECT device, stamp FROM sync_device").map { ($0[0] as String, $0[1] as String) },
+                   uniquingKeysWith: max)
     }
 
     /// Every line skipped, by file and line.
@@ -61,7 +83,9 @@ extension StoreReader {
         try Row.fetchAll(db, sql: """
             SELECT device, sum(applied) AS applied, sum(1 - applied) AS pending,
                    max(CASE WHEN applied = 1 THEN stamp END) AS last
-            FROM operation GROUP BY device ORDER BY device
+            FROM (SELECT device, applied, stamp FROM operation
+                  UNION ALL SELECT op_device, 1, op_stamp FROM event WHERE op IS NOT NULL)
+            GROUP BY device ORDER BY device
             """).map { DeviceProgress(device: $0["device"], applied: $0["applied"], pending: $0["pending"], last: $0["last"]) }
     }
 
@@ -121,15 +145,22 @@ extension StoreReader {
     }
 
     /// The event an operation wrote (or was found to be).
+    /// Another device's take or skip is found through the event that keeps its id (``SyncedDose``).
     public func eventID(operation: String) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT event_id FROM operation WHERE id = ?"), arguments: [operation])
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT event_id FROM operation WHERE id = ?"), arguments: [operation]) {
+            return id
+        }
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM event WHERE op = ?"), arguments: [operation])
     }
 
-    /// The first operation (by stamp) that names this event.
+    /// The first operation (by stamp) that names this event: a row of `operation`, or the other
+    /// device's that the event keeps.
     public func operation(eventID: Int64) throws -> String? {
         try String.fetchOne(db.cachedStatement(sql: """
-            SELECT id FROM operation WHERE event_id = ? ORDER BY stamp, id LIMIT 1
-            """), arguments: [eventID])
+            SELECT id FROM (SELECT stamp, id FROM operation WHERE event_id = ?
+                            UNION ALL SELECT op_stamp, op FROM event WHERE id = ? AND op IS NOT NULL)
+            ORDER BY stamp, id LIMIT 1
+            """), arguments: [eventID, eventID])
     }
 
     /// The last day any event of a medicine is about (nil: it has none): a slot of a later day has
@@ -192,19 +223,39 @@ extension StoreReader {
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operation o WHERE \(ofMedicine) AND o.kind = 'refill')",
                                     arguments: medicine) == true else { return [] }
         }
-        let from: StatementArguments = [lastSet?[0] as String? ?? "", lastSet?[1] as String? ?? ""]
+        let fromStamp = lastSet?[0] as String? ?? "", fromID = lastSet?[1] as String? ?? ""
+        let from: StatementArguments = [fromStamp, fromID]
         let columns = "o.stamp, o.id, o.kind, o.amount, o.event_id"
+        // Other devices' takes are kept in their events (``SyncedDose``), found by medicine and stamp.
+        let synced = "e.op_stamp, e.op, 'take', e.op_units, e.id"
+        let ofEvents = "e.medication_id = ? AND e.op IS NOT NULL AND e.kind = 'taken'"
+        let id: StatementArguments = [medicationID]
         var rows = try Row.fetchAll(db, sql: """
             SELECT \(columns) FROM operation o
             WHERE \(ofMedicine) AND o.kind IN ('stock', 'refill', 'take') AND (o.stamp, o.id) >= (?, ?)
             """, arguments: medicine + from)
+        rows += try Row.fetchAll(db, sql: """
+            SELECT \(synced) FROM event e INDEXED BY event_synced
+            WHERE \(ofEvents) AND e.op_stamp >= ? AND (e.op_stamp, e.op) >= (?, ?)
+            """, arguments: id + [fromStamp] + from)
         if lastSet != nil {
+            // An event names one operation of its own: an earlier take of an event a later take
+            // names is a row of `operation` (named by a later row or by the event), or the event's
+            // own take (named by a later row).
+            let later = """
+                SELECT o.event_id FROM operation o WHERE \(ofMedicine) AND o.kind = 'take' AND (o.stamp, o.id) > (?, ?)
+                UNION ALL SELECT e.id FROM event e INDEXED BY event_synced WHERE \(ofEvents) AND e.op_stamp >= ? AND (e.op_stamp, e.op) > (?, ?)
+                """
+            let laterArgs = medicine + from + id + [fromStamp] + from
             rows += try Row.fetchAll(db, sql: """
                 SELECT \(columns) FROM operation o
-                WHERE o.applied = 1 AND o.kind = 'take' AND (o.stamp, o.id) < (?, ?) AND o.event_id IN (
-                    SELECT o.event_id FROM operation o
-                    WHERE \(ofMedicine) AND o.kind = 'take' AND (o.stamp, o.id) > (?, ?))
-                """, arguments: from + medicine + from)
+                WHERE o.applied = 1 AND o.kind = 'take' AND (o.stamp, o.id) < (?, ?) AND o.event_id IN (\(later))
+                """, arguments: from + laterArgs)
+            rows += try Row.fetchAll(db, sql: """
+                SELECT \(synced) FROM event e
+                WHERE \(ofEvents) AND (e.op_stamp, e.op) < (?, ?) AND e.id IN (
+                    SELECT o.event_id FROM operation o WHERE \(ofMedicine) AND o.kind = 'take' AND (o.stamp, o.id) > (?, ?))
+                """, arguments: id + from + medicine + from)
         }
         return rows.compactMap { row in
             let amount: Int? = row[3]

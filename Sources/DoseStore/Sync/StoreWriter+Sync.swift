@@ -19,6 +19,14 @@ extension StoreWriter {
         return db.changesCount > 0
     }
 
+    /// Raises the highest stamp of `device`'s doses kept in events (``StoreReader/syncHighWater()``).
+    public func raiseHighWater(device: String, stamp: String) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO sync_device (device, stamp) VALUES (?, ?)
+            ON CONFLICT (device) DO UPDATE SET stamp = max(stamp, excluded.stamp)
+            """).execute(arguments: [device, stamp])
+    }
+
     /// Keeps a skipped line; false when this content of this file was skipped before (it was
     /// warned about then).
     @discardableResult
