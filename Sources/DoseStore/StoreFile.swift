@@ -104,7 +104,10 @@ enum StoreFile {
         var attempt = 0
         while true {
             do {
-                try migrator.migrate(queue)
+                // The log copied into the file and emptied after each migration's commit: a new
+                // database's eleven migrations would otherwise leave a 354 KB log beside a 135 KB
+                // file (more than a nearly full disk may hold), truncated only past ``logPages``.
+                try truncatingLogAtEveryCommit(queue) { try migrator.migrate(queue) }
                 return true
             } catch {
                 if try queue.read(migrator.hasCompletedMigrations) { return true }
@@ -113,6 +116,19 @@ enum StoreFile {
                 usleep(UInt32(1_000 * attempt))
             }
         }
+    }
+
+    /// Runs `body` with the log copied into the database and emptied after every commit (when no
+    /// reader needs it), then gives the connection back its bound of ``logPages``.
+    static func truncatingLogAtEveryCommit(_ queue: DatabaseQueue, _ body: () throws -> Void) throws {
+        func bound(_ pages: Int32) throws {
+            try queue.writeWithoutTransaction { db in
+                if let connection = db.sqliteConnection { dosebar_sqlite3_truncate_log_after(connection, pages) }
+            }
+        }
+        try bound(1)
+        defer { try? bound(Int32(logPages)) }
+        try body()
     }
 
     // MARK: - Identity
