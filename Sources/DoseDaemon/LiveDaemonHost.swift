@@ -31,6 +31,10 @@ final class LiveDaemonHost: DaemonHost {
     }
 
     func refresh(now: Date) throws -> DaemonDay {
+        // After long work (another device's file, a first summary of years), what it allocated
+        // and freed goes back to the system: the daemon stays within its resident budget.
+        let clock = ContinuousClock(), started = clock.now
+        defer { if clock.now - started > .seconds(1) { DoseStore.releaseFreeMemory() } }
         if base.env["TZ"].map({ $0.isEmpty }) ?? true { NSTimeZone.resetSystemTimeZone() }
         let context = AppContext(base, now: now)
         current = context

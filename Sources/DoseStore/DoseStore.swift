@@ -107,6 +107,13 @@ public final class DoseStore: Sendable {
         try write(cacheMegabytes: nil, body)
     }
 
+    /// Gives the heap's free memory back to the system after long work (a raised cache, a long
+    /// file's batches): malloc otherwise keeps it, and a daemon that applied another device's
+    /// 20 years stayed at 133 MB resident (24 MB before it).
+    public static func releaseFreeMemory() {
+        dosebar_release_free_heap()
+    }
+
     /// Runs `body` (several write transactions: another device's long file, a batch each) with
     /// SQLite's page cache raised to `cacheMegabytes` and the log emptied only past
     /// `logMegabytes` instead of past ``StoreFile/logPages``, both put back after (the cache's
@@ -133,6 +140,7 @@ public final class DoseStore: Sendable {
                         dosebar_sqlite3_truncate_log_after(connection, Int32(StoreFile.logPages))
                     }
                 }
+                DoseStore.releaseFreeMemory()
             }
             return try body()
         } catch let error as DosebarError {
