@@ -13,10 +13,19 @@ static inline int dosebar_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
 
-static int dosebar_truncate_log_hook(void *frames, sqlite3 *db, const char *name, int count) {
-    if (count >= (int)(intptr_t)frames) {
-        // Busy (a reader still in the log past the busy timeout): the next commit tries again.
+/* The hook's argument: the bound in pages (low 32 bits) and the connection's busy timeout in
+   milliseconds (high bits), put back after the checkpoint. */
+static int dosebar_truncate_log_hook(void *arg, sqlite3 *db, const char *name, int count) {
+    intptr_t packed = (intptr_t)arg;
+    int frames = (int)(packed & 0x7fffffff);
+    int busy_ms = (int)(packed >> 32);
+    if (count >= frames) {
+        /* Without waiting: a reader still in the log (the daemon refreshing) would otherwise hold
+           the command that just committed for the whole busy timeout (10 s). Busy, the checkpoint
+           copies what it can and the next commit past the bound tries again. */
+        sqlite3_busy_timeout(db, 0);
         (void)sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, (int *)0, (int *)0);
+        sqlite3_busy_timeout(db, busy_ms);
     }
     return SQLITE_OK;
 }
@@ -30,8 +39,10 @@ static int dosebar_truncate_log_hook(void *frames, sqlite3 *db, const char *name
 /// forgets which pages the last checkpoint copied, so the log is never restarted; every
 /// command then read the whole log (3,342 page reads, 13.7 MB, after 250 takes and undos)
 /// and every commit copied it all again.
-static inline void dosebar_sqlite3_truncate_log_after(sqlite3 *db, int frames) {
-    (void)sqlite3_wal_hook(db, dosebar_truncate_log_hook, (void *)(intptr_t)frames);
+/// `busy_ms` is the connection's busy timeout, which the checkpoint lifts while it runs and puts back.
+static inline void dosebar_sqlite3_truncate_log_after(sqlite3 *db, int frames, int busy_ms) {
+    intptr_t packed = ((intptr_t)busy_ms << 32) | (intptr_t)(uint32_t)frames;
+    (void)sqlite3_wal_hook(db, dosebar_truncate_log_hook, (void *)packed);
 }
 
 #include <malloc.h>

@@ -129,7 +129,9 @@ public final class DoseStore: Sendable {
             let before = try dbQueue.writeWithoutTransaction { db -> Int? in
                 let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size")
                 try db.execute(sql: "PRAGMA cache_size = \(-cacheMegabytes * 1024)")
-                if let connection = db.sqliteConnection { dosebar_sqlite3_truncate_log_after(connection, frames) }
+                if let connection = db.sqliteConnection {
+                    dosebar_sqlite3_truncate_log_after(connection, frames, StoreFile.busyMilliseconds(of: dbQueue))
+                }
                 return cache
             }
             defer {
@@ -137,7 +139,8 @@ public final class DoseStore: Sendable {
                     if let before { try db.execute(sql: "PRAGMA cache_size = \(before)") }
                     try db.execute(sql: "PRAGMA shrink_memory")
                     if let connection = db.sqliteConnection {
-                        dosebar_sqlite3_truncate_log_after(connection, Int32(StoreFile.logPages))
+                        dosebar_sqlite3_truncate_log_after(connection, Int32(StoreFile.logPages),
+                                                           StoreFile.busyMilliseconds(of: dbQueue))
                     }
                 }
                 DoseStore.releaseFreeMemory()

@@ -29,9 +29,20 @@ enum StoreFile {
         config.prepareDatabase { db in
             guard let connection = db.sqliteConnection else { return }
             _ = dosebar_sqlite3_no_checkpoint_on_close(connection)
-            dosebar_sqlite3_truncate_log_after(connection, Int32(logPages))
+            dosebar_sqlite3_truncate_log_after(connection, Int32(logPages), busyMilliseconds(busyTimeout))
         }
         return config
+    }
+
+    /// A busy timeout as the shim's log hook takes it (see `dosebar_sqlite3_truncate_log_after`).
+    static func busyMilliseconds(_ timeout: TimeInterval) -> Int32 {
+        Int32(clamping: Int((timeout * 1000).rounded()))
+    }
+
+    /// The busy timeout `queue`'s connection runs with, in milliseconds (0 when it has none).
+    static func busyMilliseconds(of queue: DatabaseQueue) -> Int32 {
+        if case .timeout(let t) = queue.configuration.busyMode { return busyMilliseconds(t) }
+        return 0
     }
 
     static func openQueue(path: String, busyTimeout: TimeInterval, creation: DoseStore.Creation = .withDirectories) throws -> DatabaseQueue {
@@ -123,7 +134,9 @@ enum StoreFile {
     static func truncatingLogAtEveryCommit(_ queue: DatabaseQueue, _ body: () throws -> Void) throws {
         func bound(_ pages: Int32) throws {
             try queue.writeWithoutTransaction { db in
-                if let connection = db.sqliteConnection { dosebar_sqlite3_truncate_log_after(connection, pages) }
+                if let connection = db.sqliteConnection {
+                    dosebar_sqlite3_truncate_log_after(connection, pages, busyMilliseconds(of: queue))
+                }
             }
         }
         try bound(1)
