@@ -81,6 +81,32 @@ public struct SyncFolder: Sendable {
     }
 
     /// Throws unless `fd` is a regular file.
+    /// Another device's file opened for reading at `start`, nil when it does not exist: not
+    /// through a link (it could point at any file of this user's), and not a FIFO, which would block
+    /// the daemon (opened non-blocking, then checked to be a regular file). A `start` that is not
+    /// just after a newline (the file was rewritten or shrank) becomes the file's start.
+    static func openDeviceFile(_ file: String, at start: Position) throws -> (FileHandle, Position)? {
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw DosebarError.io("\(file): is a symbolic link; dosebar reads only device files (remove the link)") }
+            throw DosebarError.io("\(file): cannot read it (check its permissions)")
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do { try requireRegular(fd, file) } catch { try? handle.close(); throw error }
+        var from = start
+        do {
+            if from.offset > 0 {
+                try handle.seek(toOffset: from.offset - 1)
+                if try handle.read(upToCount: 1) != Data([0x0A]) { from = Position(); try handle.seek(toOffset: 0) }
+            }
+        } catch {
+            from = Position()
+            try? handle.seek(toOffset: 0)
+        }
+        return (handle, from)
+    }
+
     static func requireRegular(_ fd: Int32, _ name: String) throws {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw DosebarError.io("\(name): cannot inspect (\(FileIO.reason(errno)))") }
@@ -169,27 +195,10 @@ public struct SyncFolder: Sendable {
     /// are, every ``progressChunk`` lines.
     public static func read(_ file: String, device: String, from start: Position,
                             progress: (_ done: Int, _ total: Int) -> Void) throws -> Read {
-        // Not through a link (it could point at any file of this user's), and not a FIFO, which
-        // would block the daemon: opened non-blocking, then checked to be a regular file.
-        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else {
-            if errno == ENOENT { return Read(lines: [], problems: [], next: Position()) }
-            if errno == ELOOP { throw DosebarError.io("\(file): is a symbolic link; dosebar reads only device files (remove the link)") }
-            throw DosebarError.io("\(file): cannot read it (check its permissions)")
+        guard let (handle, from) = try openDeviceFile(file, at: start) else {
+            return Read(lines: [], problems: [], next: Position())
         }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? handle.close() }
-        try requireRegular(fd, file)
-        var from = start
-        do {
-            if from.offset > 0 {
-                try handle.seek(toOffset: from.offset - 1)
-                if try handle.read(upToCount: 1) != Data([0x0A]) { from = Position(); try handle.seek(toOffset: 0) }
-            }
-        } catch {
-            from = Position()
-            try? handle.seek(toOffset: 0)
-        }
         guard let data = try? handle.readToEnd() ?? Data() else {
             throw DosebarError.io("\(file): cannot read it (check its permissions)")
         }
@@ -226,25 +235,12 @@ public struct SyncFolder: Sendable {
     public static func read(_ file: String, device: String, from start: Position, batch: Int,
                             counting: (_ bytes: Int, _ of: Int) -> Void = { _, _ in },
                             total: (Int) -> Void = { _ in }, _ body: (Read) throws -> Void) throws -> Position {
-        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else {
-            if errno == ENOENT { try body(Read(lines: [], problems: [], next: Position())); return Position() }
-            if errno == ELOOP { throw DosebarError.io("\(file): is a symbolic link; dosebar reads only device files (remove the link)") }
-            throw DosebarError.io("\(file): cannot read it (check its permissions)")
+        guard let (handle, from) = try openDeviceFile(file, at: start) else {
+            try body(Read(lines: [], problems: [], next: Position()))
+            return Position()
         }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         defer { try? handle.close() }
-        try requireRegular(fd, file)
-        var from = start
-        do {
-            if from.offset > 0 {
-                try handle.seek(toOffset: from.offset - 1)
-                if try handle.read(upToCount: 1) != Data([0x0A]) { from = Position(); try handle.seek(toOffset: 0) }
-            }
-        } catch {
-            from = Position()
-            try? handle.seek(toOffset: 0)
-        }
+        let fd = handle.fileDescriptor
         let chunk = 4 << 20
         func next() throws -> Data {
             do { return try handle.read(upToCount: chunk) ?? Data() } catch {
