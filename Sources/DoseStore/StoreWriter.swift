@@ -111,6 +111,8 @@ public struct StoreWriter {
         try FieldRules.instant(e.at.timeIntervalSince1970, now: now, field: "at")
         try FieldRules.instant(e.loggedAt.timeIntervalSince1970, now: now, field: "logged at")
         if e.stockDelta != .zero { try FieldRules.units(e.stockDelta) }
+        // Another device's take: its units reach the stock derivation from here (zero: none taken).
+        if let units = synced?.units, units != 0 { try FieldRules.units(Amount(hundredths: units)) }
         var record = EventRecord(e, day: day)
         record.target = nil
         return try insert(&record, synced: synced)

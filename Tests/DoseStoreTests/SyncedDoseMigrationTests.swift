@@ -27,6 +27,28 @@ struct SyncedDoseMigrationTests {
 
     static func stamp(_ n: Int, _ device: String) -> String { "17731296000\(String(format: "%02d", n))-00000-\(device)" }
 
+    @Test("another device's take whose units are out of range is refused at the store's gate, nothing written")
+    func syncedUnitsPassTheGate() throws {
+        let store = try DoseStore.inMemory(clock: { Date(timeIntervalSince1970: 1_773_200_000) })
+        let id = try store.write { try $0.insertMedication(asNeeded("Ibuprofen")) }
+        let day = day("2026-03-10")
+        let event = DoseEvent(id: 0, medicationID: id, kind: .taken, slot: nil, at: Date(timeIntervalSince1970: 1_773_129_600),
+                              loggedAt: Date(timeIntervalSince1970: 1_773_129_600))
+        func synced(_ units: Int?) -> SyncedDose {
+            SyncedDose(id: UUID().uuidString, device: Self.theirs, stamp: Self.stamp(1, Self.theirs), units: units, hash: 1)
+        }
+        for units in [-100, Int(Int32.max) * 1_000] {
+            #expect(throws: FieldRules.Violation.self, "units \(units)") {
+                _ = try store.write { try $0.insertEvent(event, day: day, synced: synced(units)) }
+            }
+        }
+        #expect(try store.read { try $0.events(days: day...day) }.isEmpty)
+        for units in [nil, 0, 150] {
+            _ = try store.write { try $0.insertEvent(event, day: day, synced: synced(units)) }
+        }
+        #expect(try store.read { try $0.events(days: day...day) }.count == 3)
+    }
+
     @Test("an applied take or skip of another device moves into its event; own, waiting, shared and other kinds stay")
     func migration() throws {
         let dir = TemporaryDirectory(prefix: "dosestore")
