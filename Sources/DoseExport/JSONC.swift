@@ -1,4 +1,4 @@
-// The only file that touches json-c. Everything else builds JSON through
+// With JSONReader.swift (reading), the only file that touches json-c. Everything else builds JSON through
 // `JSONValue.object { … }` and the two builder types below.
 //
 // Ownership: a tree is owned by one `JSONValue` (one json-c reference, released in

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseExport
 import DoseFiles
 import Foundation
 #if canImport(Glibc)
@@ -25,13 +26,13 @@ extension SyncFolder {
         var kept = Data()
         kept.reserveCapacity(data.count)
         var dropped = 0
-        let decoder = JSONDecoder()
+        let reader = JSONReader()
         var start = data.startIndex
         while start < data.endIndex {
             let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
             let line = data[start..<end]
             let next = end < data.endIndex ? end + 1 : end
-            if let op = SyncOperation.parse(line, decoder: decoder), op.knownKind != .purge,
+            if let op = line.withUnsafeBytes({ SyncOperation.parse($0, reader: reader) }), op.knownKind != .purge,
                let gid = op.medicine, purged.contains(gid) {
                 dropped += 1
             } else {

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseExport
 import DoseFiles
 import Foundation
 #if canImport(Glibc)
@@ -315,7 +316,7 @@ public struct SyncFolder: Sendable {
         let shares = count < 2_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
         let size = (count + shares - 1) / shares
         @Sendable func parseShare(_ share: Int) -> (lines: [Line], problems: [Problem]) {
-            let decoder = JSONDecoder()
+            let reader = JSONReader()
             var lines: [Line] = [], problems: [Problem] = []
             for i in (first + min(share * size, count))..<(first + min((share + 1) * size, count)) {
                 let start = data.startIndex + lineStart(i, lineEnds), end = data.startIndex + lineEnds[i]
@@ -324,7 +325,7 @@ public struct SyncFolder: Sendable {
                 let number = from.line + i + 1
                 let next = Position(offset: from.offset + UInt64(lineEnds[i] + 1), line: number)
                 let hash = LineHash.of(bytes)
-                let op = SyncOperation.parse(bytes, decoder: decoder)
+                let op = bytes.withUnsafeBytes { SyncOperation.parse($0, reader: reader) }
                 guard let op, op.device == device else {
                     problems.append(Problem(number: number, next: next, hash: hash, id: op?.id, reason: op.map {
                         "an operation of device \(LineHash.printable($0.device)) in the file of device \(device)"

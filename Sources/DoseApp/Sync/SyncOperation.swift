@@ -1,4 +1,5 @@
 import DoseCore
+import DoseExport
 import Foundation
 
 /// One change, as one line of a device's file `DIR/dosebar/DEVICE.jsonl` (DESIGN §10).
@@ -26,7 +27,7 @@ import Foundation
 /// dosebar: from the add's stamp); of a `take`/`skip` (an imported dose before the tracking start),
 /// the medicine is tracked from that instant at the latest. Every device keeps the earliest it was
 /// given, so all of them judge the same slots.
-public struct SyncOperation: Codable, Sendable, Equatable {
+public struct SyncOperation: Encodable, Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case add, edit, archive, schedule, stock, refill, take, skip, undo, purge
     }
@@ -80,56 +81,52 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     /// left out and named here, so the gate refuses the line saying why. Never written.
     public var malformed: [String] = []
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        device = try c.decode(String.self, forKey: .device)
-        stamp = try c.decode(String.self, forKey: .stamp)
-        kind = try c.decode(String.self, forKey: .kind)
-        medicine = try c.decodeIfPresent(String.self, forKey: .medicine)
-        name = try c.decodeIfPresent(String.self, forKey: .name)
-        dose = try c.decodeIfPresent(String.self, forKey: .dose)
-        group = try c.decodeIfPresent(String.self, forKey: .group)
-        note = try c.decodeIfPresent(String.self, forKey: .note)
-        lowDays = try c.decodeIfPresent(Int.self, forKey: .lowDays)
-        distinctFrom = try c.decodeIfPresent([String].self, forKey: .distinctFrom)
-        changed = try c.decodeIfPresent([String].self, forKey: .changed)
-        archivedOn = try c.decodeIfPresent(String.self, forKey: .archivedOn)
-        effective = try c.decodeIfPresent(String.self, forKey: .effective)
-        schedule = try c.decodeIfPresent(SyncSchedule.self, forKey: .schedule)
-        day = try c.decodeIfPresent(String.self, forKey: .day)
-        slot = try c.decodeIfPresent(String.self, forKey: .slot)
-        at = try c.decodeIfPresent(Double.self, forKey: .at)
-        timeKnown = try c.decodeIfPresent(Bool.self, forKey: .timeKnown)
-        overLimit = try c.decodeIfPresent(Bool.self, forKey: .overLimit)
-        target = try c.decodeIfPresent(String.self, forKey: .target)
-        if c.contains(.trackedFrom) {
-            if try c.decodeNil(forKey: .trackedFrom) {
-                trackedFrom = .firstScheduleDay
-            } else if let t = try? c.decode(Double.self, forKey: .trackedFrom) {
+    /// The operation a line's object holds (``parse(_:reader:)``); throws when a field it reads
+    /// has a value of another type, or a required one (`id`, `device`, `stamp`, `kind`) is absent.
+    init(_ o: JSONObjectView) throws(JSONTypeMismatch) {
+        func required(_ value: String?) throws(JSONTypeMismatch) -> String {
+            guard let value else { throw JSONTypeMismatch() }
+            return value
+        }
+        id = try required(o.string("id"))
+        device = try required(o.string("device"))
+        stamp = try required(o.string("stamp"))
+        kind = try required(o.string("kind"))
+        medicine = try o.string("medicine")
+        name = try o.string("name")
+        dose = try o.string("dose")
+        group = try o.string("group")
+        note = try o.string("note")
+        lowDays = try o.int("low_days")
+        distinctFrom = try o.strings("distinct_from")
+        changed = try o.strings("changed")
+        archivedOn = try o.string("archived_on")
+        effective = try o.string("effective")
+        schedule = try o.object("schedule") { s throws(JSONTypeMismatch) in try SyncSchedule(s) }
+        day = try o.string("day")
+        slot = try o.string("slot")
+        at = try o.double("at")
+        timeKnown = try o.bool("time_known")
+        overLimit = try o.bool("over_limit")
+        target = try o.string("target")
+        if o.isNull("tracked_from") {
+            trackedFrom = .firstScheduleDay
+        } else if o.contains("tracked_from") {
+            if let t = try? o.double("tracked_from") {
                 trackedFrom = .instant(t)
             } else {
                 malformed.append(CodingKeys.trackedFrom.stringValue)
             }
         }
-        for key in [CodingKeys.perDose, .stock, .units] {
-            let (value, exact) = try Self.amount(c, key)
-            if !exact { inexact.append(key.stringValue) }
-            switch key {
-            case .perDose: perDose = value
-            case .stock: stock = value
-            default: units = value
-            }
+        func amount(_ key: StaticString, _ name: CodingKeys) throws(JSONTypeMismatch) -> Amount? {
+            if let n = try? o.int(key) { return Amount(units: n) }
+            guard let d = try o.double(key) else { return nil }
+            guard let a = Amount(exactly: d) else { inexact.append(name.stringValue); return nil }
+            return a
         }
-    }
-
-    /// A whole number (today's devices write these), or a decimal to hundredths; a number with
-    /// more decimals is not exact (its value left out).
-    private static func amount(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> (Amount?, exact: Bool) {
-        if let n = try? c.decodeIfPresent(Int.self, forKey: key) { return (Amount(units: n), true) }
-        guard let d = try c.decodeIfPresent(Double.self, forKey: key) else { return (nil, true) }
-        guard let a = Amount(exactly: d) else { return (nil, false) }
-        return (a, true)
+        perDose = try amount("per_dose", .perDose)
+        stock = try amount("stock", .stock)
+        units = try amount("units", .units)
     }
 
     public init(kind: Kind, medicine: String?) {
@@ -165,14 +162,15 @@ public struct SyncOperation: Codable, Sendable, Equatable {
     }
 
     /// Parses one line; nil when it is not a whole operation (a torn or foreign line). A file's
-    /// lines share one `decoder`.
-    public static func parse(_ line: Substring, decoder: JSONDecoder = JSONDecoder()) -> SyncOperation? {
-        parse(Data(line.utf8), decoder: decoder)
+    /// lines share one `reader` (json-c, the one reader of sync lines: see ``JSONReader``).
+    public static func parse(_ line: Substring, reader: JSONReader = JSONReader()) -> SyncOperation? {
+        var copy = line
+        return copy.withUTF8 { parse(UnsafeRawBufferPointer($0), reader: reader) }
     }
 
-    /// ``parse(_:decoder:)`` of a line's bytes (a slice of a file read whole).
-    public static func parse(_ line: Data, decoder: JSONDecoder) -> SyncOperation? {
-        guard let op = try? decoder.decode(SyncOperation.self, from: line),
+    /// ``parse(_:reader:)`` of a line's bytes.
+    public static func parse(_ line: UnsafeRawBufferPointer, reader: JSONReader) -> SyncOperation? {
+        guard let op = reader.object(line, { o in try? SyncOperation(o) }) ?? nil,
               !op.id.isEmpty, !op.device.isEmpty, !op.stamp.isEmpty else { return nil }
         return op
     }

@@ -1,9 +1,10 @@
 import DoseCore
+import DoseExport
 import Foundation
 
 /// A schedule version's schedule in an operation: the recurrence in its flat form (`Recurrence.Flat`,
 /// the database's too).
-public struct SyncSchedule: Codable, Sendable, Equatable {
+public struct SyncSchedule: Encodable, Sendable, Equatable {
     public var kind: String
     public var a: Int?
     public var b: Int?
@@ -24,6 +25,21 @@ public struct SyncSchedule: Codable, Sendable, Equatable {
         window = s.window
         start = s.start.description
         until = s.until?.description
+    }
+
+    /// The schedule an operation's `schedule` object holds; throws as ``SyncOperation``'s reader does
+    /// (`kind`, `times`, `window` and `start` are required).
+    init(_ o: JSONObjectView) throws(JSONTypeMismatch) {
+        guard let kind = try o.string("kind"), let times = try o.strings("times"), let window = try o.int("window"),
+              let start = try o.string("start") else { throw JSONTypeMismatch() }
+        self.kind = kind
+        a = try o.int("a")
+        b = try o.int("b")
+        weekdays = try o.ints("weekdays")
+        self.times = times
+        self.window = window
+        self.start = start
+        until = try o.string("until")
     }
 
     /// The domain value; nil for a schedule this dosebar cannot read.

@@ -2,7 +2,7 @@ import Foundation
 
 /// An operation's `tracked_from`: an instant (Unix seconds), or `null` for a medicine tracked from its
 /// first schedule day.
-public enum TrackingStart: Codable, Sendable, Equatable {
+public enum TrackingStart: Encodable, Sendable, Equatable {
     case instant(Double)
     case firstScheduleDay
 
@@ -14,11 +14,6 @@ public enum TrackingStart: Codable, Sendable, Equatable {
     public var date: Date? {
         if case .instant(let t) = self { return Date(timeIntervalSince1970: t) }
         return nil
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        self = c.decodeNil() ? .firstScheduleDay : .instant(try c.decode(Double.self))
     }
 
     public func encode(to encoder: Encoder) throws {
