@@ -305,7 +305,7 @@ struct SyncHostileTests {
         return Int(String(decoding: d, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    @Test("a sync killed midway keeps what it applied: every 5,000 lines are committed with the file's position, and the next run reads on")
+    @Test("a sync killed midway keeps what it applied: every 20,000 lines are committed with the file's position, and the next run reads on")
     func killedMidway() throws {
         let p = try Pair()
         defer { p.remove() }
@@ -351,5 +351,5 @@ struct SyncHostileTests {
 
 /// ``SyncService``'s batch: how many lines one transaction applies.
 enum SyncBatch {
-    static let size = 5_000
+    static let size = 20_000
 }
