@@ -148,13 +148,17 @@ public struct StoreWriter {
     private func insert(_ record: inout EventRecord, synced: SyncedDose? = nil) throws -> Int64 {
         do {
             if let synced {
-                try db.cachedStatement(sql: """
+                // One per dose of another device's history: bound through SQLite's C API (``RawStatement``).
+                try RawStatement(db, sql: """
                     INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit,
                                        op, op_device, op_stamp, op_units, op_hash)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [record.medicationID, record.kind, record.day, record.slotTime, record.at, record.loggedAt,
-                                             record.target, record.stockDelta, record.timeKnown, record.overLimit,
-                                             synced.id, synced.device, synced.stamp, synced.units, synced.hash])
+                    """).run { b in
+                        b.int(record.medicationID); b.text(record.kind); b.int(record.day); b.int(record.slotTime)
+                        b.double(record.at); b.double(record.loggedAt); b.int(record.target); b.int(record.stockDelta)
+                        b.int(record.timeKnown); b.int(record.overLimit)
+                        b.text(synced.id); b.text(synced.device); b.text(synced.stamp); b.int(synced.units); b.int(synced.hash)
+                    }
             } else {
                 try db.cachedStatement(sql: """
                     INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit)

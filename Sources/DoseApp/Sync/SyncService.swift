@@ -162,8 +162,10 @@ public struct SyncService {
             var skipped: [SkippedLine] = []
             // A long history (another device's first file) writes a hundred megabytes of pages: the
             // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:_:)``).
+            // From 1 MB on (about 4,000 lines): a batch of more lines than SQLite's usual cache
+            // (2 MB) holds pages for spills them to the log and reads them back.
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
-            let long = size > start.offset + 4 << 20
+            let long = size > start.offset + 1 << 20
             func readAll() throws {
                 try SyncFolder.read(path, device: device, from: start, batch: Self.batch, counting: { progress.step($0, of: $1) }, total: { lines in
                     progress.end()

@@ -10,23 +10,18 @@ extension StoreReader {
     /// hashes were kept).
     /// Another device's take or skip is looked up in the event that keeps it too (``SyncedDose``).
     public func operationHash(id: String) throws -> Int64?? {
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT hash FROM operation WHERE id = ?"), arguments: [id]) {
-            return .some(row[0] as Int64?)
-        }
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT op_hash FROM event WHERE op = ?"), arguments: [id]) else {
-            return nil
-        }
-        return .some(row[0] as Int64?)
+        let stored = try RawStatement(db, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
+        if stored.row { return .some(stored.value) }
+        let kept = try RawStatement(db, sql: "SELECT op_hash FROM event WHERE op = ?").run { $0.text(id) }
+        return kept.row ? .some(kept.value) : nil
     }
 
     /// ``operationHash(id:)`` of a line of `device` stamped `stamp`: a stamp after the device's
     /// highest one kept in an event (`highWater`, ``syncHighWater()``) is looked up in `operation` only.
     public func operationHash(id: String, stamp: String, highWater: String?) throws -> Int64?? {
         guard let highWater, stamp <= highWater else {
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT hash FROM operation WHERE id = ?"), arguments: [id]) else {
-                return nil
-            }
-            return .some(row[0] as Int64?)
+            let stored = try RawStatement(db, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
+            return stored.row ? .some(stored.value) : nil
         }
         return try operationHash(id: id)
     }
