@@ -22,6 +22,25 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses `YYYY-MM-DD`.
     public init?(_ text: String) {
+        // Ten ASCII bytes of that form straight from the bytes: another device's 20-year history
+        // parses a day per line, and the split below cost 14,000 instructions a date (callgrind).
+        var fast: (Int, Int, Int)?
+        var copy = text
+        copy.withUTF8 { b in
+            guard b.count == 10, b[4] == 0x2D, b[7] == 0x2D else { return }
+            var y = 0, m = 0, d = 0
+            for i in 0..<10 where i != 4 && i != 7 {
+                let c = b[i]
+                guard c >= 0x30 && c <= 0x39 else { return }
+                let digit = Int(c &- 0x30)
+                if i < 4 { y = y * 10 + digit } else if i < 7 { m = m * 10 + digit } else { d = d * 10 + digit }
+            }
+            fast = (y, m, d)
+        }
+        if let (y, m, d) = fast {
+            self.init(year: y, month: m, day: d)
+            return
+        }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }

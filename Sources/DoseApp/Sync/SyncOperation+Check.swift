@@ -32,7 +32,9 @@ extension SyncOperation {
     /// every line of a long history passes here.)
     public static func stampMillis(_ stamp: String, device: String) -> Int64? {
         let deviceCount = device.utf8.count
-        guard stamp.utf8.count == 20 + deviceCount, stamp.hasSuffix("-" + device) else { return nil }
+        // The device compared byte for byte (`hasSuffix` compared characters, with a string built
+        // per line); a device id is ASCII (``isDevice``).
+        guard stamp.utf8.count == 20 + deviceCount, stamp.utf8.suffix(deviceCount).elementsEqual(device.utf8) else { return nil }
         var millis: Int64 = 0
         var i = 0
         for c in stamp.utf8 {
@@ -82,7 +84,9 @@ extension SyncOperation {
                 i += 1
             }
         }
-        guard ok, let day = LocalDate(text), day.description == text
+        // The form checked above leaves one way to differ from the day's own text: a day that
+        // does not exist (LocalDate refuses it), so no description is built to compare.
+        guard ok, let day = LocalDate(text)
         else { throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a date (YYYY-MM-DD)") }
         try FieldRules.date(day, field: field)
         return day

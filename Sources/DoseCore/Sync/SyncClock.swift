@@ -15,6 +15,24 @@ public struct SyncClock: Sendable, Equatable {
     /// The state kept in `meta` (`MMM…-CCCCC`), or a stamp; nil when it does not parse or lies
     /// outside what the fixed widths can hold (milliseconds 0…``maxMillis``, counter 0…``maxCounter``).
     public init?(_ text: String) {
+        // A stamp as written (13 digits, '-', 5 digits, '-' …) straight from its bytes: one per line
+        // of another device's history, where the split below cost 10,000 instructions (callgrind).
+        var fast: (Int64, Int)?
+        var copy = text
+        copy.withUTF8 { b in
+            guard b.count >= 19, b[13] == 0x2D, b.count == 19 || b[19] == 0x2D else { return }
+            var m: Int64 = 0, c = 0
+            for i in 0..<19 where i != 13 {
+                let d = b[i]
+                guard d >= 0x30 && d <= 0x39 else { return }
+                if i < 13 { m = m * 10 + Int64(d &- 0x30) } else { c = c * 10 + Int(d &- 0x30) }
+            }
+            fast = (m, c)
+        }
+        if let (m, c) = fast {
+            millis = m; counter = c
+            return
+        }
         let parts = text.split(separator: "-", maxSplits: 2)
         guard parts.count >= 2, let m = Int64(parts[0]), let c = Int(parts[1]),
               (0...Self.maxMillis).contains(m), (0...Self.maxCounter).contains(c) else { return nil }
