@@ -269,6 +269,11 @@ public struct SyncFolder: Sendable {
         var delivered = false
         var at = from
         var left = lines
+        // A batch is parsed on another thread while `body` applies the one before (another
+        // device's first file: parsing a batch on both cores and then applying it left one core
+        // idle for most of the run).
+        var parsing: ParsedBatch?
+        defer { parsing?.wait() }
         while left > 0 {
             // Up to `batch` whole lines at the head of `pending`, reading on as they are needed.
             var ends: [Int] = []
@@ -287,16 +292,59 @@ public struct SyncFolder: Sendable {
                 }
             }
             guard let last = ends.last else { break }
-            let lineData = pending.prefix(last + 1)
-            let parsed = parse(Data(lineData), lineEnds: ends, range: 0..<ends.count, device: device, from: at)
+            let lineData = Data(pending.prefix(last + 1))
+            let start = at
             pending = Data(pending.dropFirst(last + 1))
             at = Position(offset: at.offset + UInt64(last + 1), line: at.line + ends.count)
             left -= ends.count
             delivered = true
-            try body(Read(lines: parsed.lines, problems: parsed.problems, next: at))
+            let end = at
+            // The daemon's reads (a few new lines) stay on this thread.
+            guard ends.count >= 2_000 || parsing != nil else {
+                let parsed = parse(lineData, lineEnds: ends, range: 0..<ends.count, device: device, from: start)
+                try body(Read(lines: parsed.lines, problems: parsed.problems, next: end))
+                continue
+            }
+            let next = ParsedBatch(next: end) { [ends] in
+                parse(lineData, lineEnds: ends, range: 0..<ends.count, device: device, from: start, shares: 1)
+            }
+            let previous = parsing
+            parsing = next
+            if let previous { try body(previous.result()) }
+        }
+        if let previous = parsing {
+            parsing = nil
+            try body(previous.result())
         }
         if !delivered { try body(Read(lines: [], problems: [], next: at)) }
         return at
+    }
+
+    /// One batch parsed on a thread of its own (``read(_:device:from:batch:counting:total:_:)``).
+    private final class ParsedBatch: @unchecked Sendable {
+        // @unchecked: `read` is written once on the parsing thread before `done` is signalled, and
+        // read only after waiting on it.
+        private let done = DispatchSemaphore(value: 0)
+        private var read: Read?
+        private var waited = false
+
+        init(next: Position, _ parse: @escaping @Sendable () -> (lines: [Line], problems: [Problem])) {
+            Thread.detachNewThread { [self] in
+                let parsed = parse()
+                read = Read(lines: parsed.lines, problems: parsed.problems, next: next)
+                done.signal()
+            }
+        }
+
+        /// Waits for the parse (once).
+        func wait() {
+            if !waited { done.wait(); waited = true }
+        }
+
+        func result() -> Read {
+            wait()
+            return read!
+        }
     }
 
     /// The index of the first newline in `bytes` at or after `from` (`memchr`: a byte loop over a
@@ -311,9 +359,9 @@ public struct SyncFolder: Sendable {
     /// are not one (by index: nil when not an operation at all; empty lines are neither). A long
     /// file (another device's first) is parsed on every core, a share of the lines each.
     private static func parse(_ data: Data, lineEnds: [Int], range: Range<Int>, device: String,
-                              from: Position) -> (lines: [Line], problems: [Problem]) {
+                              from: Position, shares: Int? = nil) -> (lines: [Line], problems: [Problem]) {
         let count = range.count, first = range.lowerBound
-        let shares = count < 2_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let shares = shares ?? (count < 2_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount))
         let size = (count + shares - 1) / shares
         @Sendable func parseShare(_ share: Int) -> (lines: [Line], problems: [Problem]) {
             let reader = JSONReader()
