@@ -236,6 +236,10 @@ import Testing
         directory(runtime, mode: 0o700)
         let fallback = h.root + "/.local/state/dosebar/shared"
         try FileManager.default.createDirectory(atPath: fallback, withIntermediateDirectories: true)
+        // Modes set, not left to the umask: tests of other suites in this process set it to 0 for a
+        // moment (SharedDirectoryTests, FileIOTests), and a fallback made then was 0777 (refused).
+        for path in [h.root + "/.local", h.root + "/.local/state", h.root + "/.local/state/dosebar"] { chmod(path, 0o755) }
+        chmod(fallback, 0o700)
         for (dir, runtimeDir) in [(runtime + "/dosebar", runtime as String?), (fallback, nil)] {
             if kind(dir) == nil { directory(dir, mode: 0o700) }
             file(dir + "/notes.txt", "mine")
