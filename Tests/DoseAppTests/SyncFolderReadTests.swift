@@ -55,4 +55,50 @@ import Testing
         #expect(read.lines.first?.number == 1 && read.lines.last?.number == 30_000 && read.lines.last?.next == next)
         #expect(read.problems.map(\.number) == [25_001, 27_000])
     }
+
+    @Test("read a batch at a time, each batch parsed on a thread while the one before is applied: what one whole read gives, in order, positions included; a throwing body stops the read")
+    func batches() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-batches-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/d1.jsonl"
+        var text = ""
+        for number in 1...23_456 {
+            switch number {
+            case 5, 9_999: text += "{\"id\":\"cut\n"
+            case 17_000: text += try Self.operationLine(number, device: "d2") + "\n"
+            default: text += try Self.operationLine(number, device: "d1") + "\n"
+            }
+        }
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let whole = try SyncFolder.read(file, device: "d1", from: SyncFolder.Position())
+        for batch in [2_000, 2_345, 7_000, 23_456] {
+            var reads: [SyncFolder.Read] = []
+            let end = try SyncFolder.read(file, device: "d1", from: SyncFolder.Position(), batch: batch) { read in
+                // The applying side slower than the parsing one, as in a first sync.
+                usleep(2_000)
+                reads.append(read)
+            }
+            #expect(reads.count == (23_456 + batch - 1) / batch, "batch \(batch)")
+            #expect(reads.flatMap(\.lines).map(\.op) == whole.lines.map(\.op), "batch \(batch)")
+            #expect(reads.flatMap(\.lines).map(\.next) == whole.lines.map(\.next), "batch \(batch)")
+            #expect(reads.flatMap(\.problems) == whole.problems, "batch \(batch)")
+            #expect(reads.last?.next == whole.lines.last?.next && end == whole.lines.last?.next, "batch \(batch)")
+            // Each read ends where its last line (or problem) ends.
+            for r in reads {
+                let last = max(r.lines.last?.number ?? 0, r.problems.last?.number ?? 0)
+                #expect(r.next.line == last, "batch \(batch)")
+            }
+        }
+        // A body that throws stops the read there: no later batch is handed over.
+        struct Stop: Error {}
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try SyncFolder.read(file, device: "d1", from: SyncFolder.Position(), batch: 3_000) { _ in
+                seen += 1
+                if seen == 2 { throw Stop() }
+            }
+        }
+        #expect(seen == 2)
+    }
 }
