@@ -72,22 +72,23 @@ import Testing
         }
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let whole = try SyncFolder.read(file, device: "d1", from: SyncFolder.Position())
-        for batch in [2_000, 2_345, 7_000, 23_456] {
+        // Concurrent (parsed a batch ahead on a thread) and not (the daemon: all on this thread).
+        for (batch, concurrent) in [(2_000, true), (2_345, true), (7_000, true), (23_456, true), (2_345, false), (7_000, false)] {
             var reads: [SyncFolder.Read] = []
-            let end = try SyncFolder.read(file, device: "d1", from: SyncFolder.Position(), batch: batch) { read in
+            let end = try SyncFolder.read(file, device: "d1", from: SyncFolder.Position(), batch: batch, concurrent: concurrent) { read in
                 // The applying side slower than the parsing one, as in a first sync.
                 usleep(2_000)
                 reads.append(read)
             }
-            #expect(reads.count == (23_456 + batch - 1) / batch, "batch \(batch)")
-            #expect(reads.flatMap(\.lines).map(\.op) == whole.lines.map(\.op), "batch \(batch)")
-            #expect(reads.flatMap(\.lines).map(\.next) == whole.lines.map(\.next), "batch \(batch)")
-            #expect(reads.flatMap(\.problems) == whole.problems, "batch \(batch)")
-            #expect(reads.last?.next == whole.lines.last?.next && end == whole.lines.last?.next, "batch \(batch)")
+            #expect(reads.count == (23_456 + batch - 1) / batch, "batch \(batch), concurrent \(concurrent)")
+            #expect(reads.flatMap(\.lines).map(\.op) == whole.lines.map(\.op), "batch \(batch), concurrent \(concurrent)")
+            #expect(reads.flatMap(\.lines).map(\.next) == whole.lines.map(\.next), "batch \(batch), concurrent \(concurrent)")
+            #expect(reads.flatMap(\.problems) == whole.problems, "batch \(batch), concurrent \(concurrent)")
+            #expect(reads.last?.next == whole.lines.last?.next && end == whole.lines.last?.next, "batch \(batch), concurrent \(concurrent)")
             // Each read ends where its last line (or problem) ends.
             for r in reads {
                 let last = max(r.lines.last?.number ?? 0, r.problems.last?.number ?? 0)
-                #expect(r.next.line == last, "batch \(batch)")
+                #expect(r.next.line == last, "batch \(batch), concurrent \(concurrent)")
             }
         }
         // A body that throws stops the read there: no later batch is handed over.

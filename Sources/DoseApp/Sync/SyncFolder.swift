@@ -231,9 +231,10 @@ public struct SyncFolder: Sendable {
     /// problems) with the position after the last of them, in file order, at least once (an empty
     /// read when there is no whole line after `start`). `total` is told first: how many whole lines
     /// there are to read, found by reading the bytes after `start` once (`counting` is told how many
-    /// of them are read, of how many, as that goes). Returns where the next read starts.
+    /// of them are read, of how many, as that goes). Not `concurrent`: every line parsed on this
+    /// thread. Returns where the next read starts.
     @discardableResult
-    public static func read(_ file: String, device: String, from start: Position, batch: Int,
+    public static func read(_ file: String, device: String, from start: Position, batch: Int, concurrent: Bool = true,
                             counting: (_ bytes: Int, _ of: Int) -> Void = { _, _ in },
                             total: (Int) -> Void = { _ in }, _ body: (Read) throws -> Void) throws -> Position {
         guard let (handle, from) = try openDeviceFile(file, at: start) else {
@@ -300,8 +301,9 @@ public struct SyncFolder: Sendable {
             delivered = true
             let end = at
             // The daemon's reads (a few new lines) stay on this thread.
-            guard ends.count >= 2_000 || parsing != nil else {
-                let parsed = parse(lineData, lineEnds: ends, range: 0..<ends.count, device: device, from: start)
+            guard concurrent, ends.count >= 2_000 || parsing != nil else {
+                let parsed = parse(lineData, lineEnds: ends, range: 0..<ends.count, device: device, from: start,
+                                   shares: concurrent ? nil : 1)
                 try body(Read(lines: parsed.lines, problems: parsed.problems, next: end))
                 continue
             }
