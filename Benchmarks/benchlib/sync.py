@@ -110,10 +110,48 @@ def sync_bench(hf, binary, data, src, run_dir, shm, n, history, a):
     appender = os.path.join(work, "append-take.py")
     with open(appender, "w") as f:
         f.write(APPEND_TAKE)
+    hf.results[("sync-daemon", n, history)] = daemon_first_sync(binary, env, reset, name)
     millis = int(inf["last_stamp"].split("-")[0])
     hf.measure(("sync-one", n, history), f"sync now, one new take: {name}", f"{binary} sync now", env=env,
                prepare=f"{sys.executable} {appender} {other} {inf['device']} {inf['aspirin']} {millis}")
     shutil.rmtree(work)
+
+
+def daemon_first_sync(binary, env, reset, name, timeout=300):
+    """`dosebar daemon` on the fresh device with the other device's whole file in its folder: the
+    seconds its log gives for applying it, and its VmRSS (and anonymous part) once done, against
+    DESIGN §8's 30 MB (the daemon lives on after), with its peak (VmHWM). None when it fails."""
+    from .daemon import NO_NUDGES, memory, wait_for
+    run_ok(["sh", reset], env)
+    # The bars' nudges off: on a shared machine they would signal other people's waybar and tmux.
+    config = os.path.join(env["XDG_CONFIG_HOME"], "dosebar")
+    os.makedirs(config, exist_ok=True)
+    with open(os.path.join(config, "config.toml"), "w") as f:
+        f.write(NO_NUDGES)
+    denv = dict(env)
+    denv.pop("DOSEBAR_NOW", None)   # the daemon's timers run on the real clock
+    errpath = env["DOSEBAR_DB"] + ".daemon.stderr"
+    with open(errpath, "w") as err:
+        d = subprocess.Popen([binary, "daemon"], env=denv, stdout=subprocess.DEVNULL, stderr=err)
+    text = lambda: open(errpath, errors="replace").read()
+    try:
+        ends = lambda: [l for l in text().splitlines() if " done in " in l and "operations" in l]
+        done = lambda: bool(ends())
+        if not wait_for(done, timeout):
+            log(f"  (daemon, {name}: no end of the apply in its log: {text().strip()[-300:]})")
+            return None
+        time.sleep(2)             # its refresh after, and the memory given back
+        m = memory(d.pid)
+        with open(f"/proc/{d.pid}/status") as f:
+            peak = next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmHWM:"))
+        line = ends()[-1]
+        seconds = float(line.rsplit(" done in ", 1)[1].split()[0])
+        log(f"  daemon applying it: {seconds:.1f} s, then VmRSS {size_text(m['VmRSS'])} "
+            f"({size_text(m['RssAnon'])} anonymous), peak {size_text(peak)}")
+        return {"seconds": seconds, "rss": m["VmRSS"], "anon": m["RssAnon"], "peak": peak}
+    finally:
+        d.terminate()
+        d.wait(10)
 
 
 # Another device's file of N takes of one slot (DESIGN §10: applying costs time linear in the lines
@@ -188,6 +226,13 @@ def sync_report(res, ins, checks):
         L.append(f"  {name + ', fresh device: its whole file':<52} {ms(whole['mean']):>10} ± {ms(whole['stddev'])}"
                  f"   ({inf['operations']:,} operations, {size_text(inf['bytes'])}; ≤{SYNC_ALL_BUDGET:.0f} s: "
                  f"{'ok' if ok else 'MISSED'})")
+        daemon = res.get(("sync-daemon", n, h))
+        if daemon:
+            ok = daemon["rss"] <= 30e6
+            checks.append((f"daemon VmRSS after applying another device's {name} ≤ 30 MB", ok, size_text(daemon["rss"])))
+            L.append(f"  {'  … the daemon applying it, VmRSS after (peak)':<52} {size_text(daemon['rss']):>10} "
+                     f"({size_text(daemon['peak'])})   ({daemon['seconds']:.1f} s; {size_text(daemon['anon'])} anonymous; "
+                     f"≤30 MB: {'ok' if ok else 'MISSED'})")
         if one and take:
             ok = one["mean"] <= take["mean"]
             checks.append((f"sync now applying one take, {name} ≤ take", ok,
