@@ -322,7 +322,7 @@ public struct SyncFolder: Sendable {
         return at
     }
 
-    /// One batch parsed on a thread of its own (``read(_:device:from:batch:counting:total:_:)``).
+    /// One batch parsed on a thread of its own (``read(_:device:from:batch:concurrent:counting:total:_:)``).
     private final class ParsedBatch: @unchecked Sendable {
         // @unchecked: `read` is written once on the parsing thread before `done` is signalled, and
         // read only after waiting on it.
