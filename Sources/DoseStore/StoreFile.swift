@@ -132,15 +132,15 @@ enum StoreFile {
     /// Runs `body` with the log copied into the database and emptied after every commit (when no
     /// reader needs it), then gives the connection back its bound of ``logPages``.
     static func truncatingLogAtEveryCommit(_ queue: DatabaseQueue, _ body: () throws -> Void) throws {
-        func bound(_ pages: Int32) throws {
-            try queue.writeWithoutTransaction { db in
+        func bound(_ pages: Int32) {
+            queue.writeWithoutTransaction { db in
                 if let connection = db.sqliteConnection {
                     dosebar_sqlite3_truncate_log_after(connection, pages, busyMilliseconds(of: queue))
                 }
             }
         }
-        try bound(1)
-        defer { try? bound(Int32(logPages)) }
+        bound(1)
+        defer { bound(Int32(logPages)) }
         try body()
     }
 

@@ -31,38 +31,42 @@ extension SyncOperation {
     /// The instant of a well-formed stamp (its milliseconds), nil for a malformed one. (Plain loops:
     /// every line of a long history passes here.)
     public static func stampMillis(_ stamp: String, device: String) -> Int64? {
-        let deviceCount = device.utf8.count
-        // The device compared byte for byte (`hasSuffix` compared characters, with a string built
-        // per line); a device id is ASCII (``isDevice``).
-        guard stamp.utf8.count == 20 + deviceCount, stamp.utf8.suffix(deviceCount).elementsEqual(device.utf8) else { return nil }
-        var millis: Int64 = 0
-        var i = 0
-        for c in stamp.utf8 {
-            if i == 20 { break }
-            if i == 13 || i == 19 {
-                guard c == 0x2D else { return nil }
-            } else {
-                guard c >= 0x30 && c <= 0x39 else { return nil }
-                if i < 13 { millis = millis * 10 + Int64(c &- 0x30) }
+        var stamp = stamp, device = device
+        return stamp.withUTF8 { s in
+            device.withUTF8 { d -> Int64? in
+                guard s.count == 20 + d.count else { return nil }
+                var millis: Int64 = 0
+                for i in 0..<20 {
+                    let c = s[i]
+                    if i == 13 || i == 19 {
+                        guard c == 0x2D else { return nil }
+                    } else {
+                        guard c >= 0x30 && c <= 0x39 else { return nil }
+                        if i < 13 { millis = millis * 10 + Int64(c &- 0x30) }
+                    }
+                }
+                // The device, byte for byte (a device id is ASCII: ``isDevice``).
+                for i in 0..<d.count where s[20 + i] != d[i] { return nil }
+                return millis
             }
-            i += 1
         }
-        return millis
     }
 
     /// A lowercase UUID, as ``SyncJournal`` writes operation and medicine ids.
     static func isUUID(_ text: String) -> Bool {
-        guard text.utf8.count == 36 else { return false }
-        var i = 0
-        for c in text.utf8 {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard c == 0x2D else { return false }
-            } else {
-                guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+        var text = text
+        return text.withUTF8 { b in
+            guard b.count == 36 else { return false }
+            for i in 0..<36 {
+                let c = b[i]
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    guard c == 0x2D else { return false }
+                } else {
+                    guard (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) else { return false }
+                }
             }
-            i += 1
+            return true
         }
-        return true
     }
 
     /// A device id: 1 to 64 lowercase letters and digits (``SyncService`` makes 16 hex digits).
