@@ -13,10 +13,8 @@ struct ConfigReportTests {
         try FileManager.default.createDirectory(atPath: root + "/config/dosebar", withIntermediateDirectories: true)
         try config.write(toFile: root + "/config/dosebar/config.toml", atomically: true, encoding: .utf8)
         // A long database path: its line passes 80 columns.
-        return try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/" + String(repeating: "d", count: 60) + ".sqlite",
-                                                  "DOSEBAR_DIR": root + "/shared", "DOSEBAR_NOW": "2026-11-22T08:05:00+09:00",
-                                                  "TZ": "Asia/Seoul", "XDG_CONFIG_HOME": root + "/config"],
-                              configErrors: .useDefaults)
+        return try .test(root: root, env: ["DOSEBAR_DB": root + "/" + String(repeating: "d", count: 60) + ".sqlite"],
+                         configErrors: .useDefaults)
     }
 
     func json(_ report: ConfigReport) throws -> [String: Any] {

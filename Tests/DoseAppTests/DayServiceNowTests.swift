@@ -10,12 +10,7 @@ import Testing
 struct DayServiceNowTests {
     let root = NSTemporaryDirectory() + "dosebar-daynow-\(UUID().uuidString)"
 
-    func context() throws -> AppContext {
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        return try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared",
-                                                  "DOSEBAR_NOW": "2026-11-22T08:05:00+09:00", "TZ": "Asia/Seoul",
-                                                  "XDG_CONFIG_HOME": root + "/config"])
-    }
+    func context() throws -> AppContext { try .test(root: root) }
 
     func daily(_ name: String, at time: String, _ context: AppContext) -> Medication {
         let start = LocalDate("2026-11-01")!

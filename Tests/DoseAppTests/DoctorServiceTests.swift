@@ -10,10 +10,7 @@ struct DoctorServiceTests {
     let root = NSTemporaryDirectory() + "dosebar-doctor-\(UUID().uuidString)"
 
     func context(_ env: [String: String] = [:]) throws -> AppContext {
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let base = ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared", "PATH": root + "/bin",
-                    "DOSEBAR_NOW": "2026-11-22T08:05:00+09:00", "TZ": "Asia/Seoul", "XDG_CONFIG_HOME": root + "/config"]
-        return try AppContext(AppOptions(), env: base.merging(env) { $1 })
+        try .test(root: root, env: ["PATH": root + "/bin"].merging(env) { $1 })
     }
 
     func check(_ context: AppContext, daemon: Int32? = nil, readme: String? = nil) throws -> [DoctorService.Finding] {

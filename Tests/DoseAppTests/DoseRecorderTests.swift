@@ -9,10 +9,7 @@ import Testing
 struct DoseRecorderTests {
     let root = NSTemporaryDirectory() + "dosebar-app-\(UUID().uuidString)"
 
-    func context(_ now: String) throws -> AppContext {
-        try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared",
-                                           "DOSEBAR_NOW": now, "TZ": "Asia/Seoul", "XDG_CONFIG_HOME": root + "/config"])
-    }
+    func context(_ now: String) throws -> AppContext { try .test(root: root, now: now) }
 
     func addAspirin(_ context: AppContext, stock: Amount) throws -> (DoseStore, Int64) {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)

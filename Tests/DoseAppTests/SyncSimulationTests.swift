@@ -26,10 +26,7 @@ struct SyncSimulationTests {
 
         var folder: String { root + "/sync" }
 
-        func context() throws -> AppContext {
-            try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared",
-                                               "DOSEBAR_NOW": now, "TZ": tz, "XDG_CONFIG_HOME": root + "/config"])
-        }
+        func context() throws -> AppContext { try .test(root: root, now: now, zone: tz) }
 
         var sync: SyncService { get throws { SyncService(context: try context(), store: store) } }
 

@@ -10,12 +10,7 @@ import Testing
 struct SyncStatusReportTests {
     let root = NSTemporaryDirectory() + "dosebar-syncstatus-\(UUID().uuidString)"
 
-    func context() throws -> AppContext {
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        return try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared",
-                                                  "DOSEBAR_NOW": "2026-11-22T08:05:00+09:00", "TZ": "Asia/Seoul",
-                                                  "XDG_CONFIG_HOME": root + "/config"])
-    }
+    func context() throws -> AppContext { try .test(root: root) }
 
     @Test("a file of junk: each device once, this one first; 20 skipped lines listed and the rest counted; JSON lists every one")
     func junkFile() throws {

@@ -10,11 +10,7 @@ import Testing
 struct WriteScopeTests {
     let root = NSTemporaryDirectory() + "dosebar-scope-\(UUID().uuidString)"
 
-    func context(_ now: String = "2026-11-22T08:05:00+09:00") throws -> AppContext {
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        return try AppContext(AppOptions(), env: ["HOME": root, "DOSEBAR_DB": root + "/db.sqlite", "DOSEBAR_DIR": root + "/shared",
-                                                  "DOSEBAR_NOW": now, "TZ": "Asia/Seoul", "XDG_CONFIG_HOME": root + "/config"])
-    }
+    func context(_ now: String = "2026-11-22T08:05:00+09:00") throws -> AppContext { try .test(root: root, now: now) }
 
     func aspirin(_ context: AppContext) -> Medication {
         var m = Medication(id: 0, name: "Aspirin", versions: [ScheduleVersion(effective: context.today, schedule: Schedule(
