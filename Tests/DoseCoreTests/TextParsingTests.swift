@@ -44,11 +44,17 @@ import Testing
             let text = Self.mutated(base, &g)
             #expect(LocalDate(text) == Self.oldDate(text), "\(text)")
             if LocalDate(text) != nil { valid += 1 }
+            // The canonical form (the gate's): a day it reads writes back as the same text.
+            if let day = LocalDate(canonical: text) { #expect(day.description == text && day == Self.oldDate(text), "\(text)") }
         }
         for text in ["2026-02-29", "2028-02-29", "0000-01-01", "9999-12-31", "+026-01-05", "2026-+1-05", "2026-1-05", "2026-01-5 "] {
             #expect(LocalDate(text) == Self.oldDate(text), "\(text)")
         }
         #expect(valid > 10_000)
+        // Forms the lenient parser takes and the canonical one refuses.
+        for text in ["+026-01-05", "2026-+1-05", "2026-01-+5"] {
+            #expect(LocalDate(text) != nil && LocalDate(canonical: text) == nil, "\(text)")
+        }
     }
 
     @Test("stamps and clock states: the same clock or nil as the split-based parser, on 50,000 texts")

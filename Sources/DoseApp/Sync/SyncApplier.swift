@@ -291,7 +291,7 @@ struct SyncApplier {
         case .edit:
             try details(op, &m)
         case .archive:
-            let day = op.archivedOn.flatMap(LocalDate.init)
+            let day = op.archivedOn.flatMap { LocalDate($0) }
             if try later(op, id, .archive) {
                 let before = m.archivedOn
                 m.archivedOn = day

@@ -80,17 +80,7 @@ extension SyncOperation {
     /// `YYYY-MM-DD`, digits only, within ``FieldRules/date(_:field:)``.
     static func day(_ text: String?, _ field: String) throws -> LocalDate {
         guard let text else { throw Refusal(reason: "\(field) is missing") }
-        var ok = text.utf8.count == 10
-        if ok {
-            var i = 0
-            for c in text.utf8 {
-                ok = ok && (i == 4 || i == 7 ? c == 0x2D : (c >= 0x30 && c <= 0x39))
-                i += 1
-            }
-        }
-        // The form checked above leaves one way to differ from the day's own text: a day that
-        // does not exist (LocalDate refuses it), so no description is built to compare.
-        guard ok, let day = LocalDate(text)
+        guard let day = LocalDate(canonical: text)
         else { throw Refusal(reason: "\(field) '\(LineHash.printable(text))' is not a date (YYYY-MM-DD)") }
         try FieldRules.date(day, field: field)
         return day
