@@ -16,8 +16,8 @@ from .scenarios import checkpoint, fresh_copy, scenario_key
 
 
 # What writes a device's sync file: the cached file is made again when one of them changes.
-SYNC_SOURCES = ["Sources/DoseApp/Sync/SyncJournal.swift", "Sources/DoseApp/Sync/SyncOperation.swift",
-                "Sources/DoseApp/Sync/SyncService.swift", "Sources/DoseCore/Sync/SyncClock.swift"]
+SYNC_SOURCES = ["Sources/DoseApp/Sync/SyncJournal.swift", "Sources/DoseApp/Sync/OperationIDs.swift",
+                "Sources/DoseApp/Sync/SyncOperation.swift", "Sources/DoseApp/Sync/SyncService.swift", "Sources/DoseCore/Sync/SyncClock.swift"]
 
 
 def sync_file(data, binary, src, meds, history):
