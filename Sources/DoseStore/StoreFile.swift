@@ -19,6 +19,7 @@ enum StoreFile {
 
     /// The connection settings every dosebar connection uses.
     static func configuration(busyTimeout: TimeInterval = DoseStore.busyTimeout) -> Configuration {
+        _ = noMemoryCount
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
         config.foreignKeysEnabled = true
@@ -33,6 +34,9 @@ enum StoreFile {
         }
         return config
     }
+
+    /// SQLite's memory count off, once, before the first connection (see the shim).
+    private static let noMemoryCount: Int32 = dosebar_sqlite3_no_memory_count()
 
     /// A busy timeout as the shim's log hook takes it (see `dosebar_sqlite3_truncate_log_after`).
     static func busyMilliseconds(_ timeout: TimeInterval) -> Int32 {
