@@ -168,6 +168,9 @@ public struct StoreWriter {
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
             throw unknownMedication(record.medicationID)
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+                    && synced != nil && error.message?.hasSuffix("event.op") == true {
+            throw SyncedDose.IDTaken(id: synced?.id ?? "")
         }
         record.id = db.lastInsertedRowID
         return db.lastInsertedRowID

@@ -66,14 +66,15 @@ struct SyncCommandTests {
         try a.ok("add", "Magnesium", "--at", "21:00", now: "2026-11-22T20:05:00+09:00")
         #expect(FileManager.default.fileExists(atPath: shared + "/dosebar/" + (try device(a)) + ".jsonl"))
         // Each command's operations come after the last one's (the clock is kept), whatever the
-        // wall clock says; each id is a random lowercase UUID, never twice.
+        // wall clock says; each id is a lowercase UUID of version 7, never twice, in the order of the stamps.
         let linesA = try String(contentsOfFile: shared + "/dosebar/" + (try device(a)) + ".jsonl", encoding: .utf8)
             .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let stamps = linesA.compactMap { $0["stamp"] as? String }, ids = linesA.compactMap { $0["id"] as? String }
         #expect(linesA.count >= 8 && stamps.count == linesA.count && zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 }, "\(stamps)")
         #expect(Set(ids).count == linesA.count && ids.allSatisfy {
-            $0.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil
+            $0.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil
         }, "\(ids)")
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "\(ids)")
         try b.ok("sync", "now", now: "2026-11-22T20:06:00+09:00")
         let at = "2026-11-22T20:06:00+09:00"
         let statusesB = try b.statuses(at: at)

@@ -247,6 +247,46 @@ struct SyncHostileTests {
         try p.everythingWorks()
     }
 
+    @Test("a dose's id reused by a line stamped later (a take, a stock, a take that waits for its medicine) is refused and listed; sync goes on")
+    func reusedDoseID() throws {
+        let p = try Pair()
+        defer { p.remove() }
+        // The take's event keeps its id; the lines after it reuse that id with later stamps, which
+        // are past the device's high-water (no look-up by id there: the events' index refuses them).
+        let take = p.validTake(counter: 90)
+        let id = take["id"] as! String
+        var again = take; again["stamp"] = p.stamp(Self.takenAt, 91); again["at"] = Self.takenAt + 60
+        let first = try p.write([take, again])
+        let r = try p.b.run(["sync", "now"], now: Self.now)
+        #expect(r.status == 0, "exit \(r.status): \(r.err)")
+        #expect(r.err.contains(p.target + ":\(first + 1): operation \(id) was already received with other content"), "\(r.err)")
+        #expect(try p.b.statuses(at: Self.now).contains("Aspirin:taken"))
+        // In a later read: a stock with the take's id, and a take of a medicine that arrives after it.
+        let gid = UUID().uuidString.lowercased()
+        var stock = Self.op(p, "stock", 92, ["stock": 5]); stock["id"] = id; stock["stamp"] = p.stamp(Self.takenAt, 92)
+        var waiting = take; waiting["medicine"] = gid; waiting["stamp"] = p.stamp(Self.takenAt, 93)
+        var add = Self.op(p, "add", 94, ["name": "Later", "per_dose": 1, "low_days": 7])
+        add["medicine"] = gid; add["stamp"] = p.stamp(Self.takenAt, 94)
+        var s = Self.schedule(p, 95, [:]); s["medicine"] = gid; s["stamp"] = p.stamp(Self.takenAt, 95)
+        try p.write([take, again, stock, waiting])
+        let second = try p.b.run(["sync", "now"], now: Self.now)
+        #expect(second.status == 0, "exit \(second.status): \(second.err)")
+        #expect(second.err.contains(p.target + ":\(first + 2): operation \(id) was already received with other content"), "\(second.err)")
+        try p.write([take, again, stock, waiting, add, s])
+        let third = try p.b.run(["sync", "now"], now: Self.now)
+        #expect(third.status == 0, "exit \(third.status): \(third.err)")
+        #expect(third.err.contains(p.target + ":\(first + 3): operation \(id) was already received with other content"), "\(third.err)")
+        let status = try p.b.ok("sync", "status", now: Self.now).out
+        for n in [first + 1, first + 2, first + 3] { #expect(status.contains("skipped " + p.target + ":\(n): "), "\(n): \(status)") }
+        #expect(!status.contains("waiting"), "\(status)")
+        // The first version stays: Aspirin taken once (stock 30 - 1), the stock line not applied.
+        let list = try #require(try p.b.ok("list", "--json", now: Self.now).json as? [[String: Any]])
+        let aspirin = try #require(list.first { $0["name"] as? String == "Aspirin" })
+        #expect("\(aspirin["stock"] ?? "nil")" == "29", "\(aspirin)")
+        #expect(try p.b.statuses(at: Self.now).contains("Later:taken") == false)
+        try p.everythingWorks()
+    }
+
     @Test("an undo of an id that never arrives waits and is listed as waiting, with why; later lines apply")
     func undoOfUnknown() throws {
         let p = try Pair()

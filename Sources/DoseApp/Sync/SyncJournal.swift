@@ -41,7 +41,7 @@ public final class SyncJournal {
         // history at an earlier DOSEBAR_NOW): other devices judge its instant against its stamp.
         if let at = notBefore, at.isFinite, at > 0, at < 1e10 { clock.receive(SyncClock(millis: Int64(at * 1000), counter: 0)) }
         clock.tick(now: now)
-        op.id = ids.next(millis: clock.millis)
+        op.id = ids.next(clock)
         op.device = device
         op.stamp = clock.stamp(device: device)
         stamped = true

@@ -35,7 +35,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     public var id: String
     public var device: String
     public var stamp: String
-    public var kind: String
+    public var kind: String { didSet { knownKind = Kind(rawValue: kind) } }
     public var medicine: String?
     public var name: String?
     public var dose: String?
@@ -92,6 +92,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
         device = try required(o.string("device"))
         stamp = try required(o.string("stamp"))
         kind = try required(o.string("kind"))
+        knownKind = Kind(rawValue: kind)
         medicine = try o.string("medicine")
         name = try o.string("name")
         dose = try o.string("dose")
@@ -130,10 +131,11 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     }
 
     public init(kind: Kind, medicine: String?) {
-        id = ""; device = ""; stamp = ""; self.kind = kind.rawValue; self.medicine = medicine
+        id = ""; device = ""; stamp = ""; self.kind = kind.rawValue; knownKind = kind; self.medicine = medicine
     }
 
-    public var knownKind: Kind? { Kind(rawValue: kind) }
+    /// `kind` when this dosebar knows it, read once: the applier asks it several times a line.
+    public private(set) var knownKind: Kind?
 
     /// The wire names of a medicine's details (``SyncRegister/details``).
     public static let details = SyncRegister.details.map(\.rawValue)

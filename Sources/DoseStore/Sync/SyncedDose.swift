@@ -15,4 +15,12 @@ public struct SyncedDose: Sendable, Equatable {
     public init(id: String, device: String, stamp: String, units: Int?, hash: Int64) {
         self.id = id; self.device = device; self.stamp = stamp; self.units = units; self.hash = hash
     }
+
+    /// The event a synced dose was to write was not written: another event already keeps an
+    /// operation of this id (the `event_op` index refused it). A line stamped after its device's
+    /// high-water is not looked up by id first (``StoreReader/operationHash(id:stamp:highWater:)``),
+    /// so a line that reuses an id with a later stamp ends here.
+    public struct IDTaken: Error, Equatable {
+        public let id: String
+    }
 }
