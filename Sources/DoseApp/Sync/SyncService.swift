@@ -143,10 +143,11 @@ public struct SyncService {
         return try applyOthers(setup)
     }
 
-    /// Lines applied in one transaction. Each commit writes every page the batch touched, and a
-    /// new id lands on a random page of the `event_op` index: 5,000 a transaction made another
-    /// device's 20 years (583,088 lines) 4 s slower than 20,000; 50,000 saves 0.5 s more but
-    /// holds 90 MB more of parsed lines.
+    /// Lines applied in one transaction. Each commit writes every page the batch touched: with
+    /// random (version 4) ids, which land on a random page of the `event_op` index each, 5,000 a
+    /// transaction made another device's 20 years (583,088 lines) 4 s slower than 20,000. With ids
+    /// in stamp order (``OperationIDs``) 10,000 and 50,000 are both slower than 20,000 (5.9 s and
+    /// 6.0–6.4 s against 5.6 s): more commits, or a longer first batch parsed before any is applied.
     static let batch = 20_000
 
     /// Skipped lines of one file named one by one in a warning; the rest are counted.
@@ -168,7 +169,9 @@ public struct SyncService {
             // device's first file is never held whole, nor its operations parsed all at once.
             var skipped: [SkippedLine] = []
             // A long history (another device's first file) writes a hundred megabytes of pages: the
-            // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:_:)``).
+            // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:_:)``),
+            // and the log emptied past 128 MB (a page written by several batches is copied once;
+            // 64 MB: 0.3 s more of 5.9 s, 256 MB: no less).
             // From 1 MB on (about 4,000 lines): a batch of more lines than SQLite's usual cache
             // (2 MB) holds pages for spills them to the log and reads them back.
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
@@ -200,7 +203,7 @@ public struct SyncService {
             }
             do {
                 progress.begin(.reading, total: 0)
-                if long { try store.bulk(cacheMegabytes: 64, logMegabytes: 64, readAll) } else { try readAll() }
+                if long { try store.bulk(cacheMegabytes: 64, logMegabytes: 128, readAll) } else { try readAll() }
                 progress.end()
             } catch DosebarError.io(let message) {
                 progress.end()
