@@ -41,7 +41,10 @@ struct SyncApplier {
     /// none has none, and needs no look-up: another device's first file is mostly such doses).
     private var medicationIDs: [String: Int64] = [:]
     private var lastEventDay: [Int64: LocalDate?] = [:]
-    private var slotDoses: [DoseSlot: [DoseKey: Int64]] = [:]
+    /// The doses of those slots by slot, kind and second, and how many each slot has (a dictionary
+    /// per slot was an allocation per dose of another device's first file).
+    private var slotDoses: [SlotDose: Int64] = [:]
+    private var slotCounts: [DoseSlot: Int] = [:]
     /// Slots whose doses to resolve once the batch is stored.
     private var toResolve = Set<SlotKey>()
     /// Medicines this batch has a schedule for (a new medicine's `add` waits for one).
@@ -64,6 +67,11 @@ struct SyncApplier {
     private struct DoseKey: Hashable {
         var taken: Bool
         var second: Int64
+    }
+
+    private struct SlotDose: Hashable {
+        var slot: DoseSlot
+        var dose: DoseKey
     }
 
     /// What applying one operation did: the event a take or skip wrote or was found to be, and
@@ -133,55 +141,59 @@ struct SyncApplier {
         // A device's file is in its stamp order: no sorted copy of hundreds of thousands of lines.
         let sorted = zip(valid, valid.dropFirst()).allSatisfy { !inOrder($1, $0) } ? valid : valid.sorted(by: inOrder)
         for i in sorted {
-            let line = incoming[i]
-            let op = line.op
-            // By id: a line read twice (appended twice after a crash, read again from a new folder)
-            // is stored once, as is one that waits. The same id with other content is refused: the
-            // first version stays, on every device that reads the lines in the same order.
-            // A dose stamped after its device's high-water is not looked up in the events: if it
-            // reuses an id one keeps, their index refuses its event (``SyncedDose/IDTaken``, below).
-            let isDose = op.knownKind == .take || op.knownKind == .skip
-            if let stored = isDose ? try w.reader.operationHash(id: op.id, stamp: op.stamp, highWater: highWater[op.device])
-                                   : try w.reader.operationHash(id: op.id) {
-                if let stored, stored != line.hash {
-                    try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: Self.reused(op.id)))
-                }
-                continue
-            }
-            // A purged medicine's operation (from a device that had not applied the purge yet) is
-            // dropped, not stored: nothing of it comes back.
-            if op.knownKind != .purge, let gid = op.medicine, try isPurged(gid) { continue }
-            guard let stamp = SyncClock(op.stamp), let millis = SyncOperation.stampMillis(op.stamp, device: op.device) else { continue }
-            var done: Applied?
-            if !isHeld(millis) {
-                clock.receive(stamp)
-                do {
-                    done = try applyIfCan(op, hash: line.hash)
-                } catch is SyncedDose.IDTaken {
-                    // Stamped otherwise than the first line of its id: other content.
-                    try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: Self.reused(op.id)))
-                    continue
-                } catch let v as FieldRules.Violation {
-                    // The store's gate refused a write the line's gate let through: nothing was written.
-                    try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: v.description))
-                    continue
-                } catch let e as DosebarError {
-                    guard case .internal(let why) = e else { throw e }
-                    try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: op.id, reason: why))
-                    continue
-                }
-            }
-            if done?.kept == true { applied += 1; continue }
-            // Its line is kept only while it waits: once applied, nothing reads another device's line again.
-            try w.insertOperation(StoredOperation(id: op.id, device: op.device, stamp: op.stamp, kind: op.kind, medicine: op.medicine,
-                                                  amount: op.amount, body: done == nil ? line.text : "", applied: done != nil,
-                                                  eventID: done?.eventID, hash: line.hash,
-                                                  origin: done == nil ? "\(file):\(line.number)" : nil))
-            if done != nil { applied += 1 }
+            if try applyLine(incoming[i], file: file, clock: &clock) { applied += 1 }
         }
         try w.setMeta(SyncMeta.clock, clock.state)
         try storeHighWater()
         return applied
+    }
+
+    /// Applies one line of ``apply(_:file:problems:)``: whether it was applied. Borrowed: a line
+    /// copied is some twenty strings retained and released.
+    private mutating func applyLine(_ line: borrowing SyncFolder.Line, file: String, clock: inout SyncClock) throws -> Bool {
+        // By id: a line read twice (appended twice after a crash, read again from a new folder)
+        // is stored once, as is one that waits. The same id with other content is refused: the
+        // first version stays, on every device that reads the lines in the same order.
+        // A dose stamped after its device's high-water is not looked up in the events: if it
+        // reuses an id one keeps, their index refuses its event (``SyncedDose/IDTaken``, below).
+        let isDose = line.op.knownKind == .take || line.op.knownKind == .skip
+        if let stored = isDose ? try w.reader.operationHash(id: line.op.id, stamp: line.op.stamp, highWater: highWater[line.op.device])
+                               : try w.reader.operationHash(id: line.op.id) {
+            if let stored, stored != line.hash {
+                try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: line.op.id, reason: Self.reused(line.op.id)))
+            }
+            return false
+        }
+        // A purged medicine's operation (from a device that had not applied the purge yet) is
+        // dropped, not stored: nothing of it comes back.
+        if line.op.knownKind != .purge, let gid = line.op.medicine, try isPurged(gid) { return false }
+        guard let stamp = SyncClock(line.op.stamp), let millis = SyncOperation.stampMillis(line.op.stamp, device: line.op.device) else { return false }
+        var done: Applied?
+        if !isHeld(millis) {
+            clock.receive(stamp)
+            do {
+                done = try applyIfCan(line.op, hash: line.hash)
+            } catch is SyncedDose.IDTaken {
+                // Stamped otherwise than the first line of its id: other content.
+                try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: line.op.id, reason: Self.reused(line.op.id)))
+                return false
+            } catch let v as FieldRules.Violation {
+                // The store's gate refused a write the line's gate let through: nothing was written.
+                try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: line.op.id, reason: v.description))
+                return false
+            } catch let e as DosebarError {
+                guard case .internal(let why) = e else { throw e }
+                try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: line.op.id, reason: why))
+                return false
+            }
+        }
+        if done?.kept == true { return true }
+        // Its line is kept only while it waits: once applied, nothing reads another device's line again.
+        try w.insertOperation(StoredOperation(id: line.op.id, device: line.op.device, stamp: line.op.stamp, kind: line.op.kind,
+                                              medicine: line.op.medicine, amount: line.op.amount, body: done == nil ? line.text : "", applied: done != nil,
+                                              eventID: done?.eventID, hash: line.hash,
+                                              origin: done == nil ? "\(file):\(line.number)" : nil))
+        return done != nil
     }
 
     /// Whether `gid` was purged (``purgedGids``).
@@ -362,7 +374,8 @@ struct SyncApplier {
             purgedAlso += others
             touched.remove(id)
             lastEventDay[id] = nil
-            slotDoses = slotDoses.filter { $0.key.medicationID != id }
+            slotDoses = slotDoses.filter { $0.key.slot.medicationID != id }
+            slotCounts = slotCounts.filter { $0.key.medicationID != id }
             toResolve = toResolve.filter { $0.medicationID != id }
             medicationIDs = medicationIDs.filter { $0.value != id }
         }
@@ -378,10 +391,10 @@ struct SyncApplier {
         return id
     }
 
-    /// The doses of a slot (``StoreReader/slotEvents(medicationID:day:slotTime:)``) by kind and
-    /// second, looked up once per batch and only when it may have some.
-    private mutating func doses(of slot: DoseSlot) throws -> [DoseKey: Int64] {
-        if let known = slotDoses[slot] { return known }
+    /// How many doses a slot has, its doses (``StoreReader/slotEvents(medicationID:day:slotTime:)``)
+    /// by kind and second in ``slotDoses``: looked up once per batch and only when it may have some.
+    private mutating func loadDoses(of slot: DoseSlot) throws -> Int {
+        if let count = slotCounts[slot] { return count }
         let last: LocalDate?
         if let known = lastEventDay[slot.medicationID] {
             last = known
@@ -389,16 +402,16 @@ struct SyncApplier {
             last = try w.reader.lastEventDay(medicationID: slot.medicationID)
             lastEventDay[slot.medicationID] = .some(last)
         }
-        var found: [DoseKey: Int64] = [:]
+        var count = 0
         if let last, slot.day <= last {
             for e in try w.reader.slotEvents(medicationID: slot.medicationID, day: slot.day, slotTime: slot.time)
             where e.kind != .undone {
-                let key = DoseKey(taken: e.kind == .taken, second: Self.second(e.at.timeIntervalSince1970))
-                if found[key] == nil { found[key] = e.id }
+                let key = SlotDose(slot: slot, dose: DoseKey(taken: e.kind == .taken, second: Self.second(e.at.timeIntervalSince1970)))
+                if slotDoses[key] == nil { slotDoses[key] = e.id; count += 1 }
             }
         }
-        slotDoses[slot] = found
-        return found
+        slotCounts[slot] = count
+        return count
     }
 
     /// The whole second of an instant (``DoseEvent/second(_:)``).
@@ -501,13 +514,11 @@ struct SyncApplier {
         if let slot = op.slot { guard let t = LocalTime(slot) else { return nil }; time = t }
         let eventKind: DoseEvent.Kind = kind == .take ? .taken : .skipped
         let slot = DoseSlot(medicationID: id, day: day, time: time)
-        let key = DoseKey(taken: kind == .take, second: Self.second(at))
-        // Looked up, then added to in place (a copy of the slot's doses kept here would make the
-        // addition copy them).
-        var (same, count) = try { let known = try doses(of: slot); return (known[key], known.count) }()
+        var count = try loadDoses(of: slot)
+        let key = SlotDose(slot: slot, dose: DoseKey(taken: kind == .take, second: Self.second(at)))
         let eventID: Int64
         var kept = false
-        if let same {
+        if let same = slotDoses[key] {
             eventID = same
         } else {
             let instant = Date(timeIntervalSince1970: at)
@@ -520,8 +531,9 @@ struct SyncApplier {
                                                                             units: kind == .take ? op.amount : nil, hash: hash))
             kept = true
             if op.stamp > highWater[op.device] ?? "" { highWater[op.device] = op.stamp; raised.insert(op.device) }
-            slotDoses[slot]?[key] = eventID
+            slotDoses[key] = eventID
             count += 1
+            slotCounts[slot] = count
         }
         touch(id, day)
         // An imported dose before the medicine's tracking start moved it on the device that imported it.
