@@ -8,10 +8,13 @@ import GRDB
 public struct StoreReader {
     let db: Database
     let path: String
+    /// ``RawStatement``s of this transaction (a writer's readers share its own).
+    let statements: RawStatement.Cache
 
-    init(db: Database, path: String) {
+    init(db: Database, path: String, statements: RawStatement.Cache = RawStatement.Cache()) {
         self.db = db
         self.path = path
+        self.statements = statements
     }
 
     /// Medicines with all their schedule versions, ordered by id; archived ones only when asked.

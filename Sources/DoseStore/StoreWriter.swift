@@ -11,6 +11,8 @@ public struct StoreWriter {
     let path: String
     /// The store's clock when the transaction began: the gate refuses instants more than 24 h after it.
     let now: Date
+    /// ``RawStatement``s of this transaction, its readers' too.
+    let statements = RawStatement.Cache()
 
     init(db: Database, path: String, now: Date) {
         self.db = db
@@ -20,7 +22,7 @@ public struct StoreWriter {
 
     /// Every read of ``StoreReader``, inside this write transaction (`w.reader.medications(…)`),
     /// so a decision and its write see the same data.
-    public var reader: StoreReader { StoreReader(db: db, path: path) }
+    public var reader: StoreReader { StoreReader(db: db, path: path, statements: statements) }
 
     // MARK: - Medicines
 
@@ -149,7 +151,7 @@ public struct StoreWriter {
         do {
             if let synced {
                 // One per dose of another device's history: bound through SQLite's C API (``RawStatement``).
-                try RawStatement(db, sql: """
+                try RawStatement(db, cache: statements, sql: """
                     INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit,
                                        op, op_device, op_stamp, op_units, op_hash)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -172,8 +174,9 @@ public struct StoreWriter {
                     && synced != nil && error.message?.hasSuffix("event.op") == true {
             throw SyncedDose.IDTaken(id: synced?.id ?? "")
         }
-        record.id = db.lastInsertedRowID
-        return db.lastInsertedRowID
+        let id = db.lastInsertedRowID
+        record.id = id
+        return id
     }
 
     // MARK: - Summaries, meta, notifications
@@ -214,7 +217,7 @@ public struct StoreWriter {
     public func saveSummaries(_ s: [DaySummary]) throws {
         // One row per past day (7,300 for 20 years after an import or a first sync): bound through
         // SQLite's C API (``RawStatement``); GRDB's record insert cost 61,000 instructions a row.
-        let insert = try RawStatement(db, sql: """
+        let insert = try RawStatement(db, cache: statements, sql: """
             INSERT OR REPLACE INTO day_summary (day, total, taken, on_time, skipped, missed, streak, best, troubled)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)

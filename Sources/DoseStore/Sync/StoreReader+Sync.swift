@@ -10,9 +10,9 @@ extension StoreReader {
     /// hashes were kept).
     /// Another device's take or skip is looked up in the event that keeps it too (``SyncedDose``).
     public func operationHash(id: String) throws -> Int64?? {
-        let stored = try RawStatement(db, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
+        let stored = try RawStatement(db, cache: statements, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
         if stored.row { return .some(stored.value) }
-        let kept = try RawStatement(db, sql: "SELECT op_hash FROM event WHERE op = ?").run { $0.text(id) }
+        let kept = try RawStatement(db, cache: statements, sql: "SELECT op_hash FROM event WHERE op = ?").run { $0.text(id) }
         return kept.row ? .some(kept.value) : nil
     }
 
@@ -20,7 +20,7 @@ extension StoreReader {
     /// highest one kept in an event (`highWater`, ``syncHighWater()``) is looked up in `operation` only.
     public func operationHash(id: String, stamp: String, highWater: String?) throws -> Int64?? {
         guard let highWater, stamp <= highWater else {
-            let stored = try RawStatement(db, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
+            let stored = try RawStatement(db, cache: statements, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
             return stored.row ? .some(stored.value) : nil
         }
         return try operationHash(id: id)
