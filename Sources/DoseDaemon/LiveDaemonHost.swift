@@ -53,7 +53,7 @@ final class LiveDaemonHost: DaemonHost {
     private func syncIfNeeded(_ context: AppContext) {
         let sync = SyncService(context: context, store: store, warn: { [unowned self] text in
             if syncWarned.insert(text).inserted { warn("sync: " + text) }
-        }, progress: WorkProgress.forLog(context, log), concurrentParse: false)
+        }, progress: WorkProgress.forLog(context, log), bulk: .daemon)
         do {
             let setup = try sync.setup()
             if setup != syncSetup {

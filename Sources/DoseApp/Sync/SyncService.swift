@@ -13,17 +13,27 @@ public struct SyncService {
     /// Counts the long work (a history written, another device's operations applied): a line on a
     /// terminal, the daemon's log, or nowhere.
     public let progress: WorkProgress
-    /// Whether another device's long file is parsed on other threads while this one applies it
-    /// (``SyncFolder/read(_:device:from:batch:concurrent:counting:total:_:)``). The daemon parses
-    /// on its own thread: memory that other threads allocated stays in their malloc arenas, which
-    /// `malloc_trim` does not shrink, and the daemon lives on under a 30 MB budget (after a
-    /// 20-year first sync: 45 MB with them, 29 MB without).
-    public let concurrentParse: Bool
+    /// Who applies another device's long file, and so how.
+    public let bulk: Bulk
+
+    /// A command exits after the work; the daemon lives on under DESIGN §8's 30 MB (measured after
+    /// applying another device's 50 medicines × 20 years, `scripts/bench`).
+    public enum Bulk: Sendable {
+        /// The file parsed a batch ahead on another thread, the log emptied past 128 MB.
+        case command
+        /// Parsed on its own thread: memory other threads allocated stays in their malloc arenas,
+        /// which `malloc_trim` does not shrink (45 MB after, against 29 MB). The log emptied past
+        /// 64 MB: with 128 MB the daemon stayed at 30.0–30.2 MB, at 64 MB 29.0 MB.
+        case daemon
+
+        var concurrentParse: Bool { self == .command }
+        var logMegabytes: Int { self == .command ? 128 : 64 }
+    }
 
     public init(context: AppContext, store: DoseStore, warn: @escaping (String) -> Void = Output.warning,
-                progress: WorkProgress = .silent, concurrentParse: Bool = true) {
+                progress: WorkProgress = .silent, bulk: Bulk = .command) {
         self.context = context; self.store = store; self.warn = warn; self.progress = progress
-        self.concurrentParse = concurrentParse
+        self.bulk = bulk
     }
 
     /// This device and its folder, when sync was initialised.
@@ -170,14 +180,14 @@ public struct SyncService {
             var skipped: [SkippedLine] = []
             // A long history (another device's first file) writes a hundred megabytes of pages: the
             // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:_:)``),
-            // and the log emptied past 128 MB (a page written by several batches is copied once;
-            // 64 MB: 0.3 s more of 5.9 s, 256 MB: no less).
+            // and the log emptied only past ``Bulk/logMegabytes`` (a page written by several batches
+            // is copied once: 128 MB took 0.3 s less than 64 MB of 5.9 s, 256 MB no less).
             // From 1 MB on (about 4,000 lines): a batch of more lines than SQLite's usual cache
             // (2 MB) holds pages for spills them to the log and reads them back.
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
             let long = size > start.offset + 1 << 20
             func readAll() throws {
-                try SyncFolder.read(path, device: device, from: start, batch: Self.batch, concurrent: concurrentParse, counting: { progress.step($0, of: $1) }, total: { lines in
+                try SyncFolder.read(path, device: device, from: start, batch: Self.batch, concurrent: bulk.concurrentParse, counting: { progress.step($0, of: $1) }, total: { lines in
                     progress.end()
                     progress.begin(.operations, total: lines)
                     progress.step(0)
@@ -203,7 +213,7 @@ public struct SyncService {
             }
             do {
                 progress.begin(.reading, total: 0)
-                if long { try store.bulk(cacheMegabytes: 64, logMegabytes: 128, readAll) } else { try readAll() }
+                if long { try store.bulk(cacheMegabytes: 64, logMegabytes: bulk.logMegabytes, readAll) } else { try readAll() }
                 progress.end()
             } catch DosebarError.io(let message) {
                 progress.end()
