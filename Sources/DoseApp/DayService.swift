@@ -10,9 +10,11 @@ public struct DayService {
     public let context: AppContext
     /// Counts the days summarised when there are many (the first export after an import or a sync).
     public let progress: WorkProgress
+    /// A command summarises a year on another thread while it reads the next year's events.
+    public let bulk: BulkWork
 
-    public init(store: DoseStore, context: AppContext, progress: WorkProgress = .silent) {
-        self.store = store; self.context = context; self.progress = progress
+    public init(store: DoseStore, context: AppContext, progress: WorkProgress = .silent, bulk: BulkWork = .command) {
+        self.store = store; self.context = context; self.progress = progress; self.bulk = bulk
     }
 
     /// Days summarised between two steps of ``progress`` (one read of their events each).
@@ -41,19 +43,36 @@ public struct DayService {
                 let last = try w.reader.lastSummary()
                 guard let range = History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) else { return }
                 // A year at a time, each chained onto the one before: the same summaries as in one go.
+                // A command summarises a year on another thread while this one reads the next
+                // year's events (each took half of the first export after another device's 20 years);
+                // a day's counts need nothing of the day before, its streak is chained here after.
                 let total = range.upperBound.dayNumber - range.lowerBound.dayNumber + 1
                 progress.begin(.days, total: total)
                 defer { progress.end() }
-                var previous = last, start = range.lowerBound, done = 0
-                while start <= range.upperBound {
-                    let end = min(start.adding(days: Self.summaryChunk - 1), range.upperBound)
-                    let chunk = History.summaries(of: start...end, medications: medications, events: try w.reader.events(days: start...end),
-                                                  zone: zone, after: previous)
+                let years = stride(from: range.lowerBound.dayNumber, through: range.upperBound.dayNumber, by: Self.summaryChunk).map {
+                    LocalDate(dayNumber: $0)...LocalDate(dayNumber: min($0 + Self.summaryChunk - 1, range.upperBound.dayNumber))
+                }
+                let summarise: @Sendable (ClosedRange<LocalDate>, [DoseEvent]) -> [DaySummary] = { [medications] days, events in
+                    History.summaries(of: days, medications: medications, events: events, zone: zone, after: nil)
+                }
+                var previous = last, done = 0
+                var events = try w.reader.events(days: years[0])
+                for (k, days) in years.enumerated() {
+                    var chunk: [DaySummary]
+                    if bulk.concurrent && k + 1 < years.count {
+                        let year = events
+                        let summarising = Parallel.Background { summarise(days, year) }
+                        events = try w.reader.events(days: years[k + 1])
+                        chunk = summarising.result()
+                    } else {
+                        chunk = summarise(days, events)
+                        if k + 1 < years.count { events = try w.reader.events(days: years[k + 1]) }
+                    }
+                    for i in chunk.indices { chunk[i].chain(after: i == 0 ? previous : chunk[i - 1]) }
                     try w.saveSummaries(chunk)
                     previous = chunk.last ?? previous
-                    done += end.dayNumber - start.dayNumber + 1
+                    done += days.upperBound.dayNumber - days.lowerBound.dayNumber + 1
                     progress.step(done)
-                    start = end.adding(days: 1)
                 }
             }
             (medications, events, recent) = try store.read { r in

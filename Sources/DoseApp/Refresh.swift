@@ -22,14 +22,14 @@ public enum Refresh {
     /// `progress` counts the days summarised first, when there are many (after an import or a sync).
     @discardableResult
     public static func export(_ context: AppContext, _ store: DoseStore, progress: WorkProgress = .silent) throws -> Written {
-        try export(context, store, progress: progress) { $0 }
+        try export(context, store, progress: progress, bulk: .command) { $0 }
     }
 
     /// `export`, then `body` on what was written, still holding the lock (no other writer in between).
     public static func export<T>(_ context: AppContext, _ store: DoseStore, progress: WorkProgress = .silent,
-                                 then body: (Written) throws -> T) throws -> T {
+                                 bulk: BulkWork = .command, then body: (Written) throws -> T) throws -> T {
         try ExportLock.run(dir: context.dirPath) {
-            let service = DayService(store: store, context: context, progress: progress)
+            let service = DayService(store: store, context: context, progress: progress, bulk: bulk)
             let day = try service.load()
             let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now)
             let exporter = Exporter(options: context.config.renderOptions(context.catalog))

@@ -245,10 +245,7 @@ public struct DayPlan: Sendable {
             default: s.missed += 1; s.troubled.append(slot.key.daily.description)
             }
         }
-        let carried = previous.map { $0.date.adding(days: 1) == date ? $0 : nil } ?? nil
-        let before = carried?.streak ?? 0
-        if s.isBroken { s.streak = 0 } else if s.isComplete { s.streak = before + 1 } else { s.streak = before }
-        s.best = max(previous?.best ?? 0, s.streak)
+        s.chain(after: previous)
         return s
     }
 }

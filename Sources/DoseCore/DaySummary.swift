@@ -36,4 +36,14 @@ public struct DaySummary: Hashable, Sendable {
     public var isNeutral: Bool { total == 0 || (skipped == total) }
     /// Breaks a streak.
     public var isBroken: Bool { missed > 0 }
+
+    /// Sets ``streak`` and ``best`` from this day's counts and the day summarised before it: a
+    /// complete day extends the streak of the day before (when it is the day before), a broken
+    /// one ends it, any other day carries it.
+    public mutating func chain(after previous: DaySummary?) {
+        let carried = previous.map { $0.date.adding(days: 1) == date ? $0 : nil } ?? nil
+        let before = carried?.streak ?? 0
+        if isBroken { streak = 0 } else if isComplete { streak = before.saturatingAdding(1) } else { streak = before }
+        best = max(previous?.best ?? 0, streak)
+    }
 }

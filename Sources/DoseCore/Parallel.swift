@@ -3,8 +3,31 @@ import Foundation
 
 /// Work split into parts that run on every core at once (`DispatchQueue.concurrentPerform`), each
 /// part's result kept in its place: the one way dosebar runs a loop in parallel (judging years of
-/// history, parsing another device's sync file).
+/// history, parsing another device's sync file); and one piece of work run on a thread of its own
+/// while this one goes on (``Background``: the next batch of a long file parsed, a year summarised).
 public enum Parallel {
+    /// `body`, started on a thread of its own; ``result()`` waits for it.
+    public final class Background<T: Sendable>: @unchecked Sendable {
+        // @unchecked: `value` is written once on the other thread before `done` is signalled, and
+        // read only after waiting on it (once).
+        private let done = DispatchSemaphore(value: 0)
+        private var value: T?
+        private var waited = false
+
+        public init(_ body: @escaping @Sendable () -> T) {
+            Thread.detachNewThread { [self] in
+                value = body()
+                done.signal()
+            }
+        }
+
+        /// Waits for `body` (the first time) and gives what it returned.
+        public func result() -> T {
+            if !waited { done.wait(); waited = true }
+            return value!
+        }
+    }
+
     /// `body(0) … body(parts - 1)`, run concurrently; the results in part order. `body` must only
     /// read what it shares with the other parts.
     public static func map<T>(parts: Int, _ body: @Sendable (Int) -> T) -> [T] {

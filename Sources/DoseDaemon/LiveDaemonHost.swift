@@ -39,7 +39,7 @@ final class LiveDaemonHost: DaemonHost {
         let context = AppContext(base, now: now)
         current = context
         syncIfNeeded(context)
-        return try Refresh.export(context, store, progress: WorkProgress.forLog(context, log)) { written in
+        return try Refresh.export(context, store, progress: WorkProgress.forLog(context, log), bulk: .daemon) { written in
             // Named once, not at every refresh, and again after it was fixed and came back.
             let leftAlone = written.leftAlone.joined(separator: "; ")
             if leftAlone != lastLeftAlone, !leftAlone.isEmpty { warn(leftAlone) }

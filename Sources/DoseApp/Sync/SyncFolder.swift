@@ -273,8 +273,8 @@ public struct SyncFolder: Sendable {
         // A batch is parsed on another thread while `body` applies the one before (another
         // device's first file: parsing a batch on both cores and then applying it left one core
         // idle for most of the run).
-        var parsing: ParsedBatch?
-        defer { parsing?.wait() }
+        var parsing: Parallel.Background<Read>?
+        defer { _ = parsing?.result() }
         while left > 0 {
             // Up to `batch` whole lines at the head of `pending`, reading on as they are needed.
             var ends: [Int] = []
@@ -307,8 +307,9 @@ public struct SyncFolder: Sendable {
                 try body(Read(lines: parsed.lines, problems: parsed.problems, next: end))
                 continue
             }
-            let next = ParsedBatch(next: end) { [ends] in
-                parse(lineData, lineEnds: ends, range: 0..<ends.count, device: device, from: start, shares: 1)
+            let next = Parallel.Background { [ends] in
+                let parsed = parse(lineData, lineEnds: ends, range: 0..<ends.count, device: device, from: start, shares: 1)
+                return Read(lines: parsed.lines, problems: parsed.problems, next: end)
             }
             let previous = parsing
             parsing = next
@@ -320,33 +321,6 @@ public struct SyncFolder: Sendable {
         }
         if !delivered { try body(Read(lines: [], problems: [], next: at)) }
         return at
-    }
-
-    /// One batch parsed on a thread of its own (``read(_:device:from:batch:concurrent:counting:total:_:)``).
-    private final class ParsedBatch: @unchecked Sendable {
-        // @unchecked: `read` is written once on the parsing thread before `done` is signalled, and
-        // read only after waiting on it.
-        private let done = DispatchSemaphore(value: 0)
-        private var read: Read?
-        private var waited = false
-
-        init(next: Position, _ parse: @escaping @Sendable () -> (lines: [Line], problems: [Problem])) {
-            Thread.detachNewThread { [self] in
-                let parsed = parse()
-                read = Read(lines: parsed.lines, problems: parsed.problems, next: next)
-                done.signal()
-            }
-        }
-
-        /// Waits for the parse (once).
-        func wait() {
-            if !waited { done.wait(); waited = true }
-        }
-
-        func result() -> Read {
-            wait()
-            return read!
-        }
     }
 
     /// The index of the first newline in `bytes` at or after `from` (`memchr`: a byte loop over a

@@ -14,24 +14,10 @@ public struct SyncService {
     /// terminal, the daemon's log, or nowhere.
     public let progress: WorkProgress
     /// Who applies another device's long file, and so how.
-    public let bulk: Bulk
-
-    /// A command exits after the work; the daemon lives on under DESIGN §8's 30 MB (measured after
-    /// applying another device's 50 medicines × 20 years, `scripts/bench`).
-    public enum Bulk: Sendable {
-        /// The file parsed a batch ahead on another thread, the log emptied past 128 MB.
-        case command
-        /// Parsed on its own thread: memory other threads allocated stays in their malloc arenas,
-        /// which `malloc_trim` does not shrink (45 MB after, against 29 MB). The log emptied past
-        /// 64 MB: with 128 MB the daemon stayed at 30.0–30.2 MB, at 64 MB 29.0 MB.
-        case daemon
-
-        var concurrentParse: Bool { self == .command }
-        var logMegabytes: Int { self == .command ? 128 : 64 }
-    }
+    public let bulk: BulkWork
 
     public init(context: AppContext, store: DoseStore, warn: @escaping (String) -> Void = Output.warning,
-                progress: WorkProgress = .silent, bulk: Bulk = .command) {
+                progress: WorkProgress = .silent, bulk: BulkWork = .command) {
         self.context = context; self.store = store; self.warn = warn; self.progress = progress
         self.bulk = bulk
     }
@@ -180,14 +166,14 @@ public struct SyncService {
             var skipped: [SkippedLine] = []
             // A long history (another device's first file) writes a hundred megabytes of pages: the
             // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:_:)``),
-            // and the log emptied only past ``Bulk/logMegabytes`` (a page written by several batches
+            // and the log emptied only past ``BulkWork/logMegabytes`` (a page written by several batches
             // is copied once: 128 MB took 0.3 s less than 64 MB of 5.9 s, 256 MB no less).
             // From 1 MB on (about 4,000 lines): a batch of more lines than SQLite's usual cache
             // (2 MB) holds pages for spills them to the log and reads them back.
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
             let long = size > start.offset + 1 << 20
             func readAll() throws {
-                try SyncFolder.read(path, device: device, from: start, batch: Self.batch, concurrent: bulk.concurrentParse, counting: { progress.step($0, of: $1) }, total: { lines in
+                try SyncFolder.read(path, device: device, from: start, batch: Self.batch, concurrent: bulk.concurrent, counting: { progress.step($0, of: $1) }, total: { lines in
                     progress.end()
                     progress.begin(.operations, total: lines)
                     progress.step(0)
