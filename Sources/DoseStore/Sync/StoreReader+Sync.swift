@@ -10,20 +10,24 @@ extension StoreReader {
     /// hashes were kept).
     /// Another device's take or skip is looked up in the event that keeps it too (``SyncedDose``).
     public func operationHash(id: String) throws -> Int64?? {
-        let stored = try RawStatement(db, cache: statements, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
-        if stored.row { return .some(stored.value) }
+        if let stored = try storedOperationHash(id: id) { return stored }
         let kept = try RawStatement(db, cache: statements, sql: "SELECT op_hash FROM event WHERE op = ?").run { $0.text(id) }
         return kept.row ? .some(kept.value) : nil
     }
 
-    /// ``operationHash(id:)`` of a line of `device` stamped `stamp`: a stamp after the device's
-    /// highest one kept in an event (`highWater`, ``syncHighWater()``) is looked up in `operation` only.
+    /// ``operationHash(id:)`` of a take or skip of `device` stamped `stamp`: a stamp after the
+    /// device's highest one kept in an event (`highWater`, ``syncHighWater()``) is looked up in
+    /// `operation` only. A dose that reuses an event's id with a later stamp is not found here:
+    /// the events' index refuses it (``SyncedDose/IDTaken``).
     public func operationHash(id: String, stamp: String, highWater: String?) throws -> Int64?? {
-        guard let highWater, stamp <= highWater else {
-            let stored = try RawStatement(db, cache: statements, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
-            return stored.row ? .some(stored.value) : nil
-        }
+        guard let highWater, stamp <= highWater else { return try storedOperationHash(id: id) }
         return try operationHash(id: id)
+    }
+
+    /// The hash of the row of `operation` with this id, when there is one.
+    private func storedOperationHash(id: String) throws -> Int64?? {
+        let stored = try RawStatement(db, cache: statements, sql: "SELECT hash FROM operation WHERE id = ?").run { $0.text(id) }
+        return stored.row ? .some(stored.value) : nil
     }
 
     /// Per device, the highest stamp of its doses kept in events (`sync_device`).
