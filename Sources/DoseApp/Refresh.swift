@@ -31,10 +31,11 @@ public enum Refresh {
         try ExportLock.run(dir: context.dirPath) {
             let service = DayService(store: store, context: context, progress: progress, bulk: bulk)
             let day = try service.load()
-            let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now)
+            let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now, concurrent: bulk.concurrent)
             let exporter = Exporter(options: context.config.renderOptions(context.catalog))
             // ExportLock.run has prepared the directory.
-            let outcome = try exporter.write(timeline, now: context.now, to: SharedDirectory(path: context.dirPath), prepared: true)
+            let outcome = try exporter.write(timeline, now: context.now, to: SharedDirectory(path: context.dirPath), prepared: true,
+                                             concurrent: bulk.concurrent)
             return try body(Written(timeline: timeline, slots: day.plan.carried + day.plan.slots, changed: outcome.changed,
                                     leftAlone: outcome.leftAlone))
         }

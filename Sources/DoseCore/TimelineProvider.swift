@@ -7,6 +7,9 @@ public struct TimelineProvider: Sendable {
 
     public init(builder: SnapshotBuilder) { self.builder = builder }
 
+    /// Fewer entries than this are computed on one thread (starting one costs more than it saves).
+    static let concurrentEntries = 16
+
     /// Entry instants: hours, slot transitions (T, T+W, T+2h, T+4h, the cut-off C) of the day's and carried slots, logged events and
     /// as-needed release times, within the day, sorted and unique.
     public func instants() -> [Date] {
@@ -29,16 +32,22 @@ public struct TimelineProvider: Sendable {
     /// The whole day's timeline. Only the entry in force at `generatedAt` is complete (with its
     /// tooltip and every message, for `snapshot.json` and the bars); the others carry what
     /// `timeline.json` holds of them.
-    public func timeline(generatedAt: Date) -> Timeline {
+    public func timeline(generatedAt: Date, concurrent: Bool = false) -> Timeline {
         let plan = builder.plan
         let times = instants()
-        var entries: [Snapshot] = []
-        entries.reserveCapacity(times.count)
-        for (i, t) in times.enumerated() {
+        let entry: @Sendable (Int) -> Snapshot = { [builder] i in
+            let t = times[i]
             let until = i + 1 < times.count ? times[i + 1] : plan.dayEnd
             let inForce = (t <= generatedAt || i == 0) && generatedAt < until
-            entries.append(builder.snapshot(at: t, validUntil: until, complete: inForce))
+            return builder.snapshot(at: t, validUntil: until, complete: inForce)
         }
+        // A command's export (a bar click) computes the later half of the entries on the other core.
+        let half = concurrent && times.count >= Self.concurrentEntries ? times.count / 2 : times.count
+        let later = half < times.count ? Parallel.Background { (half..<times.count).map(entry) } : nil
+        var entries: [Snapshot] = []
+        entries.reserveCapacity(times.count)
+        for i in 0..<half { entries.append(entry(i)) }
+        if let later { entries += later.result() }
         return Timeline(generatedAt: plan.zone.local(generatedAt), day: plan.date, timezone: plan.zone.identifier,
                         reloadAt: plan.zone.local(plan.dayEnd), entries: entries)
     }

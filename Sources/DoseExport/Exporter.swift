@@ -73,8 +73,21 @@ public struct Exporter: Sendable {
     /// `export`, reporting the files left alone instead of throwing for them: a symlink a user
     /// put in place of `waybar.json` does not keep `tmux.txt` from being current. `prepared`: the
     /// caller has just run `directory.prepare()` (the export lock does), so it is not run twice.
-    public func write(_ timeline: Timeline, now: Date, to directory: SharedDirectory, prepared: Bool = false) throws -> Outcome {
-        let others = try snapshotFiles(for: timeline, now: now)
+    public func write(_ timeline: Timeline, now: Date, to directory: SharedDirectory, prepared: Bool = false,
+                      concurrent: Bool = false) throws -> Outcome {
+        // A command (a bar click) renders the bar files on the other core while this one builds
+        // timeline.json; both are done before the first file is written.
+        let rendering = concurrent ? Parallel.Background { [self] in Result { try snapshotFiles(for: timeline, now: now) } } : nil
+        var others = rendering == nil ? try snapshotFiles(for: timeline, now: now) : []
+        // The timeline can be megabytes: written from json-c's buffer, not via a String.
+        let timelineJSON = try TimelineJSON.object(timeline, words: options.catalog, icons: options.icons).withUTF8 { json in
+            var bytes = [UInt8]()
+            bytes.reserveCapacity(json.count + 1)
+            bytes.append(contentsOf: json)
+            bytes.append(UInt8(ascii: "\n"))
+            return bytes
+        }
+        if let rendering { others = try rendering.result().get() }
         if !prepared { try directory.prepare() }
         var outcome = Outcome()
         func record(_ name: String, _ update: SharedDirectory.Update) {
@@ -84,14 +97,7 @@ public struct Exporter: Sendable {
             case .leftAlone(let message): outcome.leftAlone.append(message)
             }
         }
-        // The timeline can be megabytes: written from json-c's buffer, not via a String.
-        let timelineUpdate = try TimelineJSON.object(timeline, words: options.catalog, icons: options.icons).withUTF8 { json in
-            var bytes = [UInt8]()
-            bytes.reserveCapacity(json.count + 1)
-            bytes.append(contentsOf: json)
-            bytes.append(UInt8(ascii: "\n"))
-            return try bytes.withUnsafeBytes { try directory.update(name: "timeline.json", bytes: $0) }
-        }
+        let timelineUpdate = try timelineJSON.withUnsafeBytes { try directory.update(name: "timeline.json", bytes: $0) }
         record("timeline.json", timelineUpdate)
         for file in others {
             var contents = file.contents
