@@ -32,7 +32,7 @@ public struct Schedule: Hashable, Sendable {
     public init(recurrence: Recurrence, times: [LocalTime], window: Int = Schedule.defaultWindow,
                 start: LocalDate, until: LocalDate? = nil) {
         self.recurrence = recurrence
-        self.times = Array(Set(times)).sorted()
+        self.times = times.count < 2 ? times : Array(Set(times)).sorted()
         self.window = window
         self.start = start
         self.until = until

@@ -22,28 +22,39 @@ public struct StoreReader {
     /// The queries of a `take` are SQL in cached statements: the query interface builds them anew and
     /// looks the tables' primary keys up on every run (its cost: Benchmarks/README.md).
     public func medications(includeArchived: Bool) throws -> [Medication] {
-        let records = try MedicationRecord.fetchAll(db.cachedStatement(sql: includeArchived
-            ? "SELECT * FROM medication ORDER BY id"
-            : "SELECT * FROM medication WHERE archived_on IS NULL ORDER BY id"))
-        let versions = try ScheduleVersionRecord.fetchAll(db.cachedStatement(sql: includeArchived
-            ? "SELECT * FROM schedule_version ORDER BY medication_id, effective"
-            : """
-              SELECT v.* FROM schedule_version v JOIN medication m ON m.id = v.medication_id
-              WHERE m.archived_on IS NULL ORDER BY v.medication_id, v.effective
-              """))
+        var records: [MedicationRecord] = []
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: includeArchived ? Self.medicationsSQL : Self.activeMedicationsSQL))
+        while let row = try rows.next() { records.append(try MedicationRecord(indexed: row)) }
         var byMedication: [Int64: [ScheduleVersion]] = [:]
-        for v in versions { byMedication[v.medicationID, default: []].append(try v.scheduleVersion()) }
+        let versions = try Row.fetchCursor(db.cachedStatement(sql: includeArchived ? Self.versionsSQL : Self.activeVersionsSQL))
+        while let row = try versions.next() {
+            let v = try ScheduleVersionRecord(indexed: row)
+            byMedication[v.medicationID, default: []].append(try v.scheduleVersion())
+        }
         return records.map { $0.medication(versions: byMedication[$0.id ?? 0] ?? []) }
     }
 
     /// The medicine with this id (archived or not), with all its schedule versions.
     public func medication(id: Int64) throws -> Medication? {
-        guard let record = try MedicationRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM medication WHERE id = ?"),
-                                                         arguments: [id]) else { return nil }
-        let versions = try ScheduleVersionRecord.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM schedule_version WHERE medication_id = ? ORDER BY effective"), arguments: [id])
-        return record.medication(versions: try versions.map { try $0.scheduleVersion() })
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: Self.medicationSQL), arguments: [id]) else { return nil }
+        let record = try MedicationRecord(indexed: row)
+        var versions: [ScheduleVersion] = []
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.versionsOfMedicationSQL), arguments: [id])
+        while let row = try rows.next() { versions.append(try ScheduleVersionRecord(indexed: row).scheduleVersion()) }
+        return record.medication(versions: versions)
     }
+
+    static let medicationsSQL = "SELECT \(MedicationRecord.indexedColumns) FROM medication m ORDER BY m.id"
+    static let activeMedicationsSQL = "SELECT \(MedicationRecord.indexedColumns) FROM medication m WHERE m.archived_on IS NULL ORDER BY m.id"
+    static let medicationSQL = "SELECT \(MedicationRecord.indexedColumns) FROM medication m WHERE m.id = ?"
+    static let versionsSQL = "SELECT \(ScheduleVersionRecord.indexedColumns) FROM schedule_version v ORDER BY v.medication_id, v.effective"
+    static let activeVersionsSQL = """
+        SELECT \(ScheduleVersionRecord.indexedColumns) FROM schedule_version v JOIN medication m ON m.id = v.medication_id
+        WHERE m.archived_on IS NULL ORDER BY v.medication_id, v.effective
+        """
+    static let versionsOfMedicationSQL = """
+        SELECT \(ScheduleVersionRecord.indexedColumns) FROM schedule_version v WHERE v.medication_id = ? ORDER BY v.effective
+        """
 
     /// Effective events (``CountingEvents``: taken or skipped, not undone, not a sync duplicate) whose day is in `days`, of every
     /// medicine, ordered by day then by the order they were logged.
@@ -52,7 +63,7 @@ public struct StoreReader {
     /// Uses the `event_day` index: the cost follows the range, not the length of history.
     public func events(days: ClosedRange<LocalDate>) throws -> [DoseEvent] {
         var events: [DoseEvent] = []
-        let rows = try Row.fetchCursor(db, sql: Self.eventsInDaysSQL, arguments: [days.lowerBound.dayNumber, days.upperBound.dayNumber])
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: Self.eventsInDaysSQL), arguments: [days.lowerBound.dayNumber, days.upperBound.dayNumber])
         while let row = try rows.next() { events.append(try EventRecord(indexed: row).event()) }
         return events
     }
