@@ -92,7 +92,7 @@ public final class DoseStore: Sendable {
     public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
         let path = path
         do {
-            return try dbQueue.read { db in try body(StoreReader(db: db, path: path)) }
+            return try dbQueue.snapshot { db in try body(StoreReader(db: db, path: path)) }
         } catch {
             throw StoreErrors.map(error, path: path)
         }
@@ -173,6 +173,25 @@ public final class DoseStore: Sendable {
             }
         } catch {
             throw StoreErrors.map(error, path: path)
+        }
+    }
+}
+
+extension DatabaseQueue {
+    /// GRDB's `read` (one deferred transaction: a consistent snapshot) without the
+    /// `PRAGMA query_only` it sets around it. Setting that pragma expires every prepared statement
+    /// of the connection (as every SQLite flag pragma does), so each read prepared its queries
+    /// again, and so did the write after it: a fifth of a take's SQLite work
+    /// (Benchmarks/README.md). ``StoreReader`` offers queries only.
+    func snapshot<T>(_ body: (Database) throws -> T) throws -> T {
+        try inDatabase { db in
+            var result: T?
+            try db.inTransaction(.deferred) {
+                result = try body(db)
+                return .commit
+            }
+            guard let result else { throw DosebarError.internal("read transaction produced no result") }
+            return result
         }
     }
 }

@@ -86,7 +86,7 @@ enum StoreFile {
     /// Returns whether it stamped the file.
     @discardableResult
     static func claim(_ queue: DatabaseQueue, path: String) throws -> Bool {
-        if try queue.read({ try identity($0) }) == .ours { return false }
+        if try queue.snapshot({ try identity($0) }) == .ours { return false }
         try queue.inTransaction(.immediate) { db in
             switch try identity(db) {
             case .ours: break
@@ -107,7 +107,7 @@ enum StoreFile {
     @discardableResult
     static func migrate(_ queue: DatabaseQueue, path: String) throws -> Bool {
         let migrator = Schema.migrator
-        let (superseded, complete) = try queue.read { db in
+        let (superseded, complete) = try queue.snapshot { db in
             (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
         }
         if superseded { throw StoreErrors.newer(path) }
