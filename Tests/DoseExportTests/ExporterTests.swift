@@ -73,9 +73,32 @@ import Testing
         #expect(!exporter.render(.json, Fixtures.newYork).contains("\n"))
     }
 
-    @Test func anEmptyTimelineIsABug() {
+    @Test func anEmptyTimelineIsABug() throws {
         var empty = Fixtures.timeline([Fixtures.empty])
         empty.entries = []
         #expect(throws: DosebarError.self) { try Exporter().files(for: empty, now: Date(timeIntervalSince1970: 0)) }
+        // Rendered on two threads too: nothing is written.
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
+        let dir = SharedDirectory(path: temp.path + "/dosebar")
+        #expect(throws: DosebarError.self) {
+            try Exporter().write(empty, now: Date(timeIntervalSince1970: 0), to: dir, concurrent: true)
+        }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] == [])
+    }
+
+    /// A command renders the bar files on another thread while it builds timeline.json (the
+    /// daemon on one): the same files, for the entry in force at each instant.
+    @Test(arguments: ["00:00", "13:45", "21:30"])
+    func bothCoresWriteWhatOneWrites(clock: String) throws {
+        let now = Fixtures.at("2026-03-09", clock, Fixtures.newYorkEDT).date
+        let exporter = Exporter(options: Fixtures.customOptions)
+        let temp = TemporaryDirectory(prefix: "dosebar-export-test")
+        let one = SharedDirectory(path: temp.path + "/one"), both = SharedDirectory(path: temp.path + "/both")
+        let written = try exporter.write(timeline, now: now, to: one)
+        #expect(try exporter.write(timeline, now: now, to: both, concurrent: true) == written)
+        for name in Exporter.fileNames {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: both.path(of: name)))
+                    == Data(contentsOf: URL(fileURLWithPath: one.path(of: name))), "\(name)")
+        }
     }
 }
