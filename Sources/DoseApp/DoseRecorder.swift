@@ -101,7 +101,7 @@ public struct DoseRecorder {
         case .extra(let m, let over): (m, nil, over)
         }
         var delta = Amount.zero
-        let stored = try w.reader.medication(id: m.id)?.stock
+        let stored = try w.reader.stock(medicationID: m.id)
         if kind == .taken, let stored {
             let take = Stock.take(from: stored, perDose: m.perDose)
             delta = take.used

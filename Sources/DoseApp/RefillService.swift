@@ -18,14 +18,14 @@ public struct RefillService {
             let w = scope.writer
             let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             if let units { try FieldRules.units(units) }
-            let current = try w.reader.medication(id: m.id)?.stock
+            let current = try w.reader.stock(medicationID: m.id)
             let new = set ?? Stock.refill(current, adding: units ?? .zero)
             try w.setStock(medicationID: m.id, new)
             guard let journal = try scope.journal() else { return (m.name, new) }
             if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? .zero) }
             // The stock the journal derives when it finishes.
             try scope.finishJournal()
-            return (m.name, try w.reader.medication(id: m.id)?.stock ?? new)
+            return (m.name, try w.reader.stock(medicationID: m.id) ?? new)
         }
     }
 }

@@ -36,7 +36,7 @@ public struct UndoService {
             let journal = try scope.journal()
             for e in [event] + batch {
                 _ = try w.insertUndo(of: e, at: context.now)
-                if e.stockDelta > .zero, let stock = try w.reader.medication(id: e.medicationID)?.stock {
+                if e.stockDelta > .zero, let stock = try w.reader.stock(medicationID: e.medicationID) {
                     try w.setStock(medicationID: e.medicationID, Stock.giveBack(e.stockDelta, to: stock))
                 }
                 try journal?.undone(e)

@@ -44,6 +44,13 @@ public struct StoreReader {
         return record.medication(versions: versions)
     }
 
+    /// A medicine's stock; nil when it is not tracked or there is no such medicine. (A take reads
+    /// this, not the whole medicine with its schedule versions.)
+    public func stock(medicationID: Int64) throws -> Amount? {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT stock FROM medication WHERE id = ?"), arguments: [medicationID])
+            .map(Amount.init(hundredths:))
+    }
+
     static let medicationsSQL = "SELECT \(MedicationRecord.indexedColumns) FROM medication m ORDER BY m.id"
     static let activeMedicationsSQL = "SELECT \(MedicationRecord.indexedColumns) FROM medication m WHERE m.archived_on IS NULL ORDER BY m.id"
     static let medicationSQL = "SELECT \(MedicationRecord.indexedColumns) FROM medication m WHERE m.id = ?"
