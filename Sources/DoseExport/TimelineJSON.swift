@@ -82,16 +82,33 @@ public enum TimelineJSON {
     }
 
     static let allStatuses = SlotStatus.allCases
-    private static let statusTexts: [[UInt8]] = allStatuses.map { Array("\"\($0.rawValue)\"".utf8) }
+    /// Every status word quoted, one after the other, and where each one is (one flat table: an
+    /// array per word cost a retain and a release per slot and entry).
+    private static let statusTexts: (bytes: [UInt8], ranges: [Range<Int>]) = {
+        var bytes: [UInt8] = [], ranges: [Range<Int>] = []
+        for status in allStatuses {
+            let start = bytes.count
+            bytes += Array("\"\(status.rawValue)\"".utf8)
+            ranges.append(start..<bytes.count)
+        }
+        return (bytes, ranges)
+    }()
 
     /// `["status"|null,…]` as UTF-8 (status words need no escaping).
     private static func renderStatuses(_ statuses: [Int8]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(statuses.count * 10 + 2)
         bytes.append(UInt8(ascii: "["))
-        for (i, status) in statuses.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            if status < 0 { bytes.append(contentsOf: "null".utf8) } else { bytes.append(contentsOf: statusTexts[Int(status)]) }
+        let ranges = statusTexts.ranges
+        statusTexts.bytes.withUnsafeBufferPointer { table in
+            for (i, status) in statuses.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if status < 0 {
+                    bytes.append(contentsOf: "null".utf8)
+                } else {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: table[ranges[Int(status)]]))
+                }
+            }
         }
         bytes.append(UInt8(ascii: "]"))
         return bytes
