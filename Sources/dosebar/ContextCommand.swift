@@ -21,6 +21,8 @@ extension ContextCommand {
 
     func run() throws {
         try precheck()
+        // A command exits when done: its connections are closed by the system, not one by one.
+        AppContext.keepStoresOpenUntilExit()
         let context = try AppContext(global.options, configErrors: Self.recordsDoses ? .useDefaults : .fail)
         try context.finishing { try run(context) }
         if Self.recordsDoses { Output.configWarning(context) }
