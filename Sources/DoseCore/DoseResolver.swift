@@ -16,7 +16,7 @@ public enum DoseResolver {
     public static func match(_ name: String, in medications: [Medication], catalog: Catalog = .english,
                              archived allowed: Bool = false) throws -> Medication {
         // An empty name is a prefix of every name: with one medicine, `take ''` would take it.
-        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !name.isBlank else {
             throw DosebarError.usage(catalog.text("error.empty_name"))
         }
         let active = medications.filter { $0.archivedOn == nil }

@@ -76,7 +76,7 @@ public enum FieldRules {
 
     /// A medicine's name.
     public static func name(_ s: String) throws(Violation) {
-        if s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw Violation(field: "name", reason: "is empty") }
+        if s.isBlank { throw Violation(field: "name", reason: "is empty") }
         try text(s, field: "name", max: nameMax, allowing: [])
     }
 
@@ -253,4 +253,11 @@ public enum FieldRules {
             throw Violation(field: field, reason: "\(n) is out of range (\(range.lowerBound) to \(range.upperBound))")
         }
     }
+}
+
+extension String {
+    /// Whether it holds white space only (or nothing): the characters of
+    /// `CharacterSet.whitespacesAndNewlines`, which are Unicode's White_Space and the zero-width
+    /// space. Trimming by that set first built the set, a tenth of what deciding a take's dose cost.
+    public var isBlank: Bool { unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{200B}" } }
 }

@@ -206,4 +206,16 @@ import Testing
         Self.refuses("every") { try FieldRules.medication(m) }
         #expect(FieldRules.storedProblem(m)?.field == "every")
     }
+
+    /// `isBlank` (an empty name) holds for exactly the characters Foundation trims as
+    /// `.whitespacesAndNewlines`, every scalar of the Basic Multilingual Plane checked.
+    @Test func blankIsWhatFoundationTrims() {
+        for value in 0...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let s = String(scalar), padded = " \t" + s + "\u{3000}"
+            #expect(s.isBlank == s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "U+\(String(value, radix: 16))")
+            #expect(padded.isBlank == padded.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "U+\(String(value, radix: 16))")
+        }
+        #expect("".isBlank)
+    }
 }
