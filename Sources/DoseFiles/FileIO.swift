@@ -99,6 +99,14 @@ public enum FileIO {
         try replace(in: dirfd, name: name, bytes: bytes) { temporary(name) }
     }
 
+    /// The size of the file at `path` (symlinks followed); nil when it cannot be read. `stat`, not
+    /// `FileManager.attributesOfItem`, which also looks the owner's user and group names up (the
+    /// system's user database: four failed connections to nscd and three files, in every `sync now`).
+    public static func size(_ path: String) -> UInt64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(max(0, info.st_size)) : nil
+    }
+
     /// fsync of a directory, so a rename or a new name in it survives a power cut (best effort).
     public static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import DoseStore
 import Foundation
 
@@ -170,7 +171,7 @@ public struct SyncService {
             // is copied once: 128 MB took 0.3 s less than 64 MB of 5.9 s, 256 MB no less).
             // From 1 MB on (about 4,000 lines): a batch of more lines than SQLite's usual cache
             // (2 MB) holds pages for spills them to the log and reads them back.
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+            let size = FileIO.size(path) ?? 0
             let long = size > start.offset + 1 << 20
             func readAll() throws {
                 try SyncFolder.read(path, device: device, from: start, batch: Self.batch, concurrent: bulk.concurrent, counting: { progress.step($0, of: $1) }, total: { lines in
