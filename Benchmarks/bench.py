@@ -89,6 +89,7 @@ def main():
         env0 = dict(os.environ)
         nodebug = None if a.no_instructions else no_debug_copy(binary, run_dir)
         ir = hf.results.setdefault("ir", {})
+        ir_main = hf.results.setdefault("ir-main", {})
         if nodebug:
             ir["insert"] = instructions(["sqlite3", progs["sqlite-db"], "INSERT INTO t (x, at) VALUES (1, unixepoch())"], env0)
             ir["version"] = instructions([nodebug, "--version"], env0)
@@ -133,12 +134,17 @@ def main():
                             f"(process exit {ms(r['exited'])}, {r['n']} runs)")
                 run_ok([binary, "undo", "Aspirin"], env)
                 if nodebug:
+                    main = {}
                     ir[("export", n, history)] = instructions(
                         [nodebug, "export", "--quiet"], env,
-                        prepare=lambda: [os.remove(os.path.join(shared, f)) for f in SHARED_FILES])
-                    ir[("take", n, history)] = instructions([nodebug, "take", "Aspirin"], env)
+                        prepare=lambda: [os.remove(os.path.join(shared, f)) for f in SHARED_FILES], threads=main)
+                    ir_main[("export", n, history)] = main.pop("main", None)
+                    ir[("take", n, history)] = instructions([nodebug, "take", "Aspirin"], env, threads=main)
+                    ir_main[("take", n, history)] = main.pop("main", None)
                     run_ok([binary, "undo", "Aspirin"], env)
-                    log(f"  instructions: export {ir[('export', n, history)] or 0:,}, take {ir[('take', n, history)] or 0:,}")
+                    log(f"  instructions: export {ir[('export', n, history)] or 0:,} (main thread "
+                        f"{ir_main[('export', n, history)] or 0:,}), take {ir[('take', n, history)] or 0:,} "
+                        f"(main thread {ir_main[('take', n, history)] or 0:,})")
                 if extras:
                     compare(hf, src, work, n, a)
                 shutil.rmtree(work)

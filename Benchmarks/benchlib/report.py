@@ -126,7 +126,8 @@ def report(res, info, meds, histories, a, linked):
     L.append("")
     ir = res.get("ir", {})
     if any(isinstance(k, tuple) for k in ir):
-        L.append("Instructions executed (valgrind --tool=callgrind, user space, one run: immune to the other core's load)")
+        L.append("Instructions executed (valgrind --tool=callgrind, user space, one run: immune to the other core's load;")
+        L.append("  every thread, and in brackets the main thread's own: a command's export uses both cores)")
         fl = [f"{label}: {ir[k] / 1e6:.1f} M" for k, label in (("insert", "sqlite3 insert"), ("version", "dosebar --version"))
               if ir.get(k)]
         if fl:
@@ -138,8 +139,13 @@ def report(res, info, meds, histories, a, linked):
         for n in meds:
             for kind in ("take", "export"):
                 vals = {h: ir.get((kind, n, h)) for h in histories}
+                mains = {h: res.get("ir-main", {}).get((kind, n, h)) for h in histories}
+
+                def cell(h):
+                    v, m = vals[h], mains[h]
+                    return "—" if not v else f"{v / 1e6:.1f} M" + (f" ({m / 1e6:.1f} M)" if m else "")
                 line = f"  {kind + ', ' + str(n) + (' meds' if n > 1 else ' med'):<24}" + "".join(
-                    f"{(f'{v / 1e6:.1f} M' if v else '—'):>22}" for v in vals.values())
+                    f"{cell(h):>22}" for h in histories)
                 if vals.get("1m") and vals.get("20y"):
                     line += f"{vals['20y'] / vals['1m']:>10.3f}"
                 L.append(line)
