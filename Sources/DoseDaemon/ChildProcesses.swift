@@ -4,6 +4,7 @@ import Glibc
 /// Programs the daemon starts without waiting for them (bar nudges, notifications): started
 /// with `posix_spawn`, stdin and stderr on /dev/null, an empty signal mask (the daemon blocks
 /// its signals for signalfd), and reaped when SIGCHLD arrives through the daemon's signalfd.
+/// And the one it waits for (``run(_:_:)``): `dosebar sync now` for another device's long file.
 final class ChildProcesses {
     /// How a child ended and what it printed (when its output was captured).
     struct Exit {
@@ -50,6 +51,29 @@ final class ChildProcesses {
     func spawn(_ path: String, _ arguments: [String], onExit: ((Exit) -> Void)? = nil,
                onLine: ((String) -> Void)? = nil) -> pid_t? {
         let onExit = onExit ?? (onLine == nil ? nil : { _ in })
+        guard let (pid, pipe) = launch(path, arguments, output: onExit != nil ? .captured : .discarded) else { return nil }
+        running[pid] = Running(pipe: pipe, onLine: onLine, onExit: onExit)
+        if onLine != nil, let pipe { watchOutput?(pipe) }
+        return pid
+    }
+
+    /// Runs `path` with `arguments` and waits for it, the daemon doing nothing else meanwhile (as
+    /// when it does the work itself): stdout on /dev/null, stderr the daemon's own (its log).
+    /// Returns the exit code (128 + the signal when killed), or nil when it could not start.
+    func run(_ path: String, _ arguments: [String]) -> Int32? {
+        guard let (pid, _) = launch(path, arguments, output: .stderrToLog) else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return nil }
+        }
+        return Self.code(status)
+    }
+
+    private enum Output { case captured, discarded, stderrToLog }
+
+    /// posix_spawn of `path` with stdin on /dev/null, an empty signal mask and default dispositions
+    /// (the daemon blocks its signals for signalfd); the pid and, when captured, the output pipe.
+    private func launch(_ path: String, _ arguments: [String], output: Output) -> (pid_t, Int32?)? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -67,16 +91,19 @@ final class ChildProcesses {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var pipeFDs: [Int32] = [-1, -1]
-        if onExit != nil {
+        switch output {
+        case .captured:
             // pipe2 needs _GNU_SOURCE; the daemon is single-threaded, so setting the flags after is safe.
             guard pipe(&pipeFDs) == 0 else { return nil }
             for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)
             posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
             posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 2)
-        } else {
+        case .discarded:
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        case .stderrToLog:
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
 
@@ -86,14 +113,18 @@ final class ChildProcesses {
 
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        if onExit != nil { close(pipeFDs[1]) }
+        if output == .captured { close(pipeFDs[1]) }
         guard rc == 0 else {
-            if onExit != nil { close(pipeFDs[0]) }
+            if output == .captured { close(pipeFDs[0]) }
             return nil
         }
-        running[pid] = Running(pipe: onExit != nil ? pipeFDs[0] : nil, onLine: onLine, onExit: onExit)
-        if onLine != nil { watchOutput?(pipeFDs[0]) }
-        return pid
+        return (pid, output == .captured ? pipeFDs[0] : nil)
+    }
+
+    /// A wait status as an exit code: WIFEXITED/WEXITSTATUS are macros (exited normally when the
+    /// low 7 bits are 0); killed by a signal is 128 + the signal.
+    private static func code(_ status: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Reads what a child printed on `fd` (ready for reading) and hands over its complete lines;
@@ -149,9 +180,7 @@ final class ChildProcesses {
             guard let child = running.removeValue(forKey: pid) else { continue }
             if let fd = child.pipe { close(fd) }
             let output = String(decoding: child.output, as: UTF8.self)
-            // WIFEXITED/WEXITSTATUS are macros: exited normally when the low 7 bits are 0.
-            let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            child.onExit?(Exit(status: code, output: output))
+            child.onExit?(Exit(status: Self.code(status), output: output))
         }
     }
 }

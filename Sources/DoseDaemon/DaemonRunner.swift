@@ -30,7 +30,7 @@ public enum DaemonRunner {
         }
         let host = LiveDaemonHost(context: context, store: store,
                                   nudger: BarNudger(settings: context.config.nudge, children: children, environment: context.env),
-                                  notifier: notifier, systemd: SystemdNotify(environment: context.env))
+                                  notifier: notifier, systemd: SystemdNotify(environment: context.env), children: children)
         let source = try LinuxEventSource(databasePath: context.dbPath, watchZone: (context.env["TZ"] ?? "").isEmpty,
                                           signalFD: signals, children: children,
                                           notifications: { notifier?.takeEvents() ?? [] },

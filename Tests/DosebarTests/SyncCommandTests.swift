@@ -314,6 +314,35 @@ struct SyncCommandTests {
         #expect(d.waitExit() == 0)
     }
 
+    @Test("the daemon hands another device's long file to `dosebar sync now` in a child, and the bar shows what it applied")
+    func daemonAppliesALongFileInAChild() throws {
+        let a = try DaemonTest.harness(), b = try DaemonTest.harness()
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
+        try a.ok("sync", "init", dirA)
+        try b.ok("sync", "init", dirB)
+        let d = try DaemonTest.startDaemon(b)
+        func ibuprofenToday() -> Int? { Self.takenToday("Ibuprofen", bar: b) }
+        #expect(ibuprofenToday() == 0)
+        try a.ok("take", "Ibuprofen")
+        let name = try device(a) + ".jsonl"
+        var data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
+        // Past 1 MB: the take's line again and again (copies of one line change nothing).
+        let take = Data(data.split(separator: 0x0A).last!) + Data([0x0A])
+        while data.count <= 1 << 20 { data.append(take) }
+        try Self.deliver(data, as: name, to: dirB)
+        #expect(DaemonTest.waitUntil(20) { ibuprofenToday() == 1 }, "the take did not reach B's bar: \(d.stderr)")
+        #expect(DaemonTest.waitUntil(5) { d.stderr.contains("done in") }, "\(d.stderr)")
+        #expect(d.stderr.contains("MB of other devices' operations in `dosebar sync now`"), "\(d.stderr)")
+        #expect(!d.stderr.contains("failed"), "\(d.stderr)")
+        // Applied once: the daemon does not read the file again after the child.
+        try b.ok("sync", "now")
+        #expect(try b.ok("sync", "status").out.contains(name.replacingOccurrences(of: ".jsonl", with: "")), "\(d.stderr)")
+        #expect(ibuprofenToday() == 1)
+        d.signal(SIGTERM)
+        #expect(d.waitExit() == 0)
+    }
+
     @Test("a daemon running before `sync init` follows the folder from then on, without a restart")
     func daemonFollowsInit() throws {
         let a = try DaemonTest.harness(), b = try DaemonTest.harness()

@@ -147,6 +147,24 @@ public struct SyncService {
     /// 6.0–6.4 s against 5.6 s): more commits, or a longer first batch parsed before any is applied.
     static let batch = 20_000
 
+    /// Bytes of other devices' lines still to read from which the work is long (about 4,000 lines):
+    /// applied with SQLite's cache raised (``applyOthers(_:)``), and by the daemon in a child process.
+    public static let longRead: UInt64 = 1 << 20
+
+    /// How many bytes of other devices' files are still to be read (a file rewritten since the last
+    /// read counts whole, as ``applyOthers(_:)`` reads it again from its start).
+    public func pendingBytes(_ setup: Setup) throws -> UInt64 {
+        var pending: UInt64 = 0
+        for (_, path) in setup.folder.otherFiles(device: setup.device) {
+            let key = SyncMeta.read + path, markKey = SyncMeta.readMark + path
+            let (known, mark) = try store.read { r in (try r.meta(key).flatMap(SyncFolder.Position.init), try r.meta(markKey)) }
+            let start = SyncReadMark.start(path, known: known, mark: mark)
+            let size = FileIO.size(path) ?? 0
+            pending += size > start.offset ? size - start.offset : 0
+        }
+        return pending
+    }
+
     /// Skipped lines of one file named one by one in a warning; the rest are counted.
     static let named = 5
 
@@ -171,8 +189,7 @@ public struct SyncService {
             // is copied once: 128 MB took 0.3 s less than 64 MB of 5.9 s, 256 MB no less).
             // From 1 MB on (about 4,000 lines): a batch of more lines than SQLite's usual cache
             // (2 MB) holds pages for spills them to the log and reads them back.
-            let size = FileIO.size(path) ?? 0
-            let long = size > start.offset + 1 << 20
+            let long = (FileIO.size(path) ?? 0) > start.offset + Self.longRead
             func readAll() throws {
                 try SyncFolder.read(path, device: device, from: start, batch: Self.batch, concurrent: bulk.concurrent, counting: { progress.step($0, of: $1) }, total: { lines in
                     progress.end()
