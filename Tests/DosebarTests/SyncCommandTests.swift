@@ -290,19 +290,26 @@ struct SyncCommandTests {
         }
     }
 
-    @Test("the daemon applies another device's file when it is renamed into the sync folder, and rewrites the bar")
-    func daemonApplies() throws {
+    /// Two homes syncing through their own folders, B's daemon running, and A's file after a take
+    /// of Ibuprofen (not yet in B's folder). The caller removes both homes and stops the daemon.
+    func daemonAndATake() throws -> (a: Harness, b: Harness, d: LiveProcess, name: String, data: Data) {
         let a = try DaemonTest.harness(), b = try DaemonTest.harness()
-        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
-        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
-        try a.ok("sync", "init", dirA)
-        try b.ok("sync", "init", dirB)
+        try a.ok("sync", "init", a.root + "/Sync")
+        try b.ok("sync", "init", b.root + "/Sync")
         let d = try DaemonTest.startDaemon(b)
-        func ibuprofenToday() -> Int? { Self.takenToday("Ibuprofen", bar: b) }
-        #expect(ibuprofenToday() == 0)
+        #expect(Self.takenToday("Ibuprofen", bar: b) == 0)
         try a.ok("take", "Ibuprofen")
         let name = try device(a) + ".jsonl"
-        var data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
+        return (a, b, d, name, try Data(contentsOf: URL(fileURLWithPath: a.root + "/Sync/dosebar/" + name)))
+    }
+
+    @Test("the daemon applies another device's file when it is renamed into the sync folder, and rewrites the bar")
+    func daemonApplies() throws {
+        let (a, b, d, name, file) = try daemonAndATake()
+        var data = file
+        defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
+        let dirB = b.root + "/Sync"
+        func ibuprofenToday() -> Int? { Self.takenToday("Ibuprofen", bar: b) }
         let bad = data.split(separator: 0x0A).count + 1
         data.append(contentsOf: Array("not an operation\n".utf8))
         try Self.deliver(data, as: name, to: dirB)
@@ -316,17 +323,11 @@ struct SyncCommandTests {
 
     @Test("the daemon hands another device's long file to `dosebar sync now` in a child, and the bar shows what it applied")
     func daemonAppliesALongFileInAChild() throws {
-        let a = try DaemonTest.harness(), b = try DaemonTest.harness()
+        let (a, b, d, name, file) = try daemonAndATake()
+        var data = file
         defer { try? FileManager.default.removeItem(atPath: a.root); try? FileManager.default.removeItem(atPath: b.root) }
-        let dirA = a.root + "/Sync", dirB = b.root + "/Sync"
-        try a.ok("sync", "init", dirA)
-        try b.ok("sync", "init", dirB)
-        let d = try DaemonTest.startDaemon(b)
+        let dirB = b.root + "/Sync"
         func ibuprofenToday() -> Int? { Self.takenToday("Ibuprofen", bar: b) }
-        #expect(ibuprofenToday() == 0)
-        try a.ok("take", "Ibuprofen")
-        let name = try device(a) + ".jsonl"
-        var data = try Data(contentsOf: URL(fileURLWithPath: dirA + "/dosebar/" + name))
         // Past 1 MB: the take's line again and again (copies of one line change nothing).
         let take = Data(data.split(separator: 0x0A).last!) + Data([0x0A])
         while data.count <= 1 << 20 { data.append(take) }
