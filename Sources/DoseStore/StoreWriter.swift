@@ -255,7 +255,9 @@ public struct StoreWriter {
 
     /// The gate for an update: the fields that differ from the stored row pass ``FieldRules``.
     private func validateChanges(_ record: MedicationRecord) throws {
-        let old = try record.id.flatMap { try MedicationRecord.fetchOne(db, key: $0) }
+        let old = try record.id.flatMap { id in
+            try Row.fetchOne(db.cachedStatement(sql: StoreReader.medicationSQL), arguments: [id]).map(MedicationRecord.init(indexed:))
+        }
         if record.name != old?.name { try FieldRules.name(record.name) }
         if record.dose != old?.dose { try FieldRules.doseText(record.dose) }
         if record.group != old?.group { try FieldRules.group(record.group) }

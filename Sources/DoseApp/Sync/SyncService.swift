@@ -156,13 +156,20 @@ public struct SyncService {
     public func pendingBytes(_ setup: Setup) throws -> UInt64 {
         var pending: UInt64 = 0
         for (_, path) in setup.folder.otherFiles(device: setup.device) {
-            let key = SyncMeta.read + path, markKey = SyncMeta.readMark + path
-            let (known, mark) = try store.read { r in (try r.meta(key).flatMap(SyncFolder.Position.init), try r.meta(markKey)) }
-            let start = SyncReadMark.start(path, known: known, mark: mark)
+            let start = try readStart(path).start
             let size = FileIO.size(path) ?? 0
             pending += size > start.offset ? size - start.offset : 0
         }
         return pending
+    }
+
+    /// Where the last read of another device's file stopped (`known`), and where the next one
+    /// starts: there, or at the file's start when its device rewrote it (a purge) since.
+    private func readStart(_ path: String) throws -> (known: SyncFolder.Position?, start: SyncFolder.Position) {
+        let (known, mark) = try store.read { r in
+            (try r.meta(SyncMeta.read + path).flatMap(SyncFolder.Position.init), try r.meta(SyncMeta.readMark + path))
+        }
+        return (known, SyncReadMark.start(path, known: known, mark: mark))
     }
 
     /// Skipped lines of one file named one by one in a warning; the rest are counted.
@@ -176,10 +183,8 @@ public struct SyncService {
         defer { progress.end() }
         for (device, path) in setup.folder.otherFiles(device: setup.device) {
             let key = SyncMeta.read + path, markKey = SyncMeta.readMark + path
-            let (known, mark) = try store.read { r in (try r.meta(key).flatMap(SyncFolder.Position.init), try r.meta(markKey)) }
-            // A file rewritten by its device (a purge) since the last read is read from its start.
             let identity = SyncReadMark.identity(path)
-            let start = SyncReadMark.start(path, known: known, mark: mark)
+            let (known, start) = try readStart(path)
             // A batch at a time (``SyncFolder/read(_:device:from:batch:total:_:)``): another
             // device's first file is never held whole, nor its operations parsed all at once.
             var skipped: [SkippedLine] = []

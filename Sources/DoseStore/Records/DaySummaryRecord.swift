@@ -58,7 +58,7 @@ struct DaySummaryRecord: Codable, FetchableRecord, PersistableRecord {
         container[K.troubled.rawValue] = troubled
     }
 
-    /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(row:)``).
+    /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(indexed:)``).
     init(row: Row) throws {
         typealias K = CodingKeys
         day = try row.decode(forColumn: K.day.rawValue)

@@ -74,7 +74,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         overLimit = row[10]
     }
 
-    /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(row:)``).
+    /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(indexed:)``).
     init(row: Row) throws {
         typealias K = CodingKeys
         id = try row.decode(forColumn: K.id.rawValue)

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// One row of `medication`: a medicine without its schedule versions.
-struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
+struct MedicationRecord: Codable, MutablePersistableRecord {
     static let databaseTableName = "medication"
 
     enum CodingKeys: String, CodingKey {
@@ -54,28 +54,12 @@ struct MedicationRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
-    /// A row read by column name (every query of medicines): the `Codable` decoding GRDB would
-    /// otherwise use cost more than the query, and a `take` reads every medicine twice.
-    init(row: Row) throws {
-        typealias K = CodingKeys
-        id = try row.decode(forColumn: K.id.rawValue)
-        name = try row.decode(forColumn: K.name.rawValue)
-        nameKey = try row.decode(forColumn: K.nameKey.rawValue)
-        dose = try row.decode(forColumn: K.dose.rawValue)
-        group = try row.decode(forColumn: K.group.rawValue)
-        note = try row.decode(forColumn: K.note.rawValue)
-        stock = try row.decode(forColumn: K.stock.rawValue)
-        perDose = try row.decode(forColumn: K.perDose.rawValue)
-        lowDays = try row.decode(forColumn: K.lowDays.rawValue)
-        archivedOn = try row.decode(forColumn: K.archivedOn.rawValue)
-        trackedFrom = try row.decode(forColumn: K.trackedFrom.rawValue)
-    }
-
     /// The columns `init(indexed:)` reads, in its order (the queries of ``StoreReader``).
     static let indexedColumns = "m.id, m.name, m.name_key, m.dose, m.group_name, m.note, m.stock, m.per_dose, m.low_days, m.archived_on, m.tracked_from"
 
-    /// A row of `indexedColumns`, read by position: a name look-up per column was most of what
-    /// reading 50 medicines cost, and a take reads them twice.
+    /// A row of `indexedColumns`, read by position (every query of medicines): the `Codable`
+    /// decoding GRDB would otherwise use cost more than the query, and a look-up per column by
+    /// name was most of what reading 50 medicines still cost; a take reads them twice.
     init(indexed row: Row) throws {
         id = try row.decode(atIndex: 0)
         name = try row.decode(atIndex: 1)

@@ -5,7 +5,7 @@ import GRDB
 ///
 /// The recurrence is stored in its flat form (`Recurrence.Flat`, DoseCore: the table of kinds is
 /// there): `kind`, `param_a`, `param_b`, and the weekdays as `weekday_mask` (bit 0 = Monday).
-struct ScheduleVersionRecord: Codable, FetchableRecord, PersistableRecord {
+struct ScheduleVersionRecord: Codable, PersistableRecord {
     static let databaseTableName = "schedule_version"
 
     enum CodingKeys: String, CodingKey {
@@ -43,21 +43,6 @@ struct ScheduleVersionRecord: Codable, FetchableRecord, PersistableRecord {
         window = s.window
         start = s.start.dayNumber
         until = s.until?.dayNumber
-    }
-
-    /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(row:)``).
-    init(row: Row) throws {
-        typealias K = CodingKeys
-        medicationID = try row.decode(forColumn: K.medicationID.rawValue)
-        effective = try row.decode(forColumn: K.effective.rawValue)
-        kind = try row.decode(forColumn: K.kind.rawValue)
-        paramA = try row.decode(forColumn: K.paramA.rawValue)
-        paramB = try row.decode(forColumn: K.paramB.rawValue)
-        weekdayMask = try row.decode(forColumn: K.weekdayMask.rawValue)
-        times = try row.decode(forColumn: K.times.rawValue)
-        window = try row.decode(forColumn: K.window.rawValue)
-        start = try row.decode(forColumn: K.start.rawValue)
-        until = try row.decode(forColumn: K.until.rawValue)
     }
 
     /// The columns `init(indexed:)` reads, in its order (the queries of ``StoreReader``).
