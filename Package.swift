@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "DoseFilesTests", dependencies: ["DoseFiles", "DoseTestSupport"]),
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport", "DoseTestSupport"]),
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
-        .testTarget(name: "DoseExportTests", dependencies: ["DoseExport", "DoseTestSupport"], resources: [.copy("Expected")]),
+        .testTarget(name: "DoseExportTests", dependencies: ["DoseExport", "DoseTestSupport", "CJSONC"], resources: [.copy("Expected")]),
         // Golden files and fixtures are read from the source tree by path (#filePath), not bundled.
         .testTarget(name: "DosebarTests", dependencies: ["DoseCore", "DoseExport", "DoseTestSupport"], exclude: ["Expected", "Fixtures"]),
     ],

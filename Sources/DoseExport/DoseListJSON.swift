@@ -1,9 +1,9 @@
 import DoseCore
 
-/// Renders a snapshot's `doses` array as JSON text, without building a json-c object per
-/// dose (a snapshot of 1,000 medicines lists ~2,000 doses). Strings are escaped by json-c
-/// (`JSONValue.quoted`), once per distinct string. The output is byte for byte what building
-/// each dose as a json-c object gives (the tests' `SnapshotJSON.referenceObject` checks it).
+/// Renders a snapshot's `doses` array as JSON text, without going through the builders for
+/// each dose (a snapshot of 1,000 medicines lists ~2,000 doses). Strings are escaped by
+/// `JSONValue.quoted`, once per distinct string. The output is byte for byte what building
+/// each dose as an object gives (the tests' `SnapshotJSON.referenceObject` checks it).
 /// (`timeline.json` schema 3 writes one status word per slot and entry: `TimelineJSON`.)
 struct DoseListJSON {
     private var quotedCache: [String: String] = [:]

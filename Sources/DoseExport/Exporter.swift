@@ -79,7 +79,7 @@ public struct Exporter: Sendable {
         // timeline.json; both are done before the first file is written.
         let rendering = concurrent ? Parallel.Background { [self] in Result { try snapshotFiles(for: timeline, now: now) } } : nil
         var others = rendering == nil ? try snapshotFiles(for: timeline, now: now) : []
-        // The timeline can be megabytes: written from json-c's buffer, not via a String.
+        // The timeline can be megabytes: written from the JSON's own bytes, not via a String.
         let timelineJSON = try TimelineJSON.object(timeline, words: options.catalog, icons: options.icons).withUTF8 { json in
             var bytes = [UInt8]()
             bytes.reserveCapacity(json.count + 1)

@@ -1,5 +1,5 @@
-// Reading JSON through json-c: the one reader of sync lines (DESIGN §10). With `JSONC.swift`, the
-// only file that touches json-c.
+// Reading JSON through json-c: the one reader of sync lines (DESIGN §10), and the only file that
+// touches json-c (dosebar writes its JSON itself: `JSONWriter.swift`).
 //
 // json-c builds the tree. Its strict mode still lets through what RFC 8259 refuses, and a line has
 // to mean the same on every device whichever dosebar read it, so `JSONReader` refuses a text:

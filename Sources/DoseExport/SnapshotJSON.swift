@@ -12,7 +12,7 @@ public enum SnapshotJSON {
         object(snapshot).text
     }
 
-    /// The snapshot as a json-c tree (for callers that embed it in a larger document).
+    /// The snapshot as a JSON value (for callers that embed it in a larger document).
     public static func object(_ snapshot: Snapshot) -> JSONValue {
         var doses = DoseListJSON()
         return JSONValue.object { o in

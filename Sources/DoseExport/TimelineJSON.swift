@@ -64,7 +64,7 @@ public enum TimelineJSON {
         try object(timeline, words: words, icons: icons).text
     }
 
-    /// The timeline as a json-c tree; each entry's `doses` are rendered as bytes, reusing the
+    /// The timeline as JSON; each entry's `doses` are rendered as bytes, reusing the
     /// previous entry's when no status changed.
     public static func object(_ timeline: Timeline, words: Catalog = .english, icons: IconSet = .emoji) throws -> JSONValue {
         let layout = try Layout(timeline)

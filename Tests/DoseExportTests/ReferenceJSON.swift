@@ -5,7 +5,7 @@ import DoseCore
 // byte for byte: test oracles, so they live with the tests.
 
 extension SnapshotJSON {
-    /// The snapshot built as plain json-c objects, dose by dose.
+    /// The snapshot built with the plain builders, dose by dose.
     static func referenceObject(_ snapshot: Snapshot) -> JSONValue {
         JSONValue.object { o in
             fill(o, snapshot) { o in
@@ -27,7 +27,7 @@ extension SnapshotJSON {
 }
 
 extension TimelineJSON {
-    /// The timeline built as plain json-c values, status by status.
+    /// The timeline built with the plain builders, status by status.
     static func referenceObject(_ timeline: Timeline, words: Catalog = .english, icons: IconSet = .emoji) throws -> JSONValue {
         let layout = try Layout(timeline)
         return build(timeline, layout, words: words, icons: icons) { o, e in

@@ -100,7 +100,7 @@ import Testing
         #expect(text.contains("\"timezone\":\"Asia/Seoul\""))
     }
 
-    /// The dose-list fast path gives the same bytes as building every dose as a json-c object.
+    /// The dose-list fast path gives the same bytes as building every dose as an object.
     @Test func fastDoseListMatchesTheReference() {
         var renamed = Fixtures.newYork
         renamed.doses.append(Fixtures.hostile.doses[0])    // a slot with escapes
