@@ -19,11 +19,14 @@ struct GlobalOptions: ParsableArguments {
             completion: .file(extensions: ["toml"]))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("Colour: auto (a terminal, unless NO_COLOR), always or never.", valueName: "when"))
-    var color: ColorChoice = .auto
+    // Optional, the default said in the help: a default value costs every command two scans of the
+    // binary's protocol conformances in ArgumentParser (is it CaseIterable? RawRepresentable?).
+    @Option(name: .long, help: ArgumentHelp("Colour: auto (the default: a terminal, unless NO_COLOR), always or never.",
+                                            valueName: "when"))
+    var color: ColorChoice?
 
     /// Whether what this command prints for a person is coloured.
-    func wantsColor(_ context: AppContext) -> Bool { Output.wantsColor(context.env, choice: color) }
+    func wantsColor(_ context: AppContext) -> Bool { Output.wantsColor(context.env, choice: color ?? .auto) }
 
     /// What DoseApp's context needs from these flags.
     var options: AppOptions { AppOptions(db: db, dir: dir, lang: lang, config: config) }
