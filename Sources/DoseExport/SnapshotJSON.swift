@@ -14,15 +14,11 @@ public enum SnapshotJSON {
 
     /// The snapshot as a JSON value (for callers that embed it in a larger document).
     public static func object(_ snapshot: Snapshot) -> JSONValue {
-        var doses = DoseListJSON()
-        return JSONValue.object { o in
-            fill(o, snapshot) { $0.setRaw("doses", json: doses.render(snapshot.doses)) }
-        }
+        JSONValue.object { fill($0, snapshot) }
     }
 
-    /// Every field in contract order; `setDoses` writes the `doses` array (the fast dose list here;
-    /// the tests' reference builds it dose by dose).
-    static func fill(_ o: JSONObjectBuilder, _ s: Snapshot, setDoses: (JSONObjectBuilder) -> Void) {
+    /// Every field in contract order.
+    static func fill(_ o: JSONObjectBuilder, _ s: Snapshot) {
         o.set("schema", Snapshot.schema)
         o.set("at", s.at.iso8601)
         o.set("valid_until", s.validUntil.iso8601)
@@ -31,7 +27,9 @@ public enum SnapshotJSON {
         o.set("state", s.state.rawValue)
         o.setObject("counts") { fillCounts($0, s.counts) }
         o.set("progress", s.progress)
-        setDoses(o)
+        o.setArray("doses") { a in
+            for dose in s.doses { a.appendObject { fillDose($0, dose) } }
+        }
         o.setArray("as_needed") { fillAsNeeded($0, s.asNeeded) }
         setNext(o, s.next)
         o.setObject("streak") { fillStreak($0, s.streak) }
@@ -140,6 +138,15 @@ public enum SnapshotJSON {
         d.set("group", dose.group)
         d.set("day", dose.day.description)
         d.set("scheduled", dose.scheduled.iso8601)
+    }
+
+    /// A whole dose of `doses`: its slot, then how it stands.
+    static func fillDose(_ d: JSONObjectBuilder, _ dose: Snapshot.Dose) {
+        fillSlot(d, dose)
+        d.set("status", dose.status.rawValue)
+        d.set("taken_at", dose.takenAt?.iso8601)
+        d.set("time_known", dose.timeKnown)
+        d.set("late_minutes", dose.lateMinutes)
     }
 
     /// A `message` (also each of `messages`).

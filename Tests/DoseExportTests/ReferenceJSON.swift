@@ -1,30 +1,8 @@
 import DoseCore
 @testable import DoseExport
 
-// The slow, obvious JSON builders that the fast paths of `SnapshotJSON` and `TimelineJSON` must match
-// byte for byte: test oracles, so they live with the tests.
-
-extension SnapshotJSON {
-    /// The snapshot built with the plain builders, dose by dose.
-    static func referenceObject(_ snapshot: Snapshot) -> JSONValue {
-        JSONValue.object { o in
-            fill(o, snapshot) { o in
-                o.setArray("doses") { a in
-                    for dose in snapshot.doses { a.appendObject { referenceDose($0, dose) } }
-                }
-            }
-        }
-    }
-
-    /// A whole dose object of the snapshot's `doses`, field by field.
-    static func referenceDose(_ d: JSONObjectBuilder, _ dose: Snapshot.Dose) {
-        fillSlot(d, dose)
-        d.set("status", dose.status.rawValue)
-        d.set("taken_at", dose.takenAt?.iso8601)
-        d.set("time_known", dose.timeKnown)
-        d.set("late_minutes", dose.lateMinutes)
-    }
-}
+// The slow, obvious JSON builder that the fast path of `TimelineJSON` must match byte for byte: a
+// test oracle, so it lives with the tests.
 
 extension TimelineJSON {
     /// The timeline built with the plain builders, status by status.

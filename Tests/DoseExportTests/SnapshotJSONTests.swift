@@ -100,18 +100,6 @@ import Testing
         #expect(text.contains("\"timezone\":\"Asia/Seoul\""))
     }
 
-    /// The dose-list fast path gives the same bytes as building every dose as an object.
-    @Test func fastDoseListMatchesTheReference() {
-        var renamed = Fixtures.newYork
-        renamed.doses.append(Fixtures.hostile.doses[0])    // a slot with escapes
-        renamed.doses[0].medication = "Metformin XR"
-        renamed.doses[1].timeKnown = false
-        renamed.doses.insert(Self.carried, at: 0)
-        for snapshot in Fixtures.scenarios.map(\.snapshot) + [renamed] {
-            #expect(SnapshotJSON.snapshot(snapshot) == SnapshotJSON.referenceObject(snapshot).text)
-        }
-    }
-
     @Test func jsonValueBuilderCoversEveryKind() {
         let value = JSONValue.object { o in
             o.set("s", "a\"b\\c/d\u{1}")
