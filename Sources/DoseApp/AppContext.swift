@@ -94,7 +94,7 @@ public struct AppContext: Sendable {
 
     public var today: LocalDate { zone.date(of: now) }
 
-    public init(_ options: AppOptions, env: [String: String] = ProcessInfo.processInfo.environment,
+    public init(_ options: AppOptions, env: [String: String] = ProcessEnvironment.current(),
                 configErrors: ConfigErrors = .fail) throws {
         self.options = options
         self.env = env

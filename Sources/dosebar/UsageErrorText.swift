@@ -13,7 +13,7 @@ import Foundation
 enum UsageErrorText {
     /// The line for an error ArgumentParser reports (exit 64): reworded, translated, with the help hint.
     static func line(for error: Error, arguments: [String] = CommandLine.arguments,
-                     env: [String: String] = ProcessInfo.processInfo.environment) -> String {
+                     env: [String: String] = ProcessEnvironment.current()) -> String {
         let catalog = catalog(arguments: arguments, env: env)
         let message = Dosebar.message(for: error)
         let words = Array(arguments.dropFirst())
@@ -42,7 +42,7 @@ enum UsageErrorText {
     /// catalog was at hand (`InputParser`'s `usage.*`, the daemon lock's `daemon.*`) is shown in the
     /// language in force; any other is shown as it is.
     static func line(for error: DosebarError, arguments: [String] = CommandLine.arguments,
-                     env: [String: String] = ProcessInfo.processInfo.environment) -> String {
+                     env: [String: String] = ProcessEnvironment.current()) -> String {
         let text = error.description
         guard englishUsage(text) != nil else { return text }
         return translated(text, catalog: catalog(arguments: arguments, env: env))
