@@ -1,23 +1,43 @@
+import DoseFiles
 import Foundation
+import Synchronization
 
 /// Where the command writes for a person: stdout for results, stderr for one-line errors and warnings.
+/// Written with write(2). A standard output that cannot be written (closed, a full disk) does not
+/// stop the command halfway: what it records and the bar it refreshes are done, and the command
+/// ends with exit 74 and one line saying so (``outputFailure``). FileHandle crashed on the first
+/// such line (`try!`), after the dose was recorded and before the bar was refreshed.
 public enum Output {
     public static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(text + "\n")
     }
 
     /// Text as it is (a report: no newline added).
     public static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        if let code = FileIO.writeAll(1, text) { failure.withLock { $0 = $0 ?? code } }
     }
 
     public static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("dosebar: " + oneLine(text) + "\n").utf8))
+        // Nowhere left to say it when stderr fails.
+        _ = FileIO.writeAll(2, "dosebar: " + oneLine(text) + "\n")
+    }
+
+    /// A question on stderr, the answer typed after it on the same line.
+    public static func prompt(_ text: String) {
+        _ = FileIO.writeAll(2, text)
     }
 
     public static func warning(_ text: String) {
-        FileHandle.standardError.write(Data(("dosebar: warning: " + oneLine(text) + "\n").utf8))
+        _ = FileIO.writeAll(2, "dosebar: warning: " + oneLine(text) + "\n")
     }
+
+    /// The first error of writing to standard output in this process, as a line for stderr; nil
+    /// while everything was written.
+    public static var outputFailure: String? {
+        failure.withLock { $0 }.map { "cannot write to standard output: \(FileIO.reason($0))" }
+    }
+
+    private static let failure = Mutex<Int32?>(nil)
 
     /// The one warning of a command that went on with the default config (`take`, `skip`, `undo`):
     /// the file, the problem, and that the bar uses the defaults until it is fixed.

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -145,7 +146,7 @@ public final class WorkProgress {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        _ = FileIO.writeAll(2, text)
     }
 
     static func seconds(_ s: Double) -> String { String(format: "%.1f", s) }

@@ -47,6 +47,10 @@ struct Dosebar: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            if let failure = Output.outputFailure {
+                Output.error(failure)
+                Foundation.exit(DosebarError.io(failure).exitCode)
+            }
         } catch let error as DosebarError {
             Output.error(UsageErrorText.line(for: error))
             Foundation.exit(error.exitCode)

@@ -41,7 +41,7 @@ struct Purge: ContextCommand {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw DosebarError.usage(catalog.counted("purge.needs_yes", target.doses, args))
             }
-            FileHandle.standardError.write(Data((catalog.counted("purge.ask", target.doses, args) + " ").utf8))
+            Output.prompt(catalog.counted("purge.ask", target.doses, args) + " ")
             let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) ?? ""
             guard Medication.nameKey(answer) == Medication.nameKey(target.medication.name) else {
                 Output.line(catalog.text("purge.kept", args))
