@@ -8,6 +8,7 @@ import subprocess
 import time
 
 from .common import HISTORY_NAMES, NOW, TZ, ms, size_text, source_state
+from .floors import FLOOR_RUNS, FLOOR_WARMUP
 from .daemon import daemon_report
 from .dosage import import_report
 from .scenarios import YEAR_COMMANDS
@@ -23,7 +24,8 @@ def report(res, info, meds, histories, a, linked):
     L.append("")
     L.append(f"dosebar benchmark — {platform.machine()}, {cores} cores, hyperfine "
              f"{subprocess.run(['hyperfine', '--version'], capture_output=True, text=True).stdout.split()[-1]}, "
-             f"{a.runs} runs after {a.warmup} warm-ups (mean ± σ); binary: release, {linked}")
+             f"{a.runs} runs after {a.warmup} warm-ups (mean ± σ; the floors at least {FLOOR_RUNS} after "
+             f"{FLOOR_WARMUP}); binary: release, {linked}")
     L.append(f"DOSEBAR_NOW={NOW} TZ={TZ}; databases on disk ({a.data}), shared directory on tmpfs")
     L.append(f"sources: {source_state()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     load = res.get("load", [])
