@@ -4,11 +4,10 @@
 // The bytes are the ones json-c writes with JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE
 // (DESIGN §4: no spaces, `/` not escaped, keys in the order they were set, non-ASCII kept as
 // UTF-8, `"` `\` \b \f \n \r \t escaped by name and the other control characters as `\u00xx` in
-// lower case; the tests check this against json-c itself). json-c's tree cost a `take` with 50
-// medicines 5.6 M of its 47 M instructions for timeline.json alone (a node, a hash table and a
-// free per value, an snprintf per integer); written as it is built, it costs ~1 M
-// (Benchmarks/README.md, "Measured reasons in the code"). json-c stays the one reader of JSON
-// (`JSONReader`).
+// lower case; the tests check this against json-c itself). Built as json-c's tree (a node, a hash
+// table and a free per value, an snprintf per integer), timeline.json cost a `take` with 50
+// medicines 5.6 M instructions; written as it is built, 2.9 M (Benchmarks/README.md, "Measured
+// reasons in the code"). json-c stays the one reader of JSON (`JSONReader`).
 //
 // A builder is valid only inside the closure that received it, and a closure only builds its
 // own value: the builders share the document's buffer, so a value is written where it is set.
@@ -23,18 +22,14 @@ public final class JSONValue: Sendable {
     /// Builds a JSON object.
     public static func object(_ build: (JSONObjectBuilder) -> Void) -> JSONValue {
         let out = JSONOutput()
-        out.open(UInt8(ascii: "{"))
-        build(JSONObjectBuilder(out: out))
-        out.close(UInt8(ascii: "}"))
+        out.object(build)
         return JSONValue(bytes: out.bytes)
     }
 
     /// Builds a JSON array.
     public static func array(_ build: (JSONArrayBuilder) -> Void) -> JSONValue {
         let out = JSONOutput()
-        out.open(UInt8(ascii: "["))
-        build(JSONArrayBuilder(out: out))
-        out.close(UInt8(ascii: "]"))
+        out.array(build)
         return JSONValue(bytes: out.bytes)
     }
 
@@ -55,111 +50,36 @@ public final class JSONValue: Sendable {
     }
 }
 
-/// Fills one JSON object; each key must be set at most once.
+/// Fills one JSON object; each key must be set at most once. Every value may be nil: `null`.
 public struct JSONObjectBuilder {
     fileprivate let out: JSONOutput
 
-    @inline(__always)
-    private func key(_ key: StaticString) {
-        out.separate()
-        out.append(UInt8(ascii: "\""))
-        // Keys are dosebar's own names: letters, digits and `_`, nothing to escape.
-        out.append(key)
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
-    }
-
-    /// Sets a string, or `null` when `value` is nil.
-    public func set(_ key: StaticString, _ value: String?) {
-        self.key(key)
-        if let value { out.string(value) } else { out.null() }
-    }
-    /// Sets an integer, or `null` when `value` is nil.
-    public func set(_ key: StaticString, _ value: Int?) {
-        self.key(key)
-        if let value { out.integer(value) } else { out.null() }
-    }
-    /// Sets a boolean, or `null` when `value` is nil.
-    public func set(_ key: StaticString, _ value: Bool?) {
-        self.key(key)
-        if let value { out.boolean(value) } else { out.null() }
-    }
-    /// Sets an amount as its exact decimal (`30`, `9.5`, `0.25`), or `null` when `value` is nil.
-    public func set(_ key: StaticString, _ value: Amount?) {
-        self.key(key)
-        if let value { out.amount(value) } else { out.null() }
-    }
-    /// Sets `null`.
-    public func setNull(_ key: StaticString) {
-        self.key(key)
-        out.null()
-    }
-
-    /// Sets a nested object built by `build`.
-    public func setObject(_ key: StaticString, _ build: (JSONObjectBuilder) -> Void) {
-        self.key(key)
-        out.open(UInt8(ascii: "{"))
-        build(JSONObjectBuilder(out: out))
-        out.close(UInt8(ascii: "}"))
-    }
-
-    /// Sets a nested array built by `build`.
-    public func setArray(_ key: StaticString, _ build: (JSONArrayBuilder) -> Void) {
-        self.key(key)
-        out.open(UInt8(ascii: "["))
-        build(JSONArrayBuilder(out: out))
-        out.close(UInt8(ascii: "]"))
-    }
+    public func set(_ key: StaticString, _ value: String?) { out.key(key); out.string(value) }
+    public func set(_ key: StaticString, _ value: Int?) { out.key(key); out.integer(value) }
+    public func set(_ key: StaticString, _ value: Bool?) { out.key(key); out.boolean(value) }
+    /// An amount as its exact decimal (`30`, `9.5`, `0.25`).
+    public func set(_ key: StaticString, _ value: Amount?) { out.key(key); out.amount(value) }
+    public func setNull(_ key: StaticString) { out.key(key); out.null() }
+    public func setObject(_ key: StaticString, _ build: (JSONObjectBuilder) -> Void) { out.key(key); out.object(build) }
+    public func setArray(_ key: StaticString, _ build: (JSONArrayBuilder) -> Void) { out.key(key); out.array(build) }
 
     /// Sets JSON text rendered elsewhere, written out verbatim. `json` must be one valid,
     /// compact JSON value (what `JSONValue.text` and `quoted` produce).
-    public func setRaw<Bytes: Collection<UInt8>>(_ key: StaticString, json: Bytes) {
-        self.key(key)
-        out.raw(json)
-    }
+    public func setRaw<Bytes: Collection<UInt8>>(_ key: StaticString, json: Bytes) { out.key(key); out.raw(json) }
 }
 
-/// Appends to one JSON array.
+/// Appends to one JSON array. Every value may be nil: `null`.
 public struct JSONArrayBuilder {
     fileprivate let out: JSONOutput
 
-    /// Appends a string, or `null` when `value` is nil.
-    public func append(_ value: String?) {
-        out.separate()
-        if let value { out.string(value) } else { out.null() }
-    }
-    /// Appends an integer, or `null` when `value` is nil.
-    public func append(_ value: Int?) {
-        out.separate()
-        if let value { out.integer(value) } else { out.null() }
-    }
-    /// Appends a boolean, or `null` when `value` is nil.
-    public func append(_ value: Bool?) {
-        out.separate()
-        if let value { out.boolean(value) } else { out.null() }
-    }
-
-    /// Appends an object built by `build`.
-    public func appendObject(_ build: (JSONObjectBuilder) -> Void) {
-        out.separate()
-        out.open(UInt8(ascii: "{"))
-        build(JSONObjectBuilder(out: out))
-        out.close(UInt8(ascii: "}"))
-    }
-
-    /// Appends a nested array built by `build`.
-    public func appendArray(_ build: (JSONArrayBuilder) -> Void) {
-        out.separate()
-        out.open(UInt8(ascii: "["))
-        build(JSONArrayBuilder(out: out))
-        out.close(UInt8(ascii: "]"))
-    }
+    public func append(_ value: String?) { out.separate(); out.string(value) }
+    public func append(_ value: Int?) { out.separate(); out.integer(value) }
+    public func append(_ value: Bool?) { out.separate(); out.boolean(value) }
+    public func appendObject(_ build: (JSONObjectBuilder) -> Void) { out.separate(); out.object(build) }
+    public func appendArray(_ build: (JSONArrayBuilder) -> Void) { out.separate(); out.array(build) }
 
     /// Appends JSON text rendered elsewhere, written out verbatim (see `JSONObjectBuilder.setRaw`).
-    public func appendRaw<Bytes: Collection<UInt8>>(json: Bytes) {
-        out.separate()
-        out.raw(json)
-    }
+    public func appendRaw<Bytes: Collection<UInt8>>(json: Bytes) { out.separate(); out.raw(json) }
 }
 
 /// The document being written, shared by the builders of its nested values. Values are written
@@ -185,22 +105,43 @@ private final class JSONOutput {
         if hasMember { bytes.append(UInt8(ascii: ",")) }
     }
 
-    func open(_ bracket: UInt8) {
-        bytes.append(bracket)
+    /// `"key":`, after a comma unless it is the object's first. Keys are dosebar's own names:
+    /// letters, digits and `_`, nothing to escape.
+    @inline(__always) func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        append(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    func object(_ build: (JSONObjectBuilder) -> Void) { open("{"); build(JSONObjectBuilder(out: self)); close("}") }
+
+    func array(_ build: (JSONArrayBuilder) -> Void) { open("["); build(JSONArrayBuilder(out: self)); close("]") }
+
+    @inline(__always) private func open(_ bracket: Unicode.Scalar) {
+        bytes.append(UInt8(ascii: bracket))
         hasMember = false
     }
 
-    /// Closes the innermost object or array, which is itself a member of the one around it.
-    func close(_ bracket: UInt8) {
-        bytes.append(bracket)
+    /// The container just closed is itself a member of what holds it.
+    @inline(__always) private func close(_ bracket: Unicode.Scalar) {
+        bytes.append(UInt8(ascii: bracket))
         hasMember = true
     }
 
     func null() { append("null"); hasMember = true }
 
-    func boolean(_ value: Bool) { value ? append("true") : append("false"); hasMember = true }
+    // The values, each `null` when nil.
 
-    func integer(_ value: Int) {
+    func boolean(_ value: Bool?) {
+        guard let value else { return null() }
+        value ? append("true") : append("false")
+        hasMember = true
+    }
+
+    func integer(_ value: Int?) {
+        guard let value else { return null() }
         if (0..<10).contains(value) {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             hasMember = true
@@ -225,7 +166,8 @@ private final class JSONOutput {
     }
 
     /// A whole amount as an integer, a fraction as its exact decimal text (`9.5`, `0.25`).
-    func amount(_ a: Amount) {
+    func amount(_ a: Amount?) {
+        guard let a else { return null() }
         if a.isWhole {
             integer(a.hundredths / 100)
         } else {
@@ -240,8 +182,8 @@ private final class JSONOutput {
     }
 
     /// `value` quoted, escaped as json-c escapes it.
-    func string(_ value: String) {
-        var value = value
+    func string(_ value: String?) {
+        guard var value else { return null() }
         value.withUTF8 { text in
             bytes.append(UInt8(ascii: "\""))
             var start = 0
