@@ -97,11 +97,12 @@ public struct Exporter: Sendable {
             case .leftAlone(let message): outcome.leftAlone.append(message)
             }
         }
-        let timelineUpdate = try timelineJSON.withUnsafeBytes { try directory.update(name: "timeline.json", bytes: $0) }
-        record("timeline.json", timelineUpdate)
-        for file in others {
-            var contents = file.contents
-            record(file.name, try contents.withUTF8 { try directory.update(name: file.name, bytes: UnsafeRawBufferPointer($0)) })
+        try directory.updating { batch in
+            record("timeline.json", try timelineJSON.withUnsafeBytes { try batch.update(name: "timeline.json", bytes: $0) })
+            for file in others {
+                var contents = file.contents
+                record(file.name, try contents.withUTF8 { try batch.update(name: file.name, bytes: UnsafeRawBufferPointer($0)) })
+            }
         }
         return outcome
     }

@@ -57,8 +57,9 @@ public enum FileIO {
     /// a link; a name taken is tried again, 16 times), every byte written, fsynced, closed, renamed
     /// over `name` (rename replaces the name itself: it never writes through a link or into a
     /// FIFO), then the directory fsynced (a file system that refuses only weakens durability
-    /// across a crash). On failure the temporary is removed and the old file is whole.
-    public static func replace(in dirfd: Int32, name: String, bytes: UnsafeRawBufferPointer,
+    /// across a crash; `syncDirectory: false` leaves that to a caller replacing several files).
+    /// On failure the temporary is removed and the old file is whole.
+    public static func replace(in dirfd: Int32, name: String, bytes: UnsafeRawBufferPointer, syncDirectory: Bool = true,
                                temporary: () -> String) throws(Failure) {
         var tmpName = ""
         var fd: Int32 = -1
@@ -86,7 +87,7 @@ public enum FileIO {
             unlinkat(dirfd, tmpName, 0)
             throw Failure("cannot replace", code)
         }
-        _ = fsync(dirfd)
+        if syncDirectory { _ = fsync(dirfd) }
     }
 
     /// `replace(in:name:bytes:temporary:)` for a path: its directory must exist.
