@@ -94,8 +94,6 @@ private final class JSONOutput {
 
     init() { bytes.reserveCapacity(256) }
 
-    @inline(__always) func append(_ byte: UInt8) { bytes.append(byte) }
-
     @inline(__always) func append(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
