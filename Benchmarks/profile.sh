@@ -16,7 +16,8 @@ history=${3:-20y}
 data=${DOSEBAR_BENCH_DATA:-/var/tmp/dosebar-bench}
 bin=$data/run/dosebar
 [[ -x $bin ]] || { echo "profile.sh: run scripts/bench first (no $bin)" >&2; exit 1; }
-src=$(ls -d "$data"/scenarios/"$meds-$history"-* 2>/dev/null | tail -1)
+# "$meds-$history-<hash>", not the "-sync-" directories beside it (they hold no database).
+src=$(ls -d "$data"/scenarios/"$meds-$history"-* 2>/dev/null | grep -v -- '-sync-' | tail -1)
 [[ -n $src ]] || { echo "profile.sh: no scenario $meds-$history under $data/scenarios (run scripts/bench --meds $meds)" >&2; exit 1; }
 work=$data/profile
 rm -rf "$work" && mkdir -p "$work/shared"
