@@ -6,6 +6,7 @@ import DoseCore
 struct Add: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
+        _superCommandName: "dosebar",
         abstract: "Add a medicine or supplement with its schedule.",
         discussion: """
         Examples:

@@ -6,6 +6,7 @@ import DoseCore
 struct Edit: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
+        _superCommandName: "dosebar",
         abstract: "Change a medicine's schedule or details.",
         discussion: """
         A schedule change takes effect from --effective (default today); days before it keep the \

@@ -10,6 +10,7 @@ import Glibc
 struct Purge: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
+        _superCommandName: "dosebar",
         abstract: "Delete a medicine and all its history for good.",
         usage: "dosebar purge <name> [--yes] [<global options>]",
         discussion: """

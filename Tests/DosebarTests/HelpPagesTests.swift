@@ -104,6 +104,36 @@ struct HelpPagesTests {
         }
     }
 
+    /// `dosebar take …` is parsed with `take` as the root of its own tree (Dosebar.parse); what
+    /// `take` alone cannot parse into itself goes to the whole tree. Each leaf command answers its
+    /// help flag, `--version`, `--generate-completion-script` and an unknown option exactly as the
+    /// whole tree does (`help take` is the whole tree's page: `take` alone leaves out `--version`).
+    @Test("a command parsed on its own answers help, --version, completion and typos as the whole tree")
+    func leafCommandsAnswerAsTheWholeTree() throws {
+        let h = Harness()
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        let paths = try Self.commandPaths(h)
+        let leaves = paths.filter { path in !path.isEmpty && !paths.contains { $0.count > path.count && Array($0.prefix(path.count)) == path } }
+        #expect(leaves.contains(["take"]) && leaves.contains(["sync", "now"]) && !leaves.contains(["sync"]), "\(leaves)")
+        let version = try h.ok("--version").out
+        let completion = try h.ok("--generate-completion-script", "bash").out
+        #expect(!version.isEmpty && completion.contains("complete"))
+        for path in leaves {
+            let name = (["dosebar"] + path).joined(separator: " ")
+            let page = try h.run(path + ["--help"])
+            let wholeTreePage = try h.run(["help"] + path).out
+            #expect(page.status == 0 && page.out == wholeTreePage, "\(name) --help")
+            #expect(page.out.contains("--version"), "\(name) --help: no --version line")
+            let ownVersion = try h.run(path + ["--version"]).out
+            #expect(ownVersion == version, "\(name) --version")
+            let ownCompletion = try h.run(path + ["--generate-completion-script", "bash"]).out
+            #expect(ownCompletion == completion, "\(name) --generate-completion-script")
+            let typo = try h.run(path + ["--no-such-option"])
+            #expect(typo.status == 64 && typo.err.hasSuffix("(see '\(name) --help')\n") && typo.err.split(separator: "\n").count == 1,
+                    "\(name) --no-such-option: \(typo.status) \(typo.err)")
+        }
+    }
+
     @Test("the checks catch what they are for")
     func checksCanFail() {
         #expect(Self.problems(String(repeating: "x", count: 81)).count == 1)
