@@ -45,13 +45,13 @@ struct Dosebar: ParsableCommand {
 
     /// Parses `arguments` with ArgumentParser. When they start with the names of a command that
     /// has no subcommands of its own (`take`, `sync now`), that command is parsed as the root of
-    /// its own tree (`parseAsRoot`): the whole tree's checks — every command's configuration, the
-    /// default command's arguments reflected, `--generate-completion-script` looked for — cost a
-    /// `take` as much as its own arguments did. Such a command is configured with
-    /// `_superCommandName`, which only that check and the help's usage line read; the line is
-    /// never printed from here: anything the command alone does not parse into itself (help, a
-    /// typo, `--version`, `--generate-completion-script`) is parsed again by the whole tree, so every
-    /// message, help page and exit code stays the whole tree's.
+    /// its own tree (`parseAsRoot`), without the whole tree's checks (every command's
+    /// configuration, the default command's arguments reflected, `--generate-completion-script`
+    /// looked for: a tenth of a `take`, Benchmarks/README.md, "Measured reasons in the code").
+    /// Such a command is configured with `_superCommandName`, which only that last check and the
+    /// help's usage line read, and no help is printed from here: anything the command alone does
+    /// not parse into itself (help, a typo, `--version`, `--generate-completion-script`) is parsed
+    /// again by the whole tree, so every message, help page and exit code stays the whole tree's.
     static func parse(_ arguments: [String]) throws -> ParsableCommand {
         var command: ParsableCommand.Type = self
         var rest = arguments[...]
