@@ -128,16 +128,17 @@ struct SyncApplier {
         var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
         var applied = 0
         try loadHighWater()
-        // The gate first: a line with a malformed stamp takes no part in the order. The lines are
-        // named by index from here on: a line copied is some twenty strings retained and released,
-        // and each copy of each line of another device's 20 years cost a tenth of a second (perf).
+        // The gate first (asked as the lines were parsed): a line with a malformed stamp takes no
+        // part in the order. The lines are named by index from here on: a line copied is some
+        // twenty strings retained and released, and each copy of each line of another device's
+        // 20 years cost a tenth of a second (perf).
         var valid: [Int] = []
         valid.reserveCapacity(incoming.count)
         // A dose a line at most: grown once, not rehashed at every doubling.
         slotDoses.reserveCapacity(slotDoses.count + incoming.count)
         slotCounts.reserveCapacity(slotCounts.count + incoming.count)
         for i in incoming.indices {
-            if let reason = incoming[i].op.refusal() {
+            if let reason = incoming[i].refusal {
                 try skip(SkippedLine(file: file, line: incoming[i].number, hash: incoming[i].hash, op: incoming[i].op.id, reason: reason))
             } else {
                 valid.append(i)

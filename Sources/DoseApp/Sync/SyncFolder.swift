@@ -146,6 +146,10 @@ public struct SyncFolder: Sendable {
         /// ``LineHash`` of its bytes: the same id with other content is refused, and a skipped
         /// line is warned about once per content.
         public var hash: Int64 = 0
+        /// Why the gate refuses it (``SyncOperation/refusal()``), nil when it passes. The gate reads
+        /// the line alone, so it is asked while the lines are parsed, on every core, rather than
+        /// while they are applied, on one (Benchmarks/README.md, "Measured reasons in the code").
+        public var refusal: String?
 
         public var text: String { String(decoding: bytes, as: UTF8.self) }
     }
@@ -356,7 +360,7 @@ public struct SyncFolder: Sendable {
                     } ?? "not a dosebar operation (damaged or cut off)"))
                     continue
                 }
-                lines.append(Line(op: op, bytes: bytes, number: number, next: next, hash: hash))
+                lines.append(Line(op: op, bytes: bytes, number: number, next: next, hash: hash, refusal: op.refusal()))
             }
             return (lines, problems)
         }
