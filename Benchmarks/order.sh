@@ -9,9 +9,9 @@
 #
 # The commands: `--version`, `take` and `undo` with 1 and 50 medicines, `today --json`,
 # `status --format waybar`, `export`, `list`, each run once under callgrind (--demangle=no: the
-# names as the linker knows them), functions in the order they first ran. A name the code no
-# longer has is skipped by the linker: a stale file only lays out less well; run this again
-# after larger changes.
+# names as the linker knows them), functions in the order the profiles first name them. A name
+# the code no longer has is skipped by the linker: a stale file only lays out less well; run this
+# again after larger changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${DOSEBAR_BENCH_DATA:-/var/tmp/dosebar-bench}
@@ -49,6 +49,6 @@ done
 profile 1 --version
 # A profile names a function once, where it first appears in the file (fn= or cfn=); the list
 # keeps each name's first appearance, the profiles in the order they ran.
-ls "$work"/cg.* | sort -t. -k2,2n | xargs cat | sed -nE 's/^c?fn=\([0-9]+\) (.+)$/\1/p' | awk '!seen[$0]++' >"$work/ran"
+for i in $(seq "$run"); do cat "$work"/cg."$i".*; done | sed -nE 's/^c?fn=\([0-9]+\) (.+)$/\1/p' | awk '!seen[$0]++' >"$work/ran"
 awk 'NR == FNR { known[$0] = 1; next } known[$0]' "$work/symbols" "$work/ran" >scripts/release.order
 echo "order.sh: scripts/release.order: $(wc -l <scripts/release.order) functions" >&2

@@ -137,19 +137,29 @@ public struct SyncFolder: Sendable {
     /// One operation read, with its line as written (stored as it is while the operation waits):
     /// a slice of the file's bytes, not a copy.
     public struct Line: Sendable {
-        public var op: SyncOperation
+        public let op: SyncOperation
         public var bytes: Data
         /// Its number in the file (from 1), for warnings and `sync status`.
-        public var number: Int = 0
+        public var number: Int
         /// Where a read after it starts: a batch of lines applied keeps this as the file's position.
-        public var next = Position()
+        public var next: Position
         /// ``LineHash`` of its bytes: the same id with other content is refused, and a skipped
         /// line is warned about once per content.
-        public var hash: Int64 = 0
+        public var hash: Int64
         /// Why the gate refuses it (``SyncOperation/refusal()``), nil when it passes. The gate reads
-        /// the line alone, so it is asked while the lines are parsed, on every core, rather than
-        /// while they are applied, on one (Benchmarks/README.md, "Measured reasons in the code").
-        public var refusal: String?
+        /// the line alone, so it is asked as the line is made, while the lines are parsed on every
+        /// core, rather than while they are applied on one (Benchmarks/README.md, "Measured reasons
+        /// in the code"); no line exists without its answer.
+        public let refusal: String?
+
+        init(op: SyncOperation, bytes: Data, number: Int, next: Position, hash: Int64) {
+            self.op = op
+            self.bytes = bytes
+            self.number = number
+            self.next = next
+            self.hash = hash
+            refusal = op.refusal()
+        }
 
         public var text: String { String(decoding: bytes, as: UTF8.self) }
     }
@@ -360,7 +370,7 @@ public struct SyncFolder: Sendable {
                     } ?? "not a dosebar operation (damaged or cut off)"))
                     continue
                 }
-                lines.append(Line(op: op, bytes: bytes, number: number, next: next, hash: hash, refusal: op.refusal()))
+                lines.append(Line(op: op, bytes: bytes, number: number, next: next, hash: hash))
             }
             return (lines, problems)
         }
