@@ -7,7 +7,8 @@ import Testing
 /// The store selects effective events in SQL (`StoreReader.effective`), the translation of
 /// ``CountingEvents`` rules 1–3. Random small logs (takes, skips, undos, with and without the
 /// operations and duplicates sync adds) are written through the store to a real database, and
-/// what its queries call effective must be what ``CountingEvents/effective(_:duplicates:)`` says.
+/// what its queries call effective must be what ``CountingEvents/effective(_:duplicates:)`` says
+/// (and what `events(days:)` reads of a long range, where it asks the rule itself).
 @Suite("The store's effective events are CountingEvents'")
 struct CountingEventsStoreTests {
     static let days = [day("2026-03-10"), day("2026-03-11")]
@@ -88,11 +89,15 @@ struct CountingEventsStoreTests {
 
         let read = try f.store.read { r in
             (events: try r.events(days: Self.days[0]...Self.days[1]).filter { [scheduled, extra].contains($0.medicationID) },
+             // A range long enough that the reader asks the rule itself instead of SQL.
+             long: try r.events(days: Self.days[0].adding(days: -StoreReader.longRange)...Self.days[1])
+                .filter { [scheduled, extra].contains($0.medicationID) },
              latestScheduled: try r.latestUndoable(medicationID: scheduled)?.id,
              latestExtra: try r.latestUndoable(medicationID: extra)?.id)
         }
         let dayOf = { (e: DoseEvent) in e.slot?.date ?? Self.days[0].adding(days: Int(e.at.timeIntervalSince(instant()) / 86_400)) }
         try #require(read.events.map(\.id) == effective.sorted { (dayOf($0), $0.id) < (dayOf($1), $1.id) }.map(\.id), "\(context)")
+        try #require(read.long.map(\.id) == read.events.map(\.id), "\(context)")
         try #require(read.latestScheduled == effective.filter { $0.medicationID == scheduled }.map(\.id).max(), "\(context)")
         try #require(read.latestExtra == effective.filter { $0.medicationID == extra }.map(\.id).max(), "\(context)")
         return effective.map(\.id)

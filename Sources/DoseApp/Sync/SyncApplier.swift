@@ -101,6 +101,10 @@ struct SyncApplier {
     private var purgedGids: Set<String>?
     private var highWaterLoaded = false
     private var raised = Set<String>()
+    /// The device of the dose before and its high-water, raised here and put into ``highWater``
+    /// when another device's dose comes (``settleHighWater()``): a file's lines are one device's,
+    /// and its id hashed three times a dose was a fortieth of applying another device's 20 years (perf).
+    private var recentWater: (device: String, stamp: String?, raised: Bool)?
 
     init(w: StoreWriter, today: LocalDate, now: Date) {
         self.w = w; self.today = today; self.now = now
@@ -129,35 +133,38 @@ struct SyncApplier {
         var applied = 0
         try loadHighWater()
         // The gate first (asked as the lines were parsed): a line with a malformed stamp takes no
-        // part in the order. The lines are named by index from here on: a line copied is some
-        // twenty strings retained and released, and each copy of each line of another device's
-        // 20 years cost a tenth of a second (perf).
-        var valid: [Int] = []
-        valid.reserveCapacity(incoming.count)
-        // A dose a line at most: grown once, not rehashed at every doubling.
-        slotDoses.reserveCapacity(slotDoses.count + incoming.count)
-        slotCounts.reserveCapacity(slotCounts.count + incoming.count)
-        for i in incoming.indices {
-            if let reason = incoming[i].refusal {
-                try skip(SkippedLine(file: file, line: incoming[i].number, hash: incoming[i].hash, op: incoming[i].op.id, reason: reason))
-            } else {
-                valid.append(i)
+        // part in the order. The lines are named by index from here on, and read in place through
+        // the buffer: a line copied is some twenty strings retained and released, and each copy of
+        // each line of another device's 20 years cost a tenth of a second (perf; the array's
+        // subscript copied each line the order was checked on, twice a line).
+        try incoming.withUnsafeBufferPointer { lines in
+            var valid: [Int] = []
+            valid.reserveCapacity(lines.count)
+            // A dose a line at most: grown once, not rehashed at every doubling.
+            slotDoses.reserveCapacity(slotDoses.count + lines.count)
+            slotCounts.reserveCapacity(slotCounts.count + lines.count)
+            for i in lines.indices {
+                if let reason = lines[i].refusal {
+                    try skip(SkippedLine(file: file, line: lines[i].number, hash: lines[i].hash, op: lines[i].op.id, reason: reason))
+                } else {
+                    valid.append(i)
+                }
             }
-        }
-        // A schedule held (stamped more than a day ahead) does not count: its medicine would arrive without one.
-        for i in valid where incoming[i].op.knownKind == .schedule {
-            let op = incoming[i].op
-            if let gid = op.medicine, let millis = SyncOperation.stampMillis(op.stamp, device: op.device), !isHeld(millis) {
-                scheduled.insert(gid)
+            // A schedule held (stamped more than a day ahead) does not count: its medicine would arrive without one.
+            for i in valid where lines[i].op.knownKind == .schedule {
+                let op = lines[i].op
+                if let gid = op.medicine, let millis = SyncOperation.stampMillis(op.stamp, device: op.device), !isHeld(millis) {
+                    scheduled.insert(gid)
+                }
             }
-        }
-        let inOrder = { (a: Int, b: Int) in
-            SyncMerge.precedes((incoming[a].op.stamp, incoming[a].op.id), (incoming[b].op.stamp, incoming[b].op.id))
-        }
-        // A device's file is in its stamp order: no sorted copy of hundreds of thousands of lines.
-        let sorted = zip(valid, valid.dropFirst()).allSatisfy { !inOrder($1, $0) } ? valid : valid.sorted(by: inOrder)
-        for i in sorted {
-            if try applyLine(incoming[i], file: file, clock: &clock) { applied += 1 }
+            let inOrder = { (a: Int, b: Int) in
+                SyncMerge.precedes((lines[a].op.stamp, lines[a].op.id), (lines[b].op.stamp, lines[b].op.id))
+            }
+            // A device's file is in its stamp order: no sorted copy of hundreds of thousands of lines.
+            let sorted = zip(valid, valid.dropFirst()).allSatisfy { !inOrder($1, $0) } ? valid : valid.sorted(by: inOrder)
+            for i in sorted {
+                if try applyLine(lines[i], file: file, clock: &clock) { applied += 1 }
+            }
         }
         try w.setMeta(SyncMeta.clock, clock.state)
         try storeHighWater()
@@ -173,7 +180,7 @@ struct SyncApplier {
         // A dose stamped after its device's high-water is not looked up in the events: if it
         // reuses an id one keeps, their index refuses its event (``SyncedDose/IDTaken``, below).
         let isDose = line.op.knownKind == .take || line.op.knownKind == .skip
-        if let stored = isDose ? try w.reader.operationHash(id: line.op.id, stamp: line.op.stamp, highWater: highWater[line.op.device])
+        if let stored = isDose ? try w.reader.operationHash(id: line.op.id, stamp: line.op.stamp, highWater: highWater(of: line.op.device))
                                : try w.reader.operationHash(id: line.op.id) {
             if let stored, stored != line.hash {
                 try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: line.op.id, reason: Self.reused(line.op.id)))
@@ -214,7 +221,7 @@ struct SyncApplier {
 
     /// Whether `gid` was purged (``purgedGids``).
     private mutating func isPurged(_ gid: String) throws -> Bool {
-        if let purgedGids { return purgedGids.contains(gid) }
+        if let purgedGids { return !purgedGids.isEmpty && purgedGids.contains(gid) }
         let all = try w.reader.purgedGids()
         purgedGids = all
         return all.contains(gid)
@@ -226,7 +233,31 @@ struct SyncApplier {
         highWaterLoaded = true
     }
 
+    /// The high-water of `device`'s doses as this batch leaves it so far.
+    private mutating func highWater(of device: String) -> String? {
+        if let recentWater, recentWater.device == device { return recentWater.stamp }
+        settleHighWater()
+        let stamp = highWater[device]
+        recentWater = (device, stamp, false)
+        return stamp
+    }
+
+    /// Raises `device`'s high-water to `stamp` when it is later.
+    private mutating func raiseHighWater(of device: String, to stamp: String) {
+        if stamp > highWater(of: device) ?? "" { recentWater = (device, stamp, true) }
+    }
+
+    /// Puts the recent device's high-water into ``highWater``.
+    private mutating func settleHighWater() {
+        if let recentWater, recentWater.raised, let stamp = recentWater.stamp {
+            highWater[recentWater.device] = stamp
+            raised.insert(recentWater.device)
+        }
+        recentWater = nil
+    }
+
     private mutating func storeHighWater() throws {
+        settleHighWater()
         for device in raised.sorted() { if let stamp = highWater[device] { try w.raiseHighWater(device: device, stamp: stamp) } }
         raised.removeAll()
     }
@@ -546,7 +577,7 @@ struct SyncApplier {
             eventID = try w.insertEvent(event, day: day, synced: SyncedDose(id: op.id, device: op.device, stamp: op.stamp,
                                                                             units: kind == .take ? op.amount : nil, hash: hash))
             kept = true
-            if op.stamp > highWater[op.device] ?? "" { highWater[op.device] = op.stamp; raised.insert(op.device) }
+            raiseHighWater(of: op.device, to: op.stamp)
             slotDoses[key] = eventID
             count += 1
             slotCounts[slot] = count

@@ -74,6 +74,21 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         overLimit = row[10]
     }
 
+    /// ``init(indexed:)`` of a row read through SQLite's C API (``RawStatement/rows(of:in:_:)``).
+    init(indexed row: RawStatement.Columns) {
+        id = row.int(0)
+        medicationID = row.int(1)
+        kind = row.text(2)
+        day = Int(row.int(3))
+        slotTime = row.optionalInt(4).map { Int($0) }
+        at = row.double(5)
+        loggedAt = row.double(6)
+        target = row.optionalInt(7)
+        stockDelta = Int(row.int(8))
+        timeKnown = Int(row.int(9))
+        overLimit = Int(row.int(10))
+    }
+
     /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(indexed:)``).
     init(row: Row) throws {
         typealias K = CodingKeys
