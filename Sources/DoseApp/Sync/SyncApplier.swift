@@ -440,6 +440,8 @@ struct SyncApplier {
 
     /// How many doses a slot has, its doses (``StoreReader/slotEvents(medicationID:day:slotTime:)``)
     /// by kind and second in ``slotDoses``: looked up once per batch and only when it may have some.
+    /// A slot found without doses is not kept in ``slotCounts``: its first dose stores its count
+    /// (stored twice, it was hashed twice), and a look-up again finds none again.
     private mutating func loadDoses(of slot: DoseSlot) throws -> Int {
         if let count = slotCounts[slot] { return count }
         let last: LocalDate?
@@ -457,7 +459,7 @@ struct SyncApplier {
                 if slotDoses[key] == nil { slotDoses[key] = e.id; count += 1 }
             }
         }
-        slotCounts[slot] = count
+        if count > 0 { slotCounts[slot] = count }
         return count
     }
 
@@ -565,7 +567,8 @@ struct SyncApplier {
         let key = SlotDose(slot: slot, dose: DoseKey(taken: kind == .take, second: Self.second(at)))
         let eventID: Int64
         var kept = false
-        if let same = slotDoses[key] {
+        // A slot without doses has none of this second: another device's first file is mostly such.
+        if count > 0, let same = slotDoses[key] {
             eventID = same
         } else {
             let instant = Date(timeIntervalSince1970: at)
