@@ -56,7 +56,7 @@ import Testing
         #expect(read.problems.map(\.number) == [25_001, 27_000])
     }
 
-    @Test("read a batch at a time, each batch parsed on a thread while the one before is applied: what one whole read gives, in order, positions included; a throwing body stops the read")
+    @Test("read a batch at a time, each batch parsed on a thread while the one before is applied (the first ones smaller): what one whole read gives, in order, positions included; a throwing body stops the read")
     func batches() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-batches-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -80,7 +80,10 @@ import Testing
                 usleep(2_000)
                 reads.append(read)
             }
-            #expect(reads.count == (23_456 + batch - 1) / batch, "batch \(batch), concurrent \(concurrent)")
+            // Concurrent, the first batches are an eighth, a quarter, a half of `batch`: applying starts sooner.
+            var sizes: [Int] = [], left = 23_456, size = concurrent ? batch / 8 : batch
+            while left > 0 { sizes.append(min(size, left)); left -= sizes.last!; size = min(size * 2, batch) }
+            #expect(reads.map { $0.lines.count + $0.problems.count } == sizes, "batch \(batch), concurrent \(concurrent)")
             #expect(reads.flatMap(\.lines).map(\.op) == whole.lines.map(\.op), "batch \(batch), concurrent \(concurrent)")
             #expect(reads.flatMap(\.lines).map(\.next) == whole.lines.map(\.next), "batch \(batch), concurrent \(concurrent)")
             #expect(reads.flatMap(\.problems) == whole.problems, "batch \(batch), concurrent \(concurrent)")

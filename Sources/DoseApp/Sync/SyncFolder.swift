@@ -242,7 +242,8 @@ public struct SyncFolder: Sendable {
 
     /// ``read(_:device:from:)`` a batch at a time, so a long file (another device's first) is never
     /// held whole, nor its parsed operations: `body` gets up to `batch` lines (operations and
-    /// problems) with the position after the last of them, in file order, at least once (an empty
+    /// problems; `concurrent`, the first ones an eighth, a quarter and a half of that) with the
+    /// position after the last of them, in file order, at least once (an empty
     /// read when there is no whole line after `start`). `total` is told first: how many whole lines
     /// there are to read, found by reading the bytes after `start` once (`counting` is told how many
     /// of them are read, of how many, as that goes). Not `concurrent`: every line parsed on this
@@ -289,12 +290,17 @@ public struct SyncFolder: Sendable {
         // idle for most of the run).
         var parsing: Parallel.Background<Read>?
         defer { _ = parsing?.result() }
+        // The first batches are smaller, each twice the one before, up to `batch`: `body` starts on
+        // the first lines instead of waiting for a whole batch to be parsed.
+        var batchLines = concurrent ? max(1, batch / 8) : batch
         while left > 0 {
-            // Up to `batch` whole lines at the head of `pending`, reading on as they are needed.
+            // Up to `batchLines` whole lines at the head of `pending`, reading on as they are needed.
+            let want = min(batchLines, left)
+            batchLines = min(batchLines * 2, batch)
             var ends: [Int] = []
-            ends.reserveCapacity(min(batch, left))
+            ends.reserveCapacity(want)
             var scanned = 0
-            while ends.count < min(batch, left) {
+            while ends.count < want {
                 let from = scanned
                 let found = pending.withUnsafeBytes { Self.newline(in: $0, from: from) }
                 if let end = found {
