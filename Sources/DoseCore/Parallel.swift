@@ -26,6 +26,27 @@ public enum Parallel {
             if !waited { done.wait(); waited = true }
             return value!
         }
+
+        /// ``result()``, no longer kept here: the caller holds the only reference.
+        public func take() -> T {
+            let taken = result()
+            value = nil
+            return taken
+        }
+    }
+
+    /// Lets `value` go on a thread of its own, which frees it when nothing else holds it (pass the
+    /// only reference: `consume`): the thread that goes on does not pay for freeing a large value.
+    public static func release<T>(_ value: consuming T) {
+        let box = Box(value)
+        Thread.detachNewThread { box.value = nil }
+    }
+
+    /// A value handed to another thread to be let go.
+    private final class Box<T>: @unchecked Sendable {
+        // @unchecked: written by the releasing thread only, once the handing thread let go of it.
+        var value: T?
+        init(_ value: consuming T) { self.value = value }
     }
 
     /// `body(0) … body(parts - 1)`, run concurrently; the results in part order. `body` must only
