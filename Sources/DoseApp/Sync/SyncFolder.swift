@@ -291,7 +291,7 @@ public struct SyncFolder: Sendable {
         var parsing: Parallel.Background<Read>?
         defer { _ = parsing?.result() }
         // A batch parsed on another thread is let go on another thread once applied: freeing its
-        // lines (some twenty strings each) was a thirtieth of the thread that applies them, the one
+        // lines (some twenty strings each) was a fortieth of the thread that applies them, the one
         // the others wait for (callgrind).
         func deliver(_ read: consuming Read) throws {
             try body(read)
