@@ -81,9 +81,7 @@ public struct StoreReader {
             try statement.setArguments([days.lowerBound.dayNumber, days.upperBound.dayNumber])
             try RawStatement.rows(of: statement, in: db) { row in
                 let e = try EventRecord(indexed: row).event()
-                guard CountingEvents.isDose(e.kind) else { return }
-                if !cancelled.isEmpty && cancelled.contains(e.id) || !duplicates.isEmpty && duplicates.contains(e.id) { return }
-                events.append(e)
+                if CountingEvents.counts(e, cancelled: cancelled) && !duplicates.contains(e.id) { events.append(e) }
             }
             return events
         }

@@ -221,7 +221,7 @@ struct SyncApplier {
 
     /// Whether `gid` was purged (``purgedGids``).
     private mutating func isPurged(_ gid: String) throws -> Bool {
-        if let purgedGids { return !purgedGids.isEmpty && purgedGids.contains(gid) }
+        if let purgedGids { return purgedGids.contains(gid) }
         let all = try w.reader.purgedGids()
         purgedGids = all
         return all.contains(gid)

@@ -58,23 +58,9 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// The columns `init(indexed:)` reads, in its order (for queries that fetch many events).
     static let indexedColumns = "e.id, e.medication_id, e.kind, e.day, e.slot_time, e.at, e.logged_at, e.target, e.stock_delta, e.time_known, e.over_limit"
 
-    /// A row of `indexedColumns`, read by position: decoding a year of events through `Codable`
-    /// looked every column up by name and cost four times the query itself.
-    init(indexed row: Row) {
-        id = row[0]
-        medicationID = row[1]
-        kind = row[2]
-        day = row[3]
-        slotTime = row[4]
-        at = row[5]
-        loggedAt = row[6]
-        target = row[7]
-        stockDelta = row[8]
-        timeKnown = row[9]
-        overLimit = row[10]
-    }
-
-    /// ``init(indexed:)`` of a row read through SQLite's C API (``RawStatement/rows(of:in:_:)``).
+    /// A row of `indexedColumns`, read by position through SQLite's C API (``RawStatement/rows(of:in:_:)``):
+    /// decoding a year of events through `Codable` looked every column up by name and cost four
+    /// times the query itself, and GRDB's `Row` as much as SQLite's own reading of them.
     init(indexed row: RawStatement.Columns) {
         id = row.int(0)
         medicationID = row.int(1)

@@ -176,7 +176,11 @@ extension StoreReader {
             + (slotTime == nil ? "slot_time IS NULL" : "slot_time = ?")
         var args: StatementArguments = [medicationID, day.dayNumber]
         if let slotTime { _ = args.append(contentsOf: [slotTime.minuteOfDay]) }
-        return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY id"), arguments: args).map { try EventRecord(indexed: $0).event() }
+        let statement = try db.cachedStatement(sql: sql + " ORDER BY id")
+        try statement.setArguments(args)
+        var events: [DoseEvent] = []
+        try RawStatement.rows(of: statement, in: db) { events.append(try EventRecord(indexed: $0).event()) }
+        return events
     }
 
     /// Every taken or skipped event not undone (for `sync init`), in the order they were logged.
