@@ -53,6 +53,87 @@ static inline void dosebar_sqlite3_truncate_log_after(sqlite3 *db, int frames, i
     (void)sqlite3_wal_hook(db, dosebar_truncate_log_hook, (void *)packed);
 }
 
+#include <semaphore.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <errno.h>
+
+/// What a long write's commits tell the thread that copies the log aside (DoseStore's
+/// `LogCopier`): `wake` is posted once per wait when a commit leaves `frames` pages or more in
+/// the log; `stop` asks for a last copy and the end.
+typedef struct dosebar_log_signal {
+    sem_t wake;
+    atomic_int pending;
+    atomic_int stop;
+    int frames;
+} dosebar_log_signal;
+
+static int dosebar_signal_log_hook(void *arg, sqlite3 *db, const char *name, int count) {
+    dosebar_log_signal *signal = (dosebar_log_signal *)arg;
+    (void)db; (void)name;
+    if (count >= signal->frames && !atomic_exchange(&signal->pending, 1)) sem_post(&signal->wake);
+    return SQLITE_OK;
+}
+
+/// A signal for `frames` pages, or NULL when there is no memory (free it with
+/// dosebar_log_signal_free).
+static inline dosebar_log_signal *dosebar_log_signal_new(int frames) {
+    dosebar_log_signal *signal = (dosebar_log_signal *)calloc(1, sizeof(dosebar_log_signal));
+    if (!signal) return (dosebar_log_signal *)0;
+    if (sem_init(&signal->wake, 0, 0) != 0) { free(signal); return (dosebar_log_signal *)0; }
+    atomic_init(&signal->pending, 0);
+    atomic_init(&signal->stop, 0);
+    signal->frames = frames;
+    return signal;
+}
+
+/// Replaces the connection's log hook: its commits no longer copy the log themselves, they wake
+/// the thread waiting in dosebar_log_signal_wait.
+static inline void dosebar_sqlite3_signal_log_after(sqlite3 *db, dosebar_log_signal *signal) {
+    (void)sqlite3_wal_hook(db, dosebar_signal_log_hook, (void *)signal);
+}
+
+/// Waits to be woken (by a commit past the bound, or by dosebar_log_signal_stop); 1 when asked to stop.
+static inline int dosebar_log_signal_wait(dosebar_log_signal *signal) {
+    while (sem_wait(&signal->wake) != 0 && errno == EINTR) {}
+    atomic_store(&signal->pending, 0);
+    return atomic_load(&signal->stop);
+}
+
+static inline void dosebar_log_signal_stop(dosebar_log_signal *signal) {
+    atomic_store(&signal->stop, 1);
+    sem_post(&signal->wake);
+}
+
+static inline void dosebar_log_signal_free(dosebar_log_signal *signal) {
+    sem_destroy(&signal->wake);
+    free(signal);
+}
+
+/// A second connection to `path` for copying its log (no checkpoint when it closes: the writer's
+/// connection stays open). NULL when it cannot be opened.
+static inline sqlite3 *dosebar_sqlite3_open_copier(const char *path) {
+    sqlite3 *db = (sqlite3 *)0;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, (const char *)0) != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        return (sqlite3 *)0;
+    }
+    (void)dosebar_sqlite3_no_checkpoint_on_close(db);
+    /* A connection knows the file is in WAL mode once it has read it: until then a checkpoint
+       does nothing (its counts are -1). */
+    if (sqlite3_exec(db, "SELECT 1 FROM sqlite_schema LIMIT 1", 0, 0, (char **)0) != SQLITE_OK) {
+        sqlite3_close_v2(db);
+        return (sqlite3 *)0;
+    }
+    return db;
+}
+
+/// Copies what the log holds into the main file, waiting for no one (SQLITE_CHECKPOINT_PASSIVE):
+/// the writer goes on appending meanwhile.
+static inline int dosebar_sqlite3_copy_log(sqlite3 *db) {
+    return sqlite3_wal_checkpoint_v2(db, "main", SQLITE_CHECKPOINT_PASSIVE, (int *)0, (int *)0);
+}
+
 #include <malloc.h>
 
 /// Gives the heap's free memory back to the system (glibc's `malloc_trim`, not exposed by Swift's

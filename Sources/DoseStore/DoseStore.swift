@@ -134,10 +134,15 @@ public final class DoseStore: Sendable {
     /// `logMegabytes` instead of past ``StoreFile/logPages``, both put back after (the cache's
     /// memory freed). A cache kept from one transaction to the next is not read again from the file
     /// at each, and fewer checkpoints copy and sync each page fewer times.
+    ///
+    /// `copyingAside`: the log is copied into the main file past `logMegabytes` by a thread of its
+    /// own (``LogCopier``) while `body`'s commits go on, instead of by the commit that took it past;
+    /// all of it is copied before this returns.
     @discardableResult
-    public func bulk<T>(cacheMegabytes: Int, logMegabytes: Int, _ body: () throws -> T) throws -> T {
+    public func bulk<T>(cacheMegabytes: Int, logMegabytes: Int, copyingAside: Bool = false, _ body: () throws -> T) throws -> T {
         let path = path
         let frames = Int32(max(StoreFile.logPages, logMegabytes * 1024 * 1024 / 4096))
+        let copier = copyingAside ? LogCopier(path: path, frames: frames) : nil
         do {
             // The log's bound is the shim's hook (never `PRAGMA wal_autocheckpoint`: it would
             // replace the hook with SQLite's own, which copies the log without truncating it).
@@ -145,7 +150,11 @@ public final class DoseStore: Sendable {
                 let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size")
                 try db.execute(sql: "PRAGMA cache_size = \(-cacheMegabytes * 1024)")
                 if let connection = db.sqliteConnection {
-                    dosebar_sqlite3_truncate_log_after(connection, frames, StoreFile.busyMilliseconds(of: dbQueue))
+                    if let copier {
+                        copier.follow(connection)
+                    } else {
+                        dosebar_sqlite3_truncate_log_after(connection, frames, StoreFile.busyMilliseconds(of: dbQueue))
+                    }
                 }
                 return cache
             }
@@ -158,6 +167,7 @@ public final class DoseStore: Sendable {
                                                            StoreFile.busyMilliseconds(of: dbQueue))
                     }
                 }
+                copier?.finish()
                 DoseStore.releaseFreeMemory()
             }
             return try body()

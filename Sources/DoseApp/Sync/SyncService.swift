@@ -189,9 +189,10 @@ public struct SyncService {
             // device's first file is never held whole, nor its operations parsed all at once.
             var skipped: [SkippedLine] = []
             // A long history (another device's first file) writes a hundred megabytes of pages: the
-            // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:_:)``),
-            // and the log emptied only past ``BulkWork/logMegabytes`` (a page written by several batches
-            // is copied once: 128 MB took 0.3 s less than 64 MB of 5.9 s, 256 MB no less).
+            // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:copyingAside:_:)``),
+            // and the log emptied only past ``BulkWork/logMegabytes``. The daemon's commit empties it
+            // (a page written by several batches is copied once: 128 MB took 0.3 s less than 64 MB
+            // of 5.9 s, 256 MB no less); a command's is copied by a thread of its own meanwhile.
             // From 1 MB on (about 4,000 lines): a batch of more lines than SQLite's usual cache
             // (2 MB) holds pages for spills them to the log and reads them back.
             let long = (FileIO.size(path) ?? 0) > start.offset + Self.longRead
@@ -222,7 +223,7 @@ public struct SyncService {
             }
             do {
                 progress.begin(.reading, total: 0)
-                if long { try store.bulk(cacheMegabytes: 64, logMegabytes: bulk.logMegabytes, readAll) } else { try readAll() }
+                if long { try store.bulk(cacheMegabytes: 64, logMegabytes: bulk.logMegabytes, copyingAside: bulk.concurrent, readAll) } else { try readAll() }
                 progress.end()
             } catch DosebarError.io(let message) {
                 progress.end()
