@@ -20,6 +20,11 @@ public struct DayService {
     /// Days summarised between two steps of ``progress`` (one read of their events each).
     static let summaryChunk = 366
 
+    /// Years a command summarises at once besides the one whose events it reads: one left summarising
+    /// alone while the next year's events were read (and the reading waiting for it) kept the two cores
+    /// half idle.
+    static let yearsAtOnce = 2
+
     /// Everything DoseCore needs for `date` (normally today).
     public struct Day: Sendable {
         public var medications: [Medication]
@@ -43,9 +48,9 @@ public struct DayService {
                 let last = try w.reader.lastSummary()
                 guard let range = History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) else { return }
                 // A year at a time, each chained onto the one before: the same summaries as in one go.
-                // A command summarises a year on another thread while this one reads the next
-                // year's events (each took half of the first export after another device's 20 years);
-                // a day's counts need nothing of the day before, its streak is chained here after.
+                // A command summarises years on other threads while this one reads the next years'
+                // events (each took half of the first export after another device's 20 years): a
+                // day's counts need nothing of the day before, its streak is chained here after.
                 let total = range.upperBound.dayNumber - range.lowerBound.dayNumber + 1
                 progress.begin(.days, total: total)
                 defer { progress.end() }
@@ -56,24 +61,28 @@ public struct DayService {
                     History.summaries(of: days, medications: medications, events: events, zone: zone, after: nil)
                 }
                 var previous = last, done = 0
-                var events = try w.reader.events(days: years[0])
-                for (k, days) in years.enumerated() {
-                    var chunk: [DaySummary]
-                    if bulk.concurrent && k + 1 < years.count {
-                        let year = events
-                        let summarising = Parallel.Background { summarise(days, year) }
-                        events = try w.reader.events(days: years[k + 1])
-                        chunk = summarising.result()
-                    } else {
-                        chunk = summarise(days, events)
-                        if k + 1 < years.count { events = try w.reader.events(days: years[k + 1]) }
-                    }
+                func save(_ days: ClosedRange<LocalDate>, _ summaries: [DaySummary]) throws {
+                    var chunk = summaries
                     for i in chunk.indices { chunk[i].chain(after: i == 0 ? previous : chunk[i - 1]) }
                     try w.saveSummaries(chunk)
                     previous = chunk.last ?? previous
                     done += days.upperBound.dayNumber - days.lowerBound.dayNumber + 1
                     progress.step(done)
                 }
+                var summarising: [(days: ClosedRange<LocalDate>, summaries: Parallel.Background<[DaySummary]>)] = []
+                for days in years {
+                    let events = try w.reader.events(days: days)
+                    guard bulk.concurrent else {
+                        try save(days, summarise(days, events))
+                        continue
+                    }
+                    summarising.append((days, Parallel.Background { summarise(days, events) }))
+                    if summarising.count > Self.yearsAtOnce {
+                        let oldest = summarising.removeFirst()
+                        try save(oldest.days, oldest.summaries.take())
+                    }
+                }
+                for year in summarising { try save(year.days, year.summaries.take()) }
             }
             (medications, events, recent) = try store.read { r in
                 (try r.medications(includeArchived: true), try r.events(days: date.adding(days: -1)...date),

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The first summaries of years of history (after an import or another device's first file): a
-/// command summarises a year on another thread while it reads the next, the daemon one year after
+/// command summarises years on other threads while it reads the next, the daemon one year after
 /// the other; both must store what summarising every day in one go gives, streaks across years included.
 @Suite("the first summaries of years, a year at a time")
 struct DayServiceSummariesTests {
