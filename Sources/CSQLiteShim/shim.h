@@ -66,29 +66,43 @@ typedef struct dosebar_log_signal {
     atomic_int pending;
     atomic_int stop;
     int frames;
+    int truncate_frames;
+    int busy_ms;
 } dosebar_log_signal;
 
 static int dosebar_signal_log_hook(void *arg, sqlite3 *db, const char *name, int count) {
     dosebar_log_signal *signal = (dosebar_log_signal *)arg;
-    (void)db; (void)name;
-    if (count >= signal->frames && !atomic_exchange(&signal->pending, 1)) sem_post(&signal->wake);
+    if (count >= signal->truncate_frames) {
+        /* The log starts over only when a transaction begins with all of it copied, which the
+           writer's next batch seldom waits for: past this bound the commit copies the little the
+           thread has not (or leaves it to the next commit when that thread is copying) and
+           truncates the log, as dosebar_truncate_log_hook does. */
+        sqlite3_busy_timeout(db, 0);
+        (void)sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, (int *)0, (int *)0);
+        sqlite3_busy_timeout(db, signal->busy_ms);
+    } else if (count >= signal->frames && !atomic_exchange(&signal->pending, 1)) {
+        sem_post(&signal->wake);
+    }
     return SQLITE_OK;
 }
 
-/// A signal for `frames` pages, or NULL when there is no memory (free it with
-/// dosebar_log_signal_free).
-static inline dosebar_log_signal *dosebar_log_signal_new(int frames) {
+/// A signal for `frames` pages, the log truncated by the commit past `truncate_frames` (the
+/// connection's busy timeout `busy_ms` put back after); NULL when there is no memory (free it
+/// with dosebar_log_signal_free).
+static inline dosebar_log_signal *dosebar_log_signal_new(int frames, int truncate_frames, int busy_ms) {
     dosebar_log_signal *signal = (dosebar_log_signal *)calloc(1, sizeof(dosebar_log_signal));
     if (!signal) return (dosebar_log_signal *)0;
     if (sem_init(&signal->wake, 0, 0) != 0) { free(signal); return (dosebar_log_signal *)0; }
     atomic_init(&signal->pending, 0);
     atomic_init(&signal->stop, 0);
     signal->frames = frames;
+    signal->truncate_frames = truncate_frames;
+    signal->busy_ms = busy_ms;
     return signal;
 }
 
-/// Replaces the connection's log hook: its commits no longer copy the log themselves, they wake
-/// the thread waiting in dosebar_log_signal_wait.
+/// Replaces the connection's log hook: its commits no longer copy the log themselves (but past
+/// the signal's truncating bound), they wake the thread waiting in dosebar_log_signal_wait.
 static inline void dosebar_sqlite3_signal_log_after(sqlite3 *db, dosebar_log_signal *signal) {
     (void)sqlite3_wal_hook(db, dosebar_signal_log_hook, (void *)signal);
 }

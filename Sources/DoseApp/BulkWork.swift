@@ -3,8 +3,9 @@
 /// applying another device's 50 medicines × 20 years, `scripts/bench`).
 public enum BulkWork: Sendable {
     /// Helper threads allowed (a long file parsed a batch ahead, a year summarised while the next
-    /// one's events are read); the log copied into the main file past 32 MB by a thread of its own
-    /// while the batches go on (``DoseStore/bulk(cacheMegabytes:logMegabytes:copyingAside:_:)``).
+    /// one's events are read); the log copied into the main file from 32 MB on by a thread of its own
+    /// while the batches go on, and emptied past 128 MB
+    /// (``DoseStore/bulk(cacheMegabytes:logMegabytes:copyingAside:_:)``).
     case command
     /// On its own thread: memory other threads allocate stays in their malloc arenas, which
     /// `malloc_trim` does not shrink (45 MB after that sync with the parse threads, 29 MB without).
@@ -12,5 +13,5 @@ public enum BulkWork: Sendable {
     case daemon
 
     var concurrent: Bool { self == .command }
-    var logMegabytes: Int { self == .command ? 32 : 64 }
+    var logMegabytes: Int { self == .command ? 128 : 64 }
 }

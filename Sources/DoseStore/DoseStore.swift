@@ -135,14 +135,16 @@ public final class DoseStore: Sendable {
     /// memory freed). A cache kept from one transaction to the next is not read again from the file
     /// at each, and fewer checkpoints copy and sync each page fewer times.
     ///
-    /// `copyingAside`: the log is copied into the main file past `logMegabytes` by a thread of its
-    /// own (``LogCopier``) while `body`'s commits go on, instead of by the commit that took it past;
-    /// all of it is copied before this returns.
+    /// `copyingAside`: the log is copied into the main file from a quarter of `logMegabytes` on by
+    /// a thread of its own (``LogCopier``) while `body`'s commits go on; the commit past
+    /// `logMegabytes` only copies what that thread has not yet and truncates the log. All of it is
+    /// copied before this returns.
     @discardableResult
     public func bulk<T>(cacheMegabytes: Int, logMegabytes: Int, copyingAside: Bool = false, _ body: () throws -> T) throws -> T {
         let path = path
         let frames = Int32(max(StoreFile.logPages, logMegabytes * 1024 * 1024 / 4096))
-        let copier = copyingAside ? LogCopier(path: path, frames: frames) : nil
+        let copier = copyingAside ? LogCopier(path: path, frames: frames / 4, truncatingPast: frames,
+                                              busyMilliseconds: StoreFile.busyMilliseconds(of: dbQueue)) : nil
         do {
             // The log's bound is the shim's hook (never `PRAGMA wal_autocheckpoint`: it would
             // replace the hook with SQLite's own, which copies the log without truncating it).
@@ -159,13 +161,14 @@ public final class DoseStore: Sendable {
                 return cache
             }
             defer {
+                // The hook first: the copier's signal is freed below.
                 try? dbQueue.writeWithoutTransaction { db in
-                    if let before { try db.execute(sql: "PRAGMA cache_size = \(before)") }
-                    try db.execute(sql: "PRAGMA shrink_memory")
                     if let connection = db.sqliteConnection {
                         dosebar_sqlite3_truncate_log_after(connection, Int32(StoreFile.logPages),
                                                            StoreFile.busyMilliseconds(of: dbQueue))
                     }
+                    if let before { try db.execute(sql: "PRAGMA cache_size = \(before)") }
+                    try db.execute(sql: "PRAGMA shrink_memory")
                 }
                 copier?.finish()
                 DoseStore.releaseFreeMemory()

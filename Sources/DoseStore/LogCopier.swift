@@ -7,8 +7,9 @@ import DoseCore
 /// Each copy the writer's own commit ran held that writer for the copy's length: half a second of
 /// the 5.3 s a new device took to apply another device's 50 medicines × 20 years (with no copy at
 /// all, 4.8–4.9 s). A copy that waits for no one (`SQLITE_CHECKPOINT_PASSIVE`) runs beside the
-/// writer; once it has caught up, the writer's next transaction starts the log over from its
-/// beginning (SQLite's own rule), so the log stays about as long as the bound.
+/// writer. SQLite starts the log over only when a transaction begins with all of it copied, which
+/// the writer's next batch seldom waits for: the commit past a higher bound copies the little
+/// left and truncates the log, so it stays under that bound as without the copier.
 final class LogCopier: @unchecked Sendable {
     // @unchecked: `connection` is used by the copying thread only, and closed after it ended;
     // `signal` is shared through its atomics and semaphore.
@@ -16,10 +17,12 @@ final class LogCopier: @unchecked Sendable {
     private let signal: UnsafeMutablePointer<dosebar_log_signal>
     private var copying: Parallel.Background<Int>?
 
-    /// Copies started past `frames` pages of log, on a connection to `path`; nil when a second
-    /// connection or the signal cannot be had (the writer then copies as before).
-    init?(path: String, frames: Int32) {
-        guard let signal = dosebar_log_signal_new(frames) else { return nil }
+    /// Copies started past `frames` pages of log, on a connection to `path`; the writer's commit
+    /// past `truncatingPast` pages copies what is left and truncates the log (its busy timeout
+    /// `busyMilliseconds` put back after). Nil when a second connection or the signal cannot be
+    /// had (the writer then copies as before).
+    init?(path: String, frames: Int32, truncatingPast: Int32, busyMilliseconds: Int32) {
+        guard let signal = dosebar_log_signal_new(frames, truncatingPast, busyMilliseconds) else { return nil }
         guard let connection = dosebar_sqlite3_open_copier(path) else {
             dosebar_log_signal_free(signal)
             return nil
