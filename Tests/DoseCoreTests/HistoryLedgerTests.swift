@@ -12,6 +12,22 @@ import Testing
         HistoryLedger(days: Fx.date(from)...Fx.date(to), medications: meds, events: events, zone: Fx.zone(tz), now: Fx.instant(now))
     }
 
+    @Test("a day's summary lists its missed and late doses by time, then by name, whatever order the medicines come in")
+    func troubledInNameOrder() {
+        // Three medicines at 08:00, ids not in name order; a fourth at 07:00 (first by time).
+        let meds = [Fx.med(1, "Zinc", at: ["08:00"], from: "2026-11-02"), Fx.med(2, "Aspirin", at: ["08:00"], from: "2026-11-02"),
+                    Fx.med(3, "Magnesium", at: ["08:00"], from: "2026-11-02"), Fx.med(4, "Yaz", at: ["07:00"], from: "2026-11-02")]
+        // 11-02: Magnesium taken three hours late, the others missed.
+        let late = Fx.taken(3, "2026-11-02", "08:00", at: "2026-11-02T11:00:00+09:00")
+        let expected = ["4@07:00", "2@08:00", "3@08:00", "1@08:00"]
+        for order in [meds, meds.reversed(), [meds[2], meds[0], meds[3], meds[1]]] {
+            let summaries = History.summaries(of: Fx.date("2026-11-02")...Fx.date("2026-11-02"), medications: Array(order), events: [late],
+                                              zone: Fx.zone(Self.seoul), after: nil)
+            #expect(summaries.map(\.troubled) == [expected])
+            #expect(summaries.map(\.taken) == [1] && summaries.map(\.missed) == [3])
+        }
+    }
+
     @Test("each day state, first that applies: none, rest, done, skipped, missed, partial, and today pending until complete")
     func states() {
         // A: daily 08:00 and 20:00 from 11-02. B: cycle 2 on / 1 off from 11-02 at 09:00.
