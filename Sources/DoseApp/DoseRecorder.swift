@@ -45,9 +45,16 @@ public struct DoseRecorder {
             let active = all.filter { $0.archivedOn == nil }
             // The day before too: its slots still open after midnight are taken as last night's (DESIGN §2).
             let plan = DayPlan(date: day, medications: active, events: try w.reader.events(days: day.adding(days: -1)...day), zone: zone)
-            let following = DayPlan(date: day.adding(days: 1), medications: active,
-                                    events: try w.reader.events(days: day.adding(days: 1)...day.adding(days: 1)), zone: zone, carry: false)
-            let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, following: following,
+            // The next day's slots matter only to a named medicine with nothing open or to come today.
+            var following: DayPlan?
+            let nextDay = { () throws -> DayPlan? in
+                if following == nil {
+                    let next = day.adding(days: 1)
+                    following = DayPlan(date: next, medications: active, events: try w.reader.events(days: next...next), zone: zone, carry: false)
+                }
+                return following
+            }
+            let targets = try DoseResolver.targets(names: names, taking: kind == .taken, plan: plan, following: nextDay,
                                                    medications: all, at: at, now: now, next: next, force: force,
                                                    slot: slot?.time, catalog: context.catalog)
             let journal = try scope.journal()

@@ -53,11 +53,17 @@ public enum DoseResolver {
     /// whatever day it belongs to (a 22:00 dose taken at 00:30 is last night's); else its next slot if
     /// that opens within the window; else a dose of an as-needed medicine; else exit 65 saying when
     /// it is next due. Never two doses: a forgotten slot that closed is missed, not caught up.
-    public static func target(for m: Medication, plan: DayPlan, following: DayPlan? = nil, now: Date, allowExtra: Bool,
-                              force: Bool = false, catalog: Catalog = .english) throws -> Target {
-        let mine = slots(of: m, plan: plan, following: following)
+    /// `following` is asked only when no slot of the day (or carried) is open or to come: the next
+    /// day's slots come after all of those, and are never open within the day.
+    public static func target(for m: Medication, plan: DayPlan, following: () throws -> DayPlan? = { nil }, now: Date,
+                              allowExtra: Bool, force: Bool = false, catalog: Catalog = .english) throws -> Target {
+        var mine = slots(of: m, plan: plan, following: nil)
         if let open = mine.first(where: { $0.isOpen(at: now) }) { return .slot(open) }
-        let upcoming = mine.first { $0.status(at: now) == .upcoming }
+        var upcoming = mine.first { $0.status(at: now) == .upcoming }
+        if upcoming == nil, let following = try following() {
+            mine = slots(of: m, plan: plan, following: following)
+            upcoming = mine.first { $0.status(at: now) == .upcoming }
+        }
         if let soon = upcoming, soon.instant.timeIntervalSince(now) <= Double(soon.window) { return .slot(soon) }
         if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
             if let refusal = limitRefusal(m, item.maxPerDay, item.minInterval, taken: item.taken.filter { $0 <= now },
@@ -121,9 +127,9 @@ public enum DoseResolver {
     /// An unresolved one wins; when the slot X points at is already taken or skipped, exit 65 naming
     /// it ("the 08:00 dose was taken at 07:50"), never a slot hours away. Slots before the medicine's
     /// tracking start count: a back-dated dose makes them tracked. An as-needed medicine logs a dose.
-    public static func target(for m: Medication, plan: DayPlan, following: DayPlan? = nil, at x: Date, allowExtra: Bool,
-                              force: Bool = false, now: Date? = nil, catalog: Catalog = .english) throws -> Target {
-        let mine = slots(of: m, plan: plan, following: following, untracked: true)
+    public static func target(for m: Medication, plan: DayPlan, following: () throws -> DayPlan? = { nil }, at x: Date,
+                              allowExtra: Bool, force: Bool = false, now: Date? = nil, catalog: Catalog = .english) throws -> Target {
+        let mine = slots(of: m, plan: plan, following: try following(), untracked: true)
         let openAtX = mine.filter { $0.instant <= x && x < $0.cutoff }
         let opening = mine.filter { $0.instant > x && $0.instant.timeIntervalSince(x) <= Double($0.window) }
         if let free = openAtX.first(where: { $0.event == nil }) ?? opening.first(where: { $0.event == nil }) { return .slot(free) }
@@ -223,7 +229,9 @@ public enum DoseResolver {
 
     /// What `take`/`skip` with `names` (every open dose when empty) means on `plan`'s day: at `at`
     /// (back-dating) or now; `slot`: the dose named by `--slot` (on `plan`'s day). A slot named twice is recorded once.
-    public static func targets(names: [String], taking: Bool, plan: DayPlan, following: DayPlan? = nil, medications: [Medication],
+    /// `following`: the next day's plan, built only when a named medicine needs it.
+    public static func targets(names: [String], taking: Bool, plan: DayPlan, following: () throws -> DayPlan? = { nil },
+                               medications: [Medication],
                                at: Date?, now: Date, next: Bool, force: Bool = false, slot: LocalTime? = nil,
                                catalog: Catalog = .english) throws -> [Target] {
         if names.isEmpty {
