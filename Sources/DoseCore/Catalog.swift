@@ -773,17 +773,25 @@ public struct Catalog: Sendable {
 
     /// Replaces `{key}` with `args[key]`; unknown keys stay as written.
     public static func fill(_ template: String, _ args: [String: String]) -> String {
-        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
-        var out = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let key = String(rest[rest.index(after: open)..<close])
-            if let v = args[key] { out += v } else { out += rest[open...close] }
-            rest = rest[rest.index(after: close)...]
+        let text = template.utf8
+        guard var open = text.firstIndex(of: UInt8(ascii: "{")) else { return template }
+        // Scanned as bytes (braces are ASCII): by Character it was most of rendering a snapshot's texts.
+        var out = [UInt8]()
+        out.reserveCapacity(text.count + 32)
+        var rest = text.startIndex
+        while true {
+            out.append(contentsOf: text[rest..<open])
+            guard let close = text[open...].firstIndex(of: UInt8(ascii: "}")) else { rest = open; break }
+            if let value = args[String(Substring(text[text.index(after: open)..<close]))] {
+                out.append(contentsOf: value.utf8)
+            } else {
+                out.append(contentsOf: text[open...close])
+            }
+            rest = text.index(after: close)
+            guard let next = text[rest...].firstIndex(of: UInt8(ascii: "{")) else { break }
+            open = next
         }
-        out += rest
-        return out
+        out.append(contentsOf: text[rest...])
+        return String(decoding: out, as: UTF8.self)
     }
 }
