@@ -6,12 +6,12 @@ import Testing
 /// Korean and emoji around the braces).
 @Suite struct CatalogFillTests {
     /// The rule, by Character: `{key}` becomes its value; an unknown key stays as written; from an
-    /// unclosed `{` on, the text stays as it is.
+    /// unclosed `{` on, the text stays as it is. (The fill by Character before it wrote the text
+    /// before an unclosed `{` twice; no template has one.)
     static func reference(_ template: String, _ args: [String: String]) -> String {
         var out = "", rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
             let key = String(rest[rest.index(after: open)..<close])
             out += args[key] ?? String(rest[open...close])
             rest = rest[rest.index(after: close)...]

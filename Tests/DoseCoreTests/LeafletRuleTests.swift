@@ -297,6 +297,36 @@ import Testing
         }
     }
 
+    /// A dose just after midnight is taken from the evening before once its window opens; the next
+    /// day's plan is asked for only when nothing of the day (or carried) is open or to come.
+    @Test func takeNameReachesTheNextDaysDoseOnlyWhenTodayHasNone() throws {
+        let late = Fx.med(1, "Melatonin", at: ["00:30"], from: "2026-11-01")
+        let twice = Fx.med(2, "Metformin", at: ["00:30", "23:50"], from: "2026-11-01")
+        let day = "2026-11-22", now = Fx.instant("2026-11-22T23:40:00+09:00")
+        let taken = [Fx.taken(1, day, "00:30", at: "2026-11-22T00:31:00+09:00"), Fx.taken(2, day, "00:30", at: "2026-11-22T00:31:00+09:00")]
+        let plan = Fx.plan(day, [late, twice], taken)
+        var asked = 0
+        let next = { () -> DayPlan? in asked += 1; return Fx.plan("2026-11-23", [late, twice], carry: false) }
+        // Melatonin's 00:30 of the 23rd opens at 22:30 (window 2 h): taken at 23:40, as the next day's dose.
+        guard case .slot(let s) = try DoseResolver.target(for: late, plan: plan, following: next, now: now, allowExtra: true) else {
+            Issue.record("not a slot"); return
+        }
+        #expect(s.key == SlotKey(medicationID: 1, date: Fx.date("2026-11-23"), time: Fx.time("00:30")))
+        #expect(asked == 1)
+        // Without the next day it has nothing to take, and says so.
+        #expect(throws: DosebarError.self) { try DoseResolver.target(for: late, plan: plan, now: now, allowExtra: true) }
+        // Metformin's 23:50 of today is to come: the next day is not asked for.
+        guard case .slot(let m) = try DoseResolver.target(for: twice, plan: plan, following: next, now: now, allowExtra: true) else {
+            Issue.record("not a slot"); return
+        }
+        #expect(m.key == SlotKey(medicationID: 2, date: Fx.date(day), time: Fx.time("23:50")))
+        #expect(asked == 1)
+        // At 21:00 Melatonin's next dose is the 23rd's, too far away: 65 naming tomorrow.
+        #expect(throws: DosebarError.badData("Melatonin is not due yet: next dose tomorrow at 00:30")) {
+            try DoseResolver.target(for: late, plan: plan, following: next, now: Fx.instant("2026-11-22T21:00:00+09:00"), allowExtra: true)
+        }
+    }
+
     @Test func oneClickNeverRecordsTwoDosesOfOneMedicine() throws {
         // Amoxicillin 08:00, 14:00, 20:00; 08:00 taken, 14:00 forgotten (closed at 18:00 = 20:00 − W). At 20:10: one dose.
         let amox = Fx.med(1, "Amoxicillin", at: ["08:00", "14:00", "20:00"], from: "2026-11-20")
