@@ -7,7 +7,7 @@ import Glibc
 
 /// What the command line (or any other front end) chose explicitly; nil means "from the
 /// environment, else the default".
-public struct AppOptions: Sendable {
+public struct AppOptions: Sendable, Equatable {
     public var db: String?
     public var dir: String?
     public var lang: Language?
@@ -82,6 +82,8 @@ public struct AppContext: Sendable {
     public let origins: Origins
     /// The refresh the changes committed in this context owe (``WriteScope``).
     let owedRefresh = OwedRefresh()
+    /// The database ``HeadStart`` opened for this context, handed out by `openStore(.read)`.
+    private var opened: DoseStore?
 
     /// Where the database, shared directory, config file, language and zone in force came from.
     public struct Origins: Sendable, Equatable {
@@ -194,13 +196,20 @@ public struct AppContext: Sendable {
     /// Opens the database as `access` allows. Commands that only read or that change existing
     /// medicines use the default, `.read`; only the ones that bring data in pass `.create`.
     public func openStore(_ access: StoreAccess = .read) throws -> DoseStore {
+        if access == .read, let opened { return opened }
+        return try openStore(access, changing: true)
+    }
+
+    /// `openStore(access)`; `changing: false` opens the database only if that changes nothing in it
+    /// (``HeadStart``).
+    func openStore(_ access: StoreAccess, changing: Bool) throws -> DoseStore {
         switch access {
         case .create:
             return try DoseStore(path: dbPath, creation: dbIsDefault ? .withDirectories : .inExistingDirectory, clock: gateClock)
         case .read where dbIsDefault && !databaseExists:
             return try DoseStore.inMemory(clock: gateClock)
         case .read:
-            return try DoseStore(path: dbPath, creation: .never, clock: gateClock)
+            return try DoseStore(path: dbPath, creation: .never, changing: changing, clock: gateClock)
         case .existing:
             if dbIsDefault && !databaseExists {
                 throw DosebarError.io("no database at \(dbPath) yet; `dosebar add` creates one")
@@ -209,9 +218,20 @@ public struct AppContext: Sendable {
         }
     }
 
+    /// This context with `store` as the one `openStore(.read)` gives.
+    func with(opened store: DoseStore) -> AppContext {
+        var context = self
+        context.opened = store
+        return context
+    }
+
     /// For a command that exits when its work is done: the stores it opens stay open until then
-    /// (``DoseStore/keepConnectionsUntilExit()``: closing them cost a take 1.4 ms).
-    public static func keepStoresOpenUntilExit() { DoseStore.keepConnectionsUntilExit() }
+    /// (``DoseStore/keepConnectionsUntilExit()``: closing them cost a take 1.4 ms), and what its
+    /// refreshes computed is left for the process's end to free (``UntilExit``).
+    public static func exitsWhenDone() {
+        DoseStore.keepConnectionsUntilExit()
+        UntilExit.begin()
+    }
 
     /// The name of the newest database migration this build knows (`dosebar --version`).
     public static var schemaMigration: String { DoseStore.schemaMigration }

@@ -37,10 +37,7 @@ public struct DayService {
         let date = date ?? context.today
         let zone = context.zone
         // One read transaction for the usual case; summaries pending (a new day, a change in the past) cost a write and a re-read.
-        var (medications, last, events, recent) = try store.read { r in
-            (try r.medications(includeArchived: true), try r.lastSummary(), try r.events(days: date.adding(days: -1)...date),
-             try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
-        }
+        var (medications, last, events, recent) = try read(date)
         let firstDay = medications.flatMap { $0.versions.map { min($0.effective, $0.schedule.start) } }.min()
         if History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) != nil {
             try store.write { w in
@@ -91,6 +88,22 @@ public struct DayService {
         }
         let plan = DayPlan(date: date, medications: medications, events: events, zone: zone)
         return Day(medications: medications, plan: plan, history: History(today: date, recent: recent))
+    }
+
+    /// What ``load(_:)`` reads first, in one read transaction: the medicines, the last summary,
+    /// the events of `date` and the day before, the summaries of the 29 days before.
+    private func read(_ date: LocalDate) throws -> ([Medication], DaySummary?, [DoseEvent], [DaySummary]) {
+        try store.read { r in
+            (try r.medications(includeArchived: true), try r.lastSummary(), try r.events(days: date.adding(days: -1)...date),
+             try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
+        }
+    }
+
+    /// Reads what ``load(_:)`` reads for today and keeps nothing, writing nothing: the statements are
+    /// prepared and the pages are in the connection's cache when the command reads them
+    /// (``HeadStart``, while the command line is parsed).
+    public func readAhead() {
+        _ = try? read(context.today)
     }
 
     /// The snapshot builder for a loaded day, in the user's language and icons.

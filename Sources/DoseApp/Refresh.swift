@@ -54,8 +54,9 @@ public enum Refresh {
             Output.warning("saved, but not yet written to the sync folder ('dosebar sync now' retries): \(error)")
         }
         do {
-            let leftAlone = try export(context, store, progress: progress).leftAlone
-            if !leftAlone.isEmpty { Output.warning("saved, but " + leftAlone.joined(separator: "; ")) }
+            let written = try export(context, store, progress: progress)
+            if !written.leftAlone.isEmpty { Output.warning("saved, but " + written.leftAlone.joined(separator: "; ")) }
+            UntilExit.keep(written)
         } catch let e as DosebarError {
             Output.warning("saved, but the shared directory was not updated: \(e.description)")
         } catch {

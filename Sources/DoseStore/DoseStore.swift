@@ -68,8 +68,11 @@ public final class DoseStore: Sendable {
     }
 
     /// Opens the database at `path`, creating it only as `creation` allows; otherwise as ``init(path:)``.
-    public convenience init(path: String, creation: Creation, clock: @escaping @Sendable () -> Date = { Date() }) throws {
-        let queue = try StoreFile.openQueue(path: path, busyTimeout: DoseStore.busyTimeout, creation: creation)
+    /// `changing: false`: opens only a database that needs no change to be used (in WAL mode,
+    /// stamped and migrated); anything else throws without writing.
+    public convenience init(path: String, creation: Creation, changing: Bool = true,
+                            clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        let queue = try StoreFile.openQueue(path: path, busyTimeout: DoseStore.busyTimeout, creation: creation, changing: changing)
         self.init(dbQueue: queue, path: path, clock: clock)
     }
 

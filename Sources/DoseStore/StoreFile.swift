@@ -49,29 +49,39 @@ enum StoreFile {
         return 0
     }
 
-    static func openQueue(path: String, busyTimeout: TimeInterval, creation: DoseStore.Creation = .withDirectories) throws -> DatabaseQueue {
-        let created = try createIfMissing(path, creation)
+    /// Thrown instead of the first change an open that may not change the database would make
+    /// (its journal mode, our stamp on an empty file, a migration).
+    struct WouldChange: Error {}
+
+    /// `changing: false`: the database is opened only as it is (``WouldChange`` otherwise): in WAL
+    /// mode, ours and migrated (``HeadStart`` in DoseApp opens it before the command is known).
+    static func openQueue(path: String, busyTimeout: TimeInterval, creation: DoseStore.Creation = .withDirectories,
+                          changing: Bool = true) throws -> DatabaseQueue {
+        let created = try createIfMissing(path, changing ? creation : .never)
         // Nothing below writes to the file until its identity is known.
         if !created { try checkIdentity(path, busyTimeout: busyTimeout) }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(busyTimeout: busyTimeout))
             try queue.writeWithoutTransaction { db in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                let mode = try String.fetchOne(db, sql: changing ? "PRAGMA journal_mode = WAL" : "PRAGMA journal_mode")
                 guard mode == "wal" else {
+                    if !changing { throw WouldChange() }
                     throw DosebarError.io("cannot put \(path) in WAL mode (journal mode stays '\(mode ?? "?")'); "
                         + "keep the database on a local file system")
                 }
                 // Safe against crashes in WAL mode; only a power cut may lose the last commit.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
-            let claimed = try claim(queue, path: path)
-            let migrated = try migrate(queue, path: path)
+            let claimed = try claim(queue, path: path, changing: changing)
+            let migrated = try migrate(queue, path: path, changing: changing)
             if claimed || migrated {
                 // Put the new header and schema in the main file now, so the next opener
                 // recognises the file from its header alone.
                 try queue.writeWithoutTransaction { _ = try Row.fetchAll($0, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             }
             return queue
+        } catch let error as WouldChange {
+            throw error
         } catch {
             throw StoreErrors.map(error, path: path)
         }
@@ -85,8 +95,9 @@ enum StoreFile {
     /// (GRDB's migrator fails when that table appears while it checks for it).
     /// Returns whether it stamped the file.
     @discardableResult
-    static func claim(_ queue: DatabaseQueue, path: String) throws -> Bool {
+    static func claim(_ queue: DatabaseQueue, path: String, changing: Bool = true) throws -> Bool {
         if try queue.snapshot({ try identity($0) }) == .ours { return false }
+        if !changing { throw WouldChange() }
         try queue.inTransaction(.immediate) { db in
             switch try identity(db) {
             case .ours: break
@@ -105,13 +116,14 @@ enum StoreFile {
     /// Runs pending migrations, refusing a database migrated by a newer dosebar.
     /// Returns whether there were any.
     @discardableResult
-    static func migrate(_ queue: DatabaseQueue, path: String) throws -> Bool {
+    static func migrate(_ queue: DatabaseQueue, path: String, changing: Bool = true) throws -> Bool {
         let migrator = Schema.migrator
         let (superseded, complete) = try queue.snapshot { db in
             (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
         }
         if superseded { throw StoreErrors.newer(path) }
         if complete { return false }
+        if !changing { throw WouldChange() }
         // Processes opening a new database at once may try the same migration: the loser's
         // transaction fails and rolls back while the winner's is done. Each failure means another
         // process got further, so try again until every migration is in (bounded: one per migration

@@ -22,8 +22,10 @@ extension ContextCommand {
     func run() throws {
         try precheck()
         // A command exits when done: its connections are closed by the system, not one by one.
-        AppContext.keepStoresOpenUntilExit()
-        let context = try AppContext(global.options, configErrors: Self.recordsDoses ? .useDefaults : .fail)
+        AppContext.exitsWhenDone()
+        let configErrors: AppContext.ConfigErrors = Self.recordsDoses ? .useDefaults : .fail
+        let context = try HeadStart.claim(global.options, configErrors: configErrors)
+            ?? AppContext(global.options, configErrors: configErrors)
         try context.finishing { try run(context) }
         if Self.recordsDoses { Output.configWarning(context) }
     }

@@ -67,22 +67,42 @@ struct Dosebar: ParsableCommand {
         return try parseAsRoot(arguments)
     }
 
+    /// A command that records doses (a bar click's `take --next`, `take NAME`) opens its context and
+    /// database on the other core while its arguments are parsed (``HeadStart``).
+    static func beginHeadStart(_ arguments: [String]) {
+        guard let name = arguments.first, HeadStart.mayBegin(arguments.dropFirst()),
+              let command = configuration.subcommands.first(where: { $0.configuration.commandName == name }) as? ContextCommand.Type,
+              command.recordsDoses else { return }
+        HeadStart.begin(configErrors: .useDefaults)
+    }
+
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        beginHeadStart(arguments)
+        let status = run(arguments)
+        // A head start the command did not use is done before the process exits.
+        HeadStart.abandon()
+        Foundation.exit(status)
+    }
+
+    /// Parses and runs the command; its exit status.
+    static func run(_ arguments: [String]) -> Int32 {
         do {
-            var command = try parse(Array(CommandLine.arguments.dropFirst()))
+            var command = try parse(arguments)
             try command.run()
             if let failure = Output.outputFailure {
                 Output.error(failure)
-                Foundation.exit(DosebarError.io(failure).exitCode)
+                return DosebarError.io(failure).exitCode
             }
+            return 0
         } catch let error as DosebarError {
             Output.error(UsageErrorText.line(for: error))
-            Foundation.exit(error.exitCode)
+            return error.exitCode
         } catch let violation as FieldRules.Violation {
             // The validation gate refused a value (bad data, exit 65).
             let error = violation.asDosebarError
             Output.error(error.description)
-            Foundation.exit(error.exitCode)
+            return error.exitCode
         } catch {
             // ArgumentParser's own errors keep their exit codes (64 for usage); help and --version
             // print as it prints them, and an error is one line on stderr like every other (DESIGN §9).
@@ -91,11 +111,11 @@ struct Dosebar: ParsableCommand {
                 // Help, --version and the like: on stdout, with the help page's sections in the
                 // order a reader wants them.
                 print(HelpLayout.ownOptionsFirst(fullMessage(for: error)))
-                Foundation.exit(code.rawValue)
+                return code.rawValue
             }
             let text = UsageErrorText.line(for: error)
             if !text.isEmpty { Output.error(text) }
-            Foundation.exit(code.rawValue)
+            return code.rawValue
         }
     }
 }
