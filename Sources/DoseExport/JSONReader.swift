@@ -12,6 +12,9 @@
 // A leading byte order mark is skipped, as Foundation's decoder did.
 import CJSONC
 import DoseCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Parses JSON text into json-c trees; one reader per thread, reused for every line.
 public final class JSONReader {
@@ -117,7 +120,21 @@ public struct JSONObjectView {
         return try body(JSONObjectView(raw: v))
     }
 
-    private static func string(_ v: OpaquePointer) throws(JSONTypeMismatch) -> String {
+    /// The values of `table`'s keys in this object, found in one pass over its entries.
+    public func fields(_ table: JSONKeyTable) -> JSONFields {
+        var fields = JSONFields(count: table.count)
+        var entry = json_object_get_object(raw)?.pointee.head
+        while let e = entry {
+            if let key = e.pointee.k?.assumingMemoryBound(to: CChar.self), let slot = table.slot(of: key) {
+                fields.values[slot] = OpaquePointer(e.pointee.v)
+                fields.present |= 1 << UInt64(slot)
+            }
+            entry = e.pointee.next
+        }
+        return fields
+    }
+
+    fileprivate static func string(_ v: OpaquePointer) throws(JSONTypeMismatch) -> String {
         guard json_object_get_type(v) == json_type_string, let chars = json_object_get_string(v) else {
             throw JSONTypeMismatch()
         }
@@ -125,7 +142,7 @@ public struct JSONObjectView {
         return String(decoding: UnsafeRawBufferPointer(start: chars, count: Int(json_object_get_string_len(v))), as: UTF8.self)
     }
 
-    private static func int(_ v: OpaquePointer) throws(JSONTypeMismatch) -> Int {
+    fileprivate static func int(_ v: OpaquePointer) throws(JSONTypeMismatch) -> Int {
         switch json_object_get_type(v) {
         case json_type_int:
             let i = json_object_get_int64(v)
@@ -141,7 +158,7 @@ public struct JSONObjectView {
         }
     }
 
-    private static func double(_ v: OpaquePointer) throws(JSONTypeMismatch) -> Double {
+    fileprivate static func double(_ v: OpaquePointer) throws(JSONTypeMismatch) -> Double {
         switch json_object_get_type(v) {
         case json_type_int:
             let i = json_object_get_int64(v)
@@ -164,7 +181,7 @@ public struct JSONObjectView {
         }
     }
 
-    private static func array<T>(_ v: OpaquePointer, _ element: (OpaquePointer) throws(JSONTypeMismatch) -> T) throws(JSONTypeMismatch) -> [T] {
+    fileprivate static func array<T>(_ v: OpaquePointer, _ element: (OpaquePointer) throws(JSONTypeMismatch) -> T) throws(JSONTypeMismatch) -> [T] {
         guard json_object_get_type(v) == json_type_array else { throw JSONTypeMismatch() }
         let n = json_object_array_length(v)
         var out: [T] = []
@@ -195,6 +212,79 @@ public struct JSONObjectView {
         default:
             return 0
         }
+    }
+}
+
+/// The keys a reader asks of every object of one kind (a sync line asks 27 and finds about ten),
+/// by slot: ``JSONObjectView/fields(_:)`` walks the object's entries once instead of a hash look-up
+/// (hashing the key, comparing it) for each key asked, present or not.
+public struct JSONKeyTable: Sendable {
+    /// The keys' bytes, by length, each with its slot.
+    private let byLength: [[(bytes: [UInt8], slot: Int)]]
+    public let count: Int
+
+    /// Slot `i` is `keys[i]`; at most 64 keys, each once.
+    public init(_ keys: [String]) {
+        precondition(keys.count <= 64 && Set(keys).count == keys.count, "JSONKeyTable: at most 64 distinct keys")
+        var byLength: [[(bytes: [UInt8], slot: Int)]] = Array(repeating: [], count: (keys.map(\.utf8.count).max() ?? 0) + 1)
+        for (slot, key) in keys.enumerated() { byLength[key.utf8.count].append((Array(key.utf8), slot)) }
+        self.byLength = byLength
+        count = keys.count
+    }
+
+    /// The slot of a key as json-c holds it (a C string: the same bytes its own look-up compares).
+    fileprivate func slot(of key: UnsafePointer<CChar>) -> Int? {
+        let length = strlen(key)
+        guard length < byLength.count else { return nil }
+        for candidate in byLength[length] where memcmp(candidate.bytes, key, length) == 0 { return candidate.slot }
+        return nil
+    }
+}
+
+/// One object's values for a ``JSONKeyTable``'s keys, read as ``JSONObjectView`` reads a key: a
+/// getter returns nil for a key that is absent or `null`, and throws ``JSONTypeMismatch`` for a value
+/// of another type. Valid only where the object it was taken from is.
+public struct JSONFields {
+    fileprivate var values: [OpaquePointer?]
+    fileprivate var present: UInt64 = 0
+
+    fileprivate init(count: Int) { values = Array(repeating: nil, count: count) }
+
+    /// Whether the object has the key of `slot`, `null` included.
+    public func contains(_ slot: Int) -> Bool { present & (1 << UInt64(slot)) != 0 }
+
+    /// Whether the key of `slot` is present with the value `null`.
+    public func isNull(_ slot: Int) -> Bool { contains(slot) && values[slot] == nil }
+
+    public func string(_ slot: Int) throws(JSONTypeMismatch) -> String? {
+        try values[slot].map(JSONObjectView.string)
+    }
+
+    /// A whole number: an integer, or a decimal whose value is one (`5.0`, `1e2`).
+    public func int(_ slot: Int) throws(JSONTypeMismatch) -> Int? {
+        try values[slot].map(JSONObjectView.int)
+    }
+
+    public func double(_ slot: Int) throws(JSONTypeMismatch) -> Double? {
+        try values[slot].map(JSONObjectView.double)
+    }
+
+    public func bool(_ slot: Int) throws(JSONTypeMismatch) -> Bool? {
+        guard let v = values[slot] else { return nil }
+        guard json_object_get_type(v) == json_type_boolean else { throw JSONTypeMismatch() }
+        return json_object_get_boolean(v) != 0
+    }
+
+    /// An array of strings (a `null` element is a mismatch).
+    public func strings(_ slot: Int) throws(JSONTypeMismatch) -> [String]? {
+        try values[slot].map { v throws(JSONTypeMismatch) in try JSONObjectView.array(v, JSONObjectView.string) }
+    }
+
+    /// A nested object, handed to `body`.
+    public func object<R>(_ slot: Int, _ body: (JSONObjectView) throws(JSONTypeMismatch) -> R) throws(JSONTypeMismatch) -> R? {
+        guard let v = values[slot] else { return nil }
+        guard json_object_get_type(v) == json_type_object else { throw JSONTypeMismatch() }
+        return try body(JSONObjectView(raw: v))
     }
 }
 
