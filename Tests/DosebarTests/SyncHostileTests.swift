@@ -287,6 +287,25 @@ struct SyncHostileTests {
         try p.everythingWorks()
     }
 
+    @Test("a take that waits for its medicine, then its id with other content in the same read: the second is refused, the first still waits")
+    func reusedWaitingID() throws {
+        let p = try Pair()
+        defer { p.remove() }
+        // The first take waits (its medicine has not arrived): its id is in `operation`, stored by
+        // this very batch, and the second line's stamp is past the device's high-water.
+        let gid = UUID().uuidString.lowercased()
+        var waiting = p.validTake(counter: 80); waiting["medicine"] = gid
+        var again = waiting; again["stamp"] = p.stamp(Self.takenAt, 81); again["at"] = Self.takenAt + 60
+        let first = try p.write([waiting, again])
+        let r = try p.b.run(["sync", "now"], now: Self.now)
+        #expect(r.status == 0, "exit \(r.status): \(r.err)")
+        #expect(r.err.contains(p.target + ":\(first + 1): operation \(waiting["id"]!) was already received with other content"), "\(r.err)")
+        let status = try p.b.ok("sync", "status", now: Self.now).out
+        #expect(status.contains("waiting " + p.target + ":\(first) (take)"), "\(status)")
+        #expect(status.contains("skipped " + p.target + ":\(first + 1): "), "\(status)")
+        try p.everythingWorks()
+    }
+
     @Test("an undo of an id that never arrives waits and is listed as waiting, with why; later lines apply")
     func undoOfUnknown() throws {
         let p = try Pair()

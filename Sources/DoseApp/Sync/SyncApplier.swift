@@ -100,6 +100,13 @@ struct SyncApplier {
     /// change only through ``purge(_:)``, which adds to them.
     private var purgedGids: Set<String>?
     private var highWaterLoaded = false
+    /// Every id in `operation` while this batch applies, when there are few (at most half as many
+    /// as the batch's lines: reading them costs less than the look-ups they spare): a dose stamped
+    /// after its device's high-water whose id is not here is not stored, and is not looked up
+    /// (``applyLine(_:file:clock:)``). Kept whole: ``applyLine(_:file:clock:)`` is the applier's one
+    /// insert into `operation`, and adds its id here. (A purge deletes rows: a set that still holds
+    /// an id only sends that line to the look-up.)
+    private var operationIDs: Set<String>?
     private var raised = Set<String>()
     /// The device of the dose before and its high-water, raised here and put into ``highWater``
     /// when another device's dose comes (``settleHighWater()``): a file's lines are one device's,
@@ -132,6 +139,7 @@ struct SyncApplier {
         var clock = try w.reader.meta(SyncMeta.clock).flatMap(SyncClock.init) ?? SyncClock(millis: 0, counter: 0)
         var applied = 0
         try loadHighWater()
+        operationIDs = try w.reader.operationIDs(atMost: incoming.count / 2)
         // The gate first (asked as the lines were parsed): a line with a malformed stamp takes no
         // part in the order. The lines are named by index from here on, and read in place through
         // the buffer: a line copied is some twenty strings retained and released, and each copy of
@@ -180,8 +188,18 @@ struct SyncApplier {
         // A dose stamped after its device's high-water is not looked up in the events: if it
         // reuses an id one keeps, their index refuses its event (``SyncedDose/IDTaken``, below).
         let isDose = line.op.knownKind == .take || line.op.knownKind == .skip
-        if let stored = isDose ? try w.reader.operationHash(id: line.op.id, stamp: line.op.stamp, highWater: highWater(of: line.op.device))
-                               : try w.reader.operationHash(id: line.op.id) {
+        let stored: Int64??
+        if isDose {
+            let water = highWater(of: line.op.device)
+            if let ids = operationIDs, !ids.contains(line.op.id), water.map({ line.op.stamp > $0 }) ?? true {
+                stored = nil
+            } else {
+                stored = try w.reader.operationHash(id: line.op.id, stamp: line.op.stamp, highWater: water)
+            }
+        } else {
+            stored = try w.reader.operationHash(id: line.op.id)
+        }
+        if let stored {
             if let stored, stored != line.hash {
                 try skip(SkippedLine(file: file, line: line.number, hash: line.hash, op: line.op.id, reason: Self.reused(line.op.id)))
             }
@@ -216,6 +234,7 @@ struct SyncApplier {
                                               medicine: line.op.medicine, amount: line.op.amount, body: done == nil ? line.text : "", applied: done != nil,
                                               eventID: done?.eventID, hash: line.hash,
                                               origin: done == nil ? "\(file):\(line.number)" : nil))
+        operationIDs?.insert(line.op.id)
         return done != nil
     }
 
