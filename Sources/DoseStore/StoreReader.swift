@@ -80,14 +80,14 @@ public struct StoreReader {
             let statement = try db.cachedStatement(sql: Self.allEventsInDaysSQL)
             try statement.setArguments([days.lowerBound.dayNumber, days.upperBound.dayNumber])
             try RawStatement.rows(of: statement, in: db) { row in
-                let e = try EventRecord(indexed: row).event()
+                let e = try EventRecord.event(indexed: row)
                 if CountingEvents.counts(e, cancelled: cancelled) && !duplicates.contains(e.id) { events.append(e) }
             }
             return events
         }
         let statement = try db.cachedStatement(sql: Self.eventsInDaysSQL)
         try statement.setArguments([days.lowerBound.dayNumber, days.upperBound.dayNumber])
-        try RawStatement.rows(of: statement, in: db) { events.append(try EventRecord(indexed: $0).event()) }
+        try RawStatement.rows(of: statement, in: db) { events.append(try EventRecord.event(indexed: $0)) }
         return events
     }
 

@@ -174,7 +174,7 @@ public struct StoreWriter {
                     && synced != nil && error.message?.hasSuffix("event.op") == true {
             throw SyncedDose.IDTaken(id: synced?.id ?? "")
         }
-        let id = db.lastInsertedRowID
+        let id = synced == nil ? db.lastInsertedRowID : RawStatement.lastInsertedRowID(db)
         record.id = id
         return id
     }

@@ -109,6 +109,30 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         container[K.overLimit.rawValue] = overLimit
     }
 
+    /// The event of a row of `indexedColumns`, its kind told from the column's bytes: making a
+    /// string of it for each of another device's 583,000 events (read again for their summaries)
+    /// cost a seventh of reading them. A kind this dosebar does not know is refused as ``event()`` does.
+    static func event(indexed row: RawStatement.Columns) throws -> DoseEvent {
+        let kind: DoseEvent.Kind
+        if row.text(2, is: "taken") {
+            kind = .taken
+        } else if row.text(2, is: "skipped") {
+            kind = .skipped
+        } else if row.text(2, is: "undone") {
+            kind = .undone
+        } else {
+            return try EventRecord(indexed: row).event()
+        }
+        let medicationID = row.int(1)
+        let slot = row.optionalInt(4).map {
+            SlotKey(medicationID: medicationID, date: LocalDate(dayNumber: Int(row.int(3))), time: LocalTime(minuteOfDay: Int($0)))
+        }
+        return DoseEvent(id: row.int(0), medicationID: medicationID, kind: kind, slot: slot,
+                         at: Date(timeIntervalSince1970: row.double(5)), loggedAt: Date(timeIntervalSince1970: row.double(6)),
+                         target: row.optionalInt(7), stockDelta: Amount(hundredths: Int(row.int(8))),
+                         timeKnown: row.int(9) != 0, overLimit: row.int(10) != 0)
+    }
+
     func event() throws -> DoseEvent {
         guard let kind = DoseEvent.Kind(rawValue: kind) else {
             throw DosebarError.badData("event #\(id ?? 0) has an unknown kind '\(self.kind)'; "

@@ -190,7 +190,7 @@ extension StoreReader {
         let statement = try db.cachedStatement(sql: sql + " ORDER BY id")
         try statement.setArguments(args)
         var events: [DoseEvent] = []
-        try RawStatement.rows(of: statement, in: db) { events.append(try EventRecord(indexed: $0).event()) }
+        try RawStatement.rows(of: statement, in: db) { events.append(try EventRecord.event(indexed: $0)) }
         return events
     }
 
