@@ -208,7 +208,7 @@ struct SyncApplier {
         // A purged medicine's operation (from a device that had not applied the purge yet) is
         // dropped, not stored: nothing of it comes back.
         if line.op.knownKind != .purge, let gid = line.op.medicine, try isPurged(gid) { return false }
-        guard let stamp = SyncClock(line.op.stamp), let millis = SyncOperation.stampMillis(line.op.stamp, device: line.op.device) else { return false }
+        guard let stamp = line.op.clock, let millis = line.op.millis else { return false }
         var done: Applied?
         if !isHeld(millis) {
             clock.receive(stamp)
@@ -577,9 +577,9 @@ struct SyncApplier {
     }
 
     private mutating func dose(_ op: SyncOperation, _ kind: SyncOperation.Kind, medicationID id: Int64, hash: Int64) throws -> Applied? {
-        guard let dayText = op.day, let day = LocalDate(dayText), let at = op.at else { return nil }
+        guard op.day != nil, let day = op.dayDate, let at = op.at else { return nil }
         var time: LocalTime?
-        if let slot = op.slot { guard let t = LocalTime(slot) else { return nil }; time = t }
+        if op.slot != nil { guard let t = op.slotTime else { return nil }; time = t }
         let eventKind: DoseEvent.Kind = kind == .take ? .taken : .skipped
         let slot = DoseSlot(medicationID: id, day: day, time: time)
         var count = try loadDoses(of: slot)

@@ -33,8 +33,8 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     }
 
     public var id: String
-    public var device: String
-    public var stamp: String
+    public var device: String { didSet { readStamp() } }
+    public var stamp: String { didSet { readStamp() } }
     public var kind: String { didSet { knownKind = Kind(rawValue: kind) } }
     public var medicine: String?
     public var name: String?
@@ -55,8 +55,8 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     public var schedule: SyncSchedule?
     public var stock: Amount?
     public var units: Amount?
-    public var day: String?
-    public var slot: String?
+    public var day: String? { didSet { dayDate = day.flatMap { LocalDate($0) } } }
+    public var slot: String? { didSet { slotTime = slot.flatMap { LocalTime($0) } } }
     /// Unix seconds.
     public var at: Double?
     public var timeKnown: Bool?
@@ -130,6 +130,23 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
         perDose = try amount(.perDose)
         stock = try amount(.stock)
         units = try amount(.units)
+        dayDate = day.flatMap { LocalDate($0) }
+        slotTime = slot.flatMap { LocalTime($0) }
+        readStamp()
+    }
+
+    /// `stamp` as a clock reading and its milliseconds (nil: malformed, or not of `device`), `day` and
+    /// `slot` as a date and a time: read once, where the line is parsed (on another thread than the
+    /// one that applies it: each was read there for every dose of another device's history). Kept
+    /// in step with the fields they read; never written.
+    public private(set) var clock: SyncClock?
+    public private(set) var millis: Int64?
+    public private(set) var dayDate: LocalDate?
+    public private(set) var slotTime: LocalTime?
+
+    private mutating func readStamp() {
+        clock = SyncClock(stamp)
+        millis = Self.stampMillis(stamp, device: device)
     }
 
     /// The keys ``init(_:)`` reads, by slot: a line's entries are walked once (``JSONObjectView/fields(_:)``)
@@ -174,6 +191,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
 
     public init(kind: Kind, medicine: String?) {
         id = ""; device = ""; stamp = ""; self.kind = kind.rawValue; knownKind = kind; self.medicine = medicine
+        readStamp()
     }
 
     /// `kind` when this dosebar knows it, read once: the applier asks it several times a line.
