@@ -145,7 +145,7 @@ public struct DayPlan: Sendable {
         for (index, m) in medications.enumerated() {
             if carry {
                 for slot in DayPlan.slots(of: m, on: yesterdayFrame ?? DayFrame(yesterday, zone: zone), zone: zone, events: latest,
-                                          courseEnd: courseEnds[m.id], following: (today, tomorrow))
+                                          courseEnd: courseEnds.isEmpty ? nil : courseEnds[m.id], following: (today, tomorrow))
                 where slot.tracked && slot.cutoff > start && (slot.event.map { $0.at >= start } ?? true) {
                     previous.append(slot)
                     previousOrder.append((slot.instant, ranks[index]))
@@ -159,9 +159,9 @@ public struct DayPlan: Sendable {
                 asNeeded.append((m, maxPerDay, minInterval, (extra[m.id] ?? []).sorted(), ranks[index]))
                 continue
             }
-            if let taken = extra[m.id] { extras.append((m, taken.sorted(), ranks[index])) }
+            if !extra.isEmpty, let taken = extra[m.id] { extras.append((m, taken.sorted(), ranks[index])) }
             if let pos = s.cyclePosition(on: date) { cycles.append((m, pos, ranks[index])) }
-            for slot in DayPlan.slots(of: m, on: today, zone: zone, events: latest, courseEnd: courseEnds[m.id],
+            for slot in DayPlan.slots(of: m, on: today, zone: zone, events: latest, courseEnd: courseEnds.isEmpty ? nil : courseEnds[m.id],
                                       following: following) {
                 if slot.tracked {
                     order.append((slot.instant, ranks[index]))
@@ -172,8 +172,11 @@ public struct DayPlan: Sendable {
             }
         }
         // By instant, then name and id (ranked once: comparing names for every pair was most of a year's history).
-        let sorted = order.indices.sorted { (order[$0].instant, order[$0].rank) < (order[$1].instant, order[$1].rank) }
-        self.slots = sorted.map { slots[$0] }
+        // (`order` itself sorted with each slot's index: a comparison reading two elements through
+        // their indices cost twice as much.)
+        var keyed = order.enumerated().map { (instant: $0.element.instant, rank: $0.element.rank, index: $0.offset) }
+        keyed.sort { ($0.instant, $0.rank, $0.index) < ($1.instant, $1.rank, $1.index) }
+        self.slots = keyed.map { slots[$0.index] }
         carried = previousOrder.indices.sorted { (previousOrder[$0].instant, previousOrder[$0].rank) < (previousOrder[$1].instant, previousOrder[$1].rank) }
             .map { previous[$0] }
         // As-needed medicines and cycles by name too: not by local row id, which differs between
