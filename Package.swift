@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(name: "CLinuxShim"),
         // sqlite3_db_config (variadic) for DoseStore: the same libsqlite3 GRDB links.
         .systemLibrary(name: "CSQLiteShim"),
-        .target(name: "DoseCore"),
+        .target(name: "DoseCore", dependencies: ["CLinuxShim"]),
         // The one home of POSIX file writing (atomic replace, EINTR, private mkdir, errno words).
         .target(name: "DoseFiles", dependencies: ["DoseCore"]),
         .target(
@@ -43,7 +43,7 @@ let package = Package(
         ),
         // What several test targets share: the seedable generator of the property, fault and sync suites.
         .target(name: "DoseTestSupport", path: "Tests/Support"),
-        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport"]),
+        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport", "CLinuxShim"]),
         .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore", "DoseTestSupport"]),
         .testTarget(name: "DoseFilesTests", dependencies: ["DoseFiles", "DoseTestSupport"]),
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport", "DoseTestSupport"]),

@@ -1,3 +1,4 @@
+import CLinuxShim
 import Dispatch
 import Foundation
 
@@ -15,7 +16,7 @@ public enum Parallel {
         private var waited = false
 
         public init(_ body: @escaping @Sendable () -> T) {
-            Thread.detachNewThread { [self] in
+            Parallel.detach { [self] in
                 value = body()
                 done.signal()
             }
@@ -39,7 +40,24 @@ public enum Parallel {
     /// only reference: `consume`): the thread that goes on does not pay for freeing a large value.
     public static func release<T>(_ value: consuming T) {
         let box = Box(value)
-        Thread.detachNewThread { box.value = nil }
+        detach { box.value = nil }
+    }
+
+    /// `body`, run on a new thread that starts on another CPU than `avoid` (this thread's) when
+    /// there is one (`shim_thread_start`: Linux put most new threads on their parent's CPU, and the
+    /// two took turns there while the other core idled); run here when no thread can be started.
+    static func detach(avoiding avoid: Int32 = shim_current_cpu(), _ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        let failed = shim_thread_start({ context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        }, context, avoid)
+        if failed != 0 { Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run() }
+    }
+
+    /// What a detached thread runs, kept alive until it has.
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
     /// A value handed to another thread to be let go.

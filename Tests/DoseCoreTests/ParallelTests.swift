@@ -1,9 +1,12 @@
+import CLinuxShim
 @testable import DoseCore
 import Foundation
+import Synchronization
 import Testing
 
-/// ``Parallel/Background`` hands its result over whole (``Parallel/Background/take()``), and
-/// ``Parallel/release(_:)`` frees a value on a thread other than the one that hands it over.
+/// ``Parallel/Background`` hands its result over whole (``Parallel/Background/take()``) and starts
+/// on another CPU than its caller's, free to use them all once started; ``Parallel/release(_:)``
+/// frees a value on a thread other than the one that hands it over.
 @Suite struct ParallelTests {
     /// Tells, when freed, on which thread it was.
     final class Tracked: @unchecked Sendable {
@@ -52,5 +55,26 @@ import Testing
         Parallel.release(Tracked(freed: { freed.record($0) }))
         let thread = try #require(freed.wait(), "never freed")
         #expect(pthread_equal(thread, pthread_self()) == 0, "freed on the thread that handed it over")
+    }
+
+    @Test("a new thread starts on another CPU than the one it avoids, then may use every CPU its caller may",
+          arguments: 0..<2)
+    func startsElsewhere(avoid: Int32) throws {
+        let allowed = shim_allowed_cpu_count()
+        try #require(allowed >= 1)
+        for _ in 0..<20 {
+            let seen = Mutex<(cpu: Int32, allowed: Int32)?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Parallel.detach(avoiding: avoid) {
+                seen.withLock { $0 = (shim_current_cpu(), shim_allowed_cpu_count()) }
+                done.signal()
+            }
+            try #require(done.wait(timeout: .now() + 10) == .success, "never ran")
+            let (cpu, widened) = try #require(seen.withLock { $0 })
+            if allowed > 1 {
+                #expect(cpu != avoid, "started on the CPU it was to avoid")
+            }
+            #expect(widened == allowed, "kept from \(allowed - widened) of its caller's CPUs")
+        }
     }
 }
