@@ -21,12 +21,14 @@ let package = Package(
         .systemLibrary(name: "CLinuxShim"),
         // sqlite3_db_config (variadic) for DoseStore: the same libsqlite3 GRDB links.
         .systemLibrary(name: "CSQLiteShim"),
+        // GRDB's statement authorizer behind a filter that skips the columns read (authorizer.c).
+        .target(name: "CSQLiteAuthorizer", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "DoseCore", dependencies: ["CLinuxShim"]),
         // The one home of POSIX file writing (atomic replace, EINTR, private mkdir, errno words).
         .target(name: "DoseFiles", dependencies: ["DoseCore"]),
         .target(
             name: "DoseStore",
-            dependencies: ["DoseCore", "DoseFiles", "CSQLiteShim", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["DoseCore", "DoseFiles", "CSQLiteShim", "CSQLiteAuthorizer", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "DoseExport", dependencies: ["DoseCore", "DoseFiles", "CJSONC"]),
         .target(
@@ -44,7 +46,7 @@ let package = Package(
         // What several test targets share: the seedable generator of the property, fault and sync suites.
         .target(name: "DoseTestSupport", path: "Tests/Support"),
         .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport", "CLinuxShim"]),
-        .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore", "DoseTestSupport"]),
+        .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore", "DoseTestSupport", "CSQLiteAuthorizer"]),
         .testTarget(name: "DoseFilesTests", dependencies: ["DoseFiles", "DoseTestSupport"]),
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport", "DoseTestSupport"]),
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),
