@@ -23,7 +23,9 @@ let package = Package(
         .systemLibrary(name: "CSQLiteShim"),
         // GRDB's statement authorizer behind a filter that skips the columns read (authorizer.c).
         .target(name: "CSQLiteAuthorizer", linkerSettings: [.linkedLibrary("sqlite3")]),
-        .target(name: "DoseCore", dependencies: ["CLinuxShim"]),
+        // Threads started off their caller's CPU; .bss made writable before a second thread runs.
+        .target(name: "CThreadShim"),
+        .target(name: "DoseCore", dependencies: ["CThreadShim"]),
         // The one home of POSIX file writing (atomic replace, EINTR, private mkdir, errno words).
         .target(name: "DoseFiles", dependencies: ["DoseCore"]),
         .target(
@@ -45,7 +47,7 @@ let package = Package(
         ),
         // What several test targets share: the seedable generator of the property, fault and sync suites.
         .target(name: "DoseTestSupport", path: "Tests/Support"),
-        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport", "CLinuxShim"]),
+        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport", "CThreadShim"]),
         .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore", "DoseTestSupport", "CSQLiteAuthorizer"]),
         .testTarget(name: "DoseFilesTests", dependencies: ["DoseFiles", "DoseTestSupport"]),
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport", "DoseTestSupport"]),

@@ -13,6 +13,8 @@
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <unistd.h>
 #include "CSQLiteAuthorizer.h"
 
 typedef int (*authorizer_fn)(void *, int, const char *, const char *, const char *, const char *);
@@ -31,7 +33,12 @@ int sqlite3_set_authorizer(sqlite3 *db, authorizer_fn authorize, void *arg) {
     set_authorizer_fn set = atomic_load_explicit(&real, memory_order_acquire);
     if (set == NULL) {
         set = (set_authorizer_fn)dlsym(RTLD_NEXT, "sqlite3_set_authorizer");
-        if (set == NULL) return SQLITE_ERROR;
+        if (set == NULL) {
+            /* GRDB ignores what this returns: it would go on with no authorizer at all, blind to
+               its transactions and schema changes. Stop instead (exit 70, internal error). */
+            fputs("dosebar: internal error: libsqlite3's sqlite3_set_authorizer not found\n", stderr);
+            _exit(70);
+        }
         atomic_store_explicit(&real, set, memory_order_release);
     }
     if (authorize != NULL && authorize != filtered) {

@@ -1,4 +1,4 @@
-import CLinuxShim
+import CThreadShim
 import Dispatch
 import Foundation
 
@@ -15,11 +15,29 @@ public enum Parallel {
         private var value: T?
         private var waited = false
 
-        public init(_ body: @escaping @Sendable () -> T) {
-            Parallel.detach { [self] in
-                value = body()
-                done.signal()
-            }
+        /// `body` on a thread of its own; run here, before this returns, when no thread can be
+        /// started.
+        public convenience init(_ body: @escaping @Sendable () -> T) {
+            self.init()
+            if !start(body) { run(body) }
+        }
+
+        /// `body` on a thread of its own; nil when no thread can be started (`body` not run), for
+        /// work that cannot run on the caller's thread (it waits for the caller).
+        public static func started(_ body: @escaping @Sendable () -> T) -> Background? {
+            let background = Background()
+            return background.start(body) ? background : nil
+        }
+
+        private init() {}
+
+        private func start(_ body: @escaping @Sendable () -> T) -> Bool {
+            Parallel.detach { [self] _ in run(body) }
+        }
+
+        private func run(_ body: () -> T) {
+            value = body()
+            done.signal()
         }
 
         /// Waits for `body` (the first time) and gives what it returned.
@@ -40,7 +58,7 @@ public enum Parallel {
     /// only reference: `consume`): the thread that goes on does not pay for freeing a large value.
     public static func release<T>(_ value: consuming T) {
         let box = Box(value)
-        detach { box.value = nil }
+        if !detach({ _ in box.value = nil }) { box.value = nil }
     }
 
     /// Makes this program's zero-initialised data writable, every page, before a second thread
@@ -55,19 +73,23 @@ public enum Parallel {
 
     /// `body`, run on a new thread that starts on another CPU than `avoid` (this thread's) when
     /// there is one (`shim_thread_start`: Linux put most new threads on their parent's CPU, and the
-    /// two took turns there while the other core idled); run here when no thread can be started.
-    static func detach(avoiding avoid: Int32 = shim_current_cpu(), _ body: @escaping @Sendable () -> Void) {
+    /// two took turns there while the other core idled), given the CPU it started on. False when
+    /// no thread could be started: `body` was not run.
+    @discardableResult
+    static func detach(avoiding avoid: Int32 = shim_current_cpu(),
+                       _ body: @escaping @Sendable (_ startedOn: Int32) -> Void) -> Bool {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        let failed = shim_thread_start({ context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        let failed = shim_thread_start({ context, cpu in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run(cpu)
         }, context, avoid)
-        if failed != 0 { Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run() }
+        if failed != 0 { Unmanaged<Body>.fromOpaque(context).release() }
+        return failed == 0
     }
 
     /// What a detached thread runs, kept alive until it has.
     private final class Body: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        let run: @Sendable (Int32) -> Void
+        init(_ run: @escaping @Sendable (Int32) -> Void) { self.run = run }
     }
 
     /// A value handed to another thread to be let go.

@@ -19,18 +19,17 @@ final class LogCopier: @unchecked Sendable {
 
     /// Copies started past `frames` pages of log, on a connection to `path`; the writer's commit
     /// past `truncatingPast` pages copies what is left and truncates the log (its busy timeout
-    /// `busyMilliseconds` put back after). Nil when a second connection or the signal cannot be
-    /// had (the writer then copies as before).
+    /// `busyMilliseconds` put back after). Nil when a second connection, the signal or a thread
+    /// cannot be had (the writer then copies as before).
     init?(path: String, frames: Int32, truncatingPast: Int32, busyMilliseconds: Int32) {
         guard let signal = dosebar_log_signal_new(frames, truncatingPast, busyMilliseconds) else { return nil }
         guard let connection = dosebar_sqlite3_open_copier(path) else {
             dosebar_log_signal_free(signal)
             return nil
         }
-        self.connection = connection
-        self.signal = signal
         let handles = Handles(connection: connection, signal: signal)
-        copying = Parallel.Background {
+        // Not run here when no thread can be had: it waits for signals only the writer sends.
+        guard let copying = Parallel.Background.started({
             var copies = 0
             while true {
                 let stop = dosebar_log_signal_wait(handles.signal) != 0
@@ -38,7 +37,14 @@ final class LogCopier: @unchecked Sendable {
                 copies += 1
                 if stop { return copies }
             }
+        }) else {
+            sqlite3_close_v2(connection)
+            dosebar_log_signal_free(signal)
+            return nil
         }
+        self.connection = connection
+        self.signal = signal
+        self.copying = copying
     }
 
     /// The connection and the signal, as the copying thread holds them.

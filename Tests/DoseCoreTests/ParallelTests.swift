@@ -1,4 +1,4 @@
-import CLinuxShim
+import CThreadShim
 @testable import DoseCore
 import Foundation
 import Synchronization
@@ -57,22 +57,23 @@ import Testing
         #expect(pthread_equal(thread, pthread_self()) == 0, "freed on the thread that handed it over")
     }
 
-    @Test("a new thread starts on another CPU than the one it avoids, then may use every CPU its caller may",
-          arguments: 0..<2)
+    @Test("a new thread starts on another CPU than the one it avoids (its caller's, CPU 0, CPU 1), then may use every CPU its caller may",
+          arguments: [-1, 0, 1] as [Int32])
     func startsElsewhere(avoid: Int32) throws {
         let allowed = shim_allowed_cpu_count()
         try #require(allowed >= 1)
         for _ in 0..<20 {
+            let avoiding = avoid < 0 ? shim_current_cpu() : avoid
             let seen = Mutex<(cpu: Int32, allowed: Int32)?>(nil)
             let done = DispatchSemaphore(value: 0)
-            Parallel.detach(avoiding: avoid) {
-                seen.withLock { $0 = (shim_current_cpu(), shim_allowed_cpu_count()) }
+            #expect(Parallel.detach(avoiding: avoiding) { startedOn in
+                seen.withLock { $0 = (startedOn, shim_allowed_cpu_count()) }
                 done.signal()
-            }
+            })
             try #require(done.wait(timeout: .now() + 10) == .success, "never ran")
             let (cpu, widened) = try #require(seen.withLock { $0 })
             if allowed > 1 {
-                #expect(cpu != avoid, "started on the CPU it was to avoid")
+                #expect(cpu != avoiding, "started on the CPU it was to avoid")
             }
             #expect(widened == allowed, "kept from \(allowed - widened) of its caller's CPUs")
         }
@@ -85,7 +86,8 @@ import Testing
         try #require(first != 0)
         // /proc/self/smaps: the mapping that holds .bss's first whole page (the page before may be
         // the end of the file's data).
-        let start = (first + 4095) & ~UInt(4095)
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (first + page - 1) & ~(page - 1)
         let smaps = try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)
         var inside = false
         var size: Int?, rss: Int?
