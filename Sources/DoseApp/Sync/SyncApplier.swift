@@ -161,7 +161,7 @@ struct SyncApplier {
             // A schedule held (stamped more than a day ahead) does not count: its medicine would arrive without one.
             for i in valid where lines[i].op.knownKind == .schedule {
                 let op = lines[i].op
-                if let gid = op.medicine, let millis = SyncOperation.stampMillis(op.stamp, device: op.device), !isHeld(millis) {
+                if let gid = op.medicine, let millis = op.millis, !isHeld(millis) {
                     scheduled.insert(gid)
                 }
             }
@@ -301,7 +301,7 @@ struct SyncApplier {
                     try w.deleteWaiting(operation: op.id)
                     continue
                 }
-                guard let stamp = SyncClock(op.stamp), let millis = SyncOperation.stampMillis(op.stamp, device: op.device),
+                guard let stamp = op.clock, let millis = op.millis,
                       !isHeld(millis) else { continue }
                 let done: Applied?
                 do {
@@ -522,7 +522,7 @@ struct SyncApplier {
     /// dosebar) the instant of its stamp, which the gate found well-formed.
     static func trackingStart(_ op: SyncOperation) -> Date? {
         if let start = op.trackedFrom { return start.date }
-        return SyncOperation.stampMillis(op.stamp, device: op.device).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        return op.millis.map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
     /// Tracking of medicine `id` starts no later than `start` (nil: from its first schedule day);

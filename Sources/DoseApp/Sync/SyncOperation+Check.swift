@@ -102,7 +102,7 @@ extension SyncOperation {
     private func check() throws {
         guard Self.isUUID(id) else { throw Refusal(reason: "id '\(LineHash.printable(id))' is not an operation id (a lowercase UUID)") }
         guard Self.isDevice(device) else { throw Refusal(reason: "device '\(LineHash.printable(device))' is not a device id") }
-        guard let millis = Self.stampMillis(stamp, device: device) else {
+        guard let millis else {
             throw Refusal(reason: "stamp '\(LineHash.printable(stamp))' is malformed (13 digits, '-', 5 digits, '-', the device)")
         }
         if let field = inexact.first { throw Refusal(reason: "\(field): an amount takes at most two decimals (hundredths)") }

@@ -328,7 +328,7 @@ public struct SyncService {
             w.reason = "its line cannot be read"
             return w
         }
-        let millis = SyncOperation.stampMillis(op.stamp, device: op.device) ?? 0
+        let millis = op.millis ?? 0
         let now = context.now.timeIntervalSince1970 * 1000
         if Double(millis) > now + Double(SyncApplier.holdMillis) {
             w.held = true

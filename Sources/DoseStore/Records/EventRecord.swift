@@ -124,14 +124,10 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         } else {
             return try EventRecord(indexed: row).event()
         }
-        let medicationID = row.int(1)
-        let slot = row.optionalInt(4).map {
-            SlotKey(medicationID: medicationID, date: LocalDate(dayNumber: Int(row.int(3))), time: LocalTime(minuteOfDay: Int($0)))
-        }
-        return DoseEvent(id: row.int(0), medicationID: medicationID, kind: kind, slot: slot,
-                         at: Date(timeIntervalSince1970: row.double(5)), loggedAt: Date(timeIntervalSince1970: row.double(6)),
-                         target: row.optionalInt(7), stockDelta: Amount(hundredths: Int(row.int(8))),
-                         timeKnown: row.int(9) != 0, overLimit: row.int(10) != 0)
+        return Self.event(kind: kind, id: row.int(0), medicationID: row.int(1), day: Int(row.int(3)),
+                          slotTime: row.optionalInt(4).map { Int($0) }, at: row.double(5), loggedAt: row.double(6),
+                          target: row.optionalInt(7), stockDelta: Int(row.int(8)), timeKnown: Int(row.int(9)),
+                          overLimit: Int(row.int(10)))
     }
 
     func event() throws -> DoseEvent {
@@ -139,10 +135,17 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
             throw DosebarError.badData("event #\(id ?? 0) has an unknown kind '\(self.kind)'; "
                 + "it was written by a newer dosebar — upgrade dosebar")
         }
+        return Self.event(kind: kind, id: id ?? 0, medicationID: medicationID, day: day, slotTime: slotTime, at: at,
+                          loggedAt: loggedAt, target: target, stockDelta: stockDelta, timeKnown: timeKnown, overLimit: overLimit)
+    }
+
+    /// The event of a row's columns, its kind known.
+    private static func event(kind: DoseEvent.Kind, id: Int64, medicationID: Int64, day: Int, slotTime: Int?, at: Double,
+                              loggedAt: Double, target: Int64?, stockDelta: Int, timeKnown: Int, overLimit: Int) -> DoseEvent {
         let slot = slotTime.map {
             SlotKey(medicationID: medicationID, date: LocalDate(dayNumber: day), time: LocalTime(minuteOfDay: $0))
         }
-        return DoseEvent(id: id ?? 0, medicationID: medicationID, kind: kind, slot: slot,
+        return DoseEvent(id: id, medicationID: medicationID, kind: kind, slot: slot,
                          at: Date(timeIntervalSince1970: at), loggedAt: Date(timeIntervalSince1970: loggedAt),
                          target: target, stockDelta: Amount(hundredths: stockDelta), timeKnown: timeKnown != 0, overLimit: overLimit != 0)
     }
