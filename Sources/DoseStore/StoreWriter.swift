@@ -183,8 +183,9 @@ public struct StoreWriter {
 
     /// Drops cached summaries of `date` and every later day (history changed there).
     public func invalidateSummaries(from date: LocalDate) throws {
-        try db.execute(sql: "DELETE FROM day_summary WHERE day >= ?", arguments: [date.dayNumber])
-        try db.execute(sql: "DELETE FROM day_outcome WHERE day >= ?", arguments: [date.dayNumber])
+        // Cached statements: every take runs them (its day is usually today, with nothing to delete).
+        try db.cachedStatement(sql: "DELETE FROM day_summary WHERE day >= ?").execute(arguments: [date.dayNumber])
+        try db.cachedStatement(sql: "DELETE FROM day_outcome WHERE day >= ?").execute(arguments: [date.dayNumber])
     }
 
     /// Keeps the outcomes of finished days judged in the zone named `zone`; outcomes judged in another
@@ -198,12 +199,13 @@ public struct StoreWriter {
         for o in outcomes { try statement.execute(arguments: [o.date.dayNumber, Data(o.bytes)]) }
     }
 
-    /// History changed on `day` as seen on `today`: a finished day's summary and every later one
-    /// are recomputed on the next load; today and later days have no summary yet.
+    /// History changed on `day`: its summary and outcome and every later one are recomputed on the
+    /// next load. Today and later days normally have none yet, but a clock that was once ahead
+    /// (DOSEBAR_NOW, a fast clock corrected since) summarised them as finished; kept, they would
+    /// contradict history once the clock reaches them again (issue 42), so they go too, whatever
+    /// `today` is.
     public func historyChanged(on day: LocalDate, today: LocalDate) throws {
-        if day < today { try invalidateSummaries(from: day); return }
-        // A clock set back (DOSEBAR_NOW, a replay) can find outcomes cached for its today or later.
-        try db.execute(sql: "DELETE FROM day_outcome WHERE day >= ?", arguments: [day.dayNumber])
+        try invalidateSummaries(from: day)
     }
 
     /// A medicine's schedule changed from `day` on (an edit, an archive, a resume): the day before
