@@ -105,7 +105,7 @@ public struct DoseRecorder {
                        in w: StoreWriter, _ journal: SyncJournal?) throws -> Recorded {
         let (m, slot, overLimit): (Medication, PlannedSlot?, Bool) = switch target {
         case .slot(let s): (s.medication, s, false)
-        case .extra(let m, let over): (m, nil, over)
+        case .extra(let m, let over): (m.on(day), nil, over)
         }
         var delta = Amount.zero
         let stored = try w.reader.stock(medicationID: m.id)

@@ -33,36 +33,93 @@ public struct MedicationService {
         }
     }
 
-    /// Changes the active medicine `name` names: `change` edits its details, `schedule` (if
-    /// given) builds the schedule in force from `effective` on out of the one in force then.
-    /// Returns the medicine and its new schedule.
+    /// Changes the active medicine `name` names: `change` edits its details (seeing the dose text
+    /// and amount in force on `effective`), `schedule` (if given) builds the schedule in force from
+    /// `effective` on out of the one in force then. A new dose text or amount is a dose version
+    /// from `effective` on (DESIGN §2 `edit`): the days before keep theirs. Returns the medicine and
+    /// its new schedule.
     public func edit(_ name: String, change: (inout Medication) -> Void, effective: LocalDate,
                      schedule: ((Schedule?) throws -> Schedule)?) throws -> (Medication, Schedule?) {
         try context.change(store) { scope in
             let w = scope.writer
-            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
+            let before = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
+            // The change sees the dose of its day, not the newest one.
+            let dosingBefore = before.dosing(on: effective)
+            var m = before.on(effective)
+            change(&m)
+            let dosing = Dosing(text: m.dose, perDose: m.perDose)
+            let first = before.versions.map(\.effective).min()
+            let doseChanged = dosing != dosingBefore && first != nil
             // A version before the first one would be overridden by it from its day on and decide
             // nothing (the days before are not the medicine's): refused, naming the first day (65:
             // a well-formed date that this medicine's data rules out, like an unknown name).
-            if schedule != nil, let first = m.versions.map(\.effective).min(), effective < first {
+            if schedule != nil, let first, effective < first {
                 throw DosebarError.badData(context.catalog.text("error.effective_before_start",
-                                                                ["name": m.name, "date": first.description]))
+                                                                ["name": before.name, "date": first.description]))
             }
-            let before = m
-            change(&m)
+            // A dose change alone before the first day (a medicine that starts later) is its dose from the start.
+            let doseFrom = max(effective, first ?? effective)
+            // The medicine's own dose is what versions without one of their own read (and what a
+            // device of an older dosebar shows): the new one once it is in force today.
+            if first != nil && (!doseChanged || doseFrom > context.today) {
+                m.dose = before.dose; m.perDose = before.perDose
+            }
+            m.versions = before.versions
             try w.updateMedication(m)
             let journal = try scope.journal()
-            guard let schedule else {
-                try journal?.edited(from: before, to: m, version: nil)
-                return (m, nil)
+            var written: [ScheduleVersion] = []
+            var new: Schedule?
+            if let schedule {
+                new = try schedule(before.schedule(on: effective) ?? before.currentSchedule)
             }
-            let new = try schedule(m.schedule(on: effective) ?? m.currentSchedule)
-            let version = ScheduleVersion(effective: effective, schedule: new)
-            try w.putVersion(medicationID: m.id, version)
-            try journal?.edited(from: before, to: m, version: version)
-            scope.scheduleChanged(on: effective)
-            return (m, new)
+            if doseChanged {
+                written = Self.doseVersions(before, dosing: dosing, from: doseFrom, schedule: new)
+            } else if let new {
+                // A schedule change keeps the dose in force on its day.
+                written = [ScheduleVersion(effective: effective, schedule: new, dosing: before.version(on: effective)?.dosing)]
+            }
+            for v in written { try w.putVersion(medicationID: m.id, v) }
+            try journal?.edited(from: before, to: m, versions: written)
+            if !written.isEmpty { scope.scheduleChanged(on: min(effective, doseFrom)) }
+            guard let stored = try w.reader.medication(id: m.id) else { throw DosebarError.internal("edit: \(m.name) is gone") }
+            return (stored, new)
         }
+    }
+
+    /// The versions a dose change from `effective` writes: every version without a dose of its own
+    /// gets the one it showed (the medicine's), so the days before keep it; a version on `effective`
+    /// (the one in force then, or `schedule`) gets `dosing`, and so does each later one up to the
+    /// first that already changes the dose (a change planned for a later day stays).
+    static func doseVersions(_ m: Medication, dosing: Dosing, from effective: LocalDate, schedule: Schedule?) -> [ScheduleVersion] {
+        let base = Dosing(text: m.dose, perDose: m.perDose)
+        var versions = m.versions.map { v -> ScheduleVersion in
+            var v = v
+            if v.dosing == nil { v.dosing = base }
+            return v
+        }
+        let changed = Set(m.versions.indices.filter { m.versions[$0].dosing == nil })
+        var out: [ScheduleVersion] = []
+        let old = m.dosing(on: effective)
+        var onDay = false
+        var replacing = true
+        for i in versions.indices {
+            var v = versions[i]
+            var touched = changed.contains(i)
+            if v.effective == effective {
+                onDay = true
+                if let schedule { v.schedule = schedule }
+                v.dosing = dosing
+                touched = true
+            } else if v.effective > effective && replacing {
+                if v.dosing == old { v.dosing = dosing; touched = true } else { replacing = false }
+            }
+            versions[i] = v
+            if touched { out.append(v) }
+        }
+        if !onDay, let s = schedule ?? m.version(on: effective)?.schedule ?? m.versions.first?.schedule {
+            out.append(ScheduleVersion(effective: effective, schedule: s, dosing: dosing))
+        }
+        return out.sorted { $0.effective < $1.effective }
     }
 
     /// Archives the medicine `name` names from today on; its history stays. Returns its name.
@@ -120,15 +177,18 @@ public struct MedicationService {
             if gapStart < today {
                 // Every version in force in the gap ends the day before it (the first from its first day).
                 let last = archivedOn
-                let inGap: [(LocalDate, Schedule?)] = [(gapStart, open.schedule(on: gapStart))]
-                    + m.versions.filter { $0.effective > gapStart && $0.effective < today }.map { ($0.effective, $0.schedule) }
-                for (effective, schedule) in inGap {
+                // (Each with the dose it had: a version rewritten here keeps its dose.)
+                let inGap: [(LocalDate, Schedule?, Dosing?)] = [(gapStart, open.schedule(on: gapStart), open.version(on: gapStart)?.dosing)]
+                    + m.versions.filter { $0.effective > gapStart && $0.effective < today }.map { ($0.effective, $0.schedule, $0.dosing) }
+                for (effective, schedule, dosing) in inGap {
                     guard var s = schedule else { continue }
                     if s.until.map({ $0 > last }) ?? true { s.until = last }
-                    versions.append(ScheduleVersion(effective: effective, schedule: s))
+                    versions.append(ScheduleVersion(effective: effective, schedule: s, dosing: dosing))
                 }
                 // From today: the schedule it had, as it was (its start, so a cycle keeps its days).
-                if let s = open.schedule(on: today) { versions.append(ScheduleVersion(effective: today, schedule: s)) }
+                if let s = open.schedule(on: today) {
+                    versions.append(ScheduleVersion(effective: today, schedule: s, dosing: open.version(on: today)?.dosing))
+                }
             }
             try w.updateMedication(open)
             for v in versions { try w.putVersion(medicationID: open.id, v) }

@@ -17,6 +17,8 @@ public struct DayOutcome: Sendable, Hashable {
         public var takenAt: LocalInstant?
         public var lateMinutes: Int?
         public var timeUnknown: Bool
+        /// Skipped after it had closed as missed (``PlannedSlot/decidedAfterClose``).
+        public var decidedAfterClose = false
     }
 
     /// An as-needed dose.
@@ -45,7 +47,7 @@ public struct DayOutcome: Sendable, Hashable {
 
 extension DayOutcome {
     /// The format's version: an outcome in another one is ignored (recomputed), never misread.
-    static let formatVersion: UInt8 = 3
+    static let formatVersion: UInt8 = 4
 
     /// The outcome as bytes for the store.
     public var bytes: [UInt8] {
@@ -58,7 +60,8 @@ extension DayOutcome {
             w.put(Int64(s.time.minuteOfDay))
             w.put(s.scheduled)
             w.put(UInt8(SlotStatus.allCases.firstIndex(of: s.status)!))
-            w.put(s.timeUnknown ? 1 as UInt8 : 0)
+            // Flags: 1 time not known, 2 skipped after it closed (version 4).
+            w.put((s.timeUnknown ? 1 as UInt8 : 0) | (s.decidedAfterClose ? 2 : 0))
             w.put(s.takenAt != nil ? 1 as UInt8 : 0)
             if let t = s.takenAt { w.put(t) }
             w.put(s.lateMinutes != nil ? 1 as UInt8 : 0)
@@ -89,7 +92,7 @@ extension DayOutcome {
         slots.reserveCapacity(n)
         for _ in 0..<n {
             guard let id = r.int64(), let minute = r.int(), (0..<1440).contains(minute), let scheduled = r.instant(),
-                  let code = r.byte(), Int(code) < SlotStatus.allCases.count, let unknown = r.byte(), let hasTaken = r.byte()
+                  let code = r.byte(), Int(code) < SlotStatus.allCases.count, let flags = r.byte(), flags < 4, let hasTaken = r.byte()
             else { return nil }
             var takenAt: LocalInstant?
             if hasTaken == 1 { guard let t = r.instant() else { return nil }; takenAt = t }
@@ -97,7 +100,7 @@ extension DayOutcome {
             var late: Int?
             if hasLate == 1 { guard let l = r.int() else { return nil }; late = l }
             slots.append(Slot(medicationID: id, time: LocalTime(minuteOfDay: minute), scheduled: scheduled, status: SlotStatus.allCases[Int(code)],
-                              takenAt: takenAt, lateMinutes: late, timeUnknown: unknown == 1))
+                              takenAt: takenAt, lateMinutes: late, timeUnknown: flags & 1 != 0, decidedAfterClose: flags & 2 != 0))
         }
         guard let extras = r.count() else { return nil }
         for _ in 0..<extras {

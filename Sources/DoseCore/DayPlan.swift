@@ -17,6 +17,14 @@ public struct PlannedSlot: Sendable {
     /// snapshot and no figure; only `--at`/`--slot` reach it.
     public var tracked = true
 
+    /// Skipped at an instant after its cut-off: the dose had closed as missed when the skip was
+    /// recorded (`skip --slot` the next day). It counts as skipped; history and the report say when
+    /// it was decided (DESIGN §2, `decided_after_close`).
+    public var decidedAfterClose: Bool {
+        guard let e = event, e.kind == .skipped else { return false }
+        return e.at > cutoff
+    }
+
     /// Status at `t` (DESIGN §3). Events logged for a time after `t` do not count yet.
     public func status(at t: Date) -> SlotStatus {
         if let e = event, e.at <= t {
@@ -156,10 +164,10 @@ public struct DayPlan: Sendable {
             if let until = s.until, date > until { continue }
             any = true
             if case let .asNeeded(maxPerDay, minInterval) = s.recurrence {
-                asNeeded.append((m, maxPerDay, minInterval, (extra[m.id] ?? []).sorted(), ranks[index]))
+                asNeeded.append((m.on(date), maxPerDay, minInterval, (extra[m.id] ?? []).sorted(), ranks[index]))
                 continue
             }
-            if !extra.isEmpty, let taken = extra[m.id] { extras.append((m, taken.sorted(), ranks[index])) }
+            if !extra.isEmpty, let taken = extra[m.id] { extras.append((m.on(date), taken.sorted(), ranks[index])) }
             if let pos = s.cyclePosition(on: date) { cycles.append((m, pos, ranks[index])) }
             for slot in DayPlan.slots(of: m, on: today, zone: zone, events: latest, courseEnd: courseEnds.isEmpty ? nil : courseEnds[m.id],
                                       following: following) {
@@ -197,6 +205,8 @@ public struct DayPlan: Sendable {
               !s.recurrence.isAsNeeded, s.occurs(on: date), !s.times.isEmpty else { return [] }
         let instants = s.times.map { frame.instant($0, zone: zone) }
         let after = nextSlot(of: m, in: following, zone: zone, courseEnd: courseEnd)
+        // The dose of this day's version: an earlier day keeps the dose it had (DESIGN §2 `edit`).
+        let dated = m.on(date)
         var out: [PlannedSlot] = []
         out.reserveCapacity(s.times.count)
         for (i, t) in s.times.enumerated() {
@@ -209,7 +219,7 @@ public struct DayPlan: Sendable {
             if let later { next = later }
             let event = events[key]
             let tracked = event != nil || m.trackedFrom.map { instants[i] >= $0 } ?? true
-            out.append(PlannedSlot(key: key, medication: m, instant: instants[i], window: s.window,
+            out.append(PlannedSlot(key: key, medication: dated, instant: instants[i], window: s.window,
                                    cutoff: PlannedSlot.cutoff(instant: instants[i], window: s.window, next: next),
                                    event: event, tracked: tracked))
         }

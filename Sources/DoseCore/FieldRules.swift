@@ -233,6 +233,7 @@ public enum FieldRules {
     public static func scheduleVersion(_ v: ScheduleVersion) throws(Violation) {
         try date(v.effective, field: "effective")
         try schedule(v.schedule)
+        if let d = v.dosing { try doseText(d.text); try perDose(d.perDose) }
     }
 
     /// Every field of a medicine a writer stores with it (name, texts, amounts, archive day, versions).

@@ -63,6 +63,8 @@ public struct SlotRecord: Sendable, Hashable {
     public var lateMinutes: Int?
     /// Taken, but the record it was imported from did not say when (`takenAt` is the scheduled time).
     public var timeUnknown = false
+    /// Skipped after it had closed as missed (`decided_after_close`).
+    public var decidedAfterClose = false
 }
 
 /// An as-needed dose: a row of `report --format csv` with status `as_needed`.
@@ -87,6 +89,8 @@ public struct DayRecord: Sendable, Hashable {
     public var timeUnknown = 0
     /// As-needed doses recorded with `--force` beyond a limit that day.
     public var overLimit = 0
+    /// Doses skipped after they had closed as missed, among `skipped` (`decided_after_close`).
+    public var decidedAfterClose = 0
 }
 
 /// What `stats` says of a set of slots (DESIGN §2): counts of known outcomes, and percent as in §3 Adherence.
@@ -196,13 +200,13 @@ public struct HistoryLedger: Sendable {
             guard let outcome = judged[d] ?? known[d] else { d = d.adding(days: 1); continue }
             for s in outcome.slots {
                 guard let m = byID[s.medicationID] else { continue }
-                slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, scheduled: s.scheduled,
+                slots.append(SlotRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dosing(on: d).text, scheduled: s.scheduled,
                                         time: s.time, status: s.status, takenAt: s.takenAt, lateMinutes: s.lateMinutes,
-                                        timeUnknown: s.timeUnknown))
+                                        timeUnknown: s.timeUnknown, decidedAfterClose: s.decidedAfterClose))
             }
             for a in outcome.asNeeded {
                 guard let m = byID[a.medicationID] else { continue }
-                asNeeded.append(AsNeededRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dose, takenAt: a.takenAt,
+                asNeeded.append(AsNeededRecord(date: d, medicationID: m.id, medication: m.name, dose: m.dosing(on: d).text, takenAt: a.takenAt,
                                                overLimit: a.overLimit, timeUnknown: a.timeUnknown))
             }
             if !outcome.resting.isEmpty { resting[d] = Set(outcome.resting) }
@@ -254,7 +258,8 @@ public struct HistoryLedger: Sendable {
             outcome.slots.append(DayOutcome.Slot(
                 medicationID: slot.key.medicationID, time: slot.key.time, scheduled: plan.local(slot.instant), status: status,
                 takenAt: status.isTaken ? slot.event.map { plan.local($0.at) } : nil, lateMinutes: late,
-                timeUnknown: status.isTaken && slot.event.map { !$0.timeKnown } == true))
+                timeUnknown: status.isTaken && slot.event.map { !$0.timeKnown } == true,
+                decidedAfterClose: status == .skipped && slot.decidedAfterClose))
             see(slot.key.medicationID)
         }
         for entry in plan.asNeeded {
@@ -305,6 +310,7 @@ public struct HistoryLedger: Sendable {
                 r.total += 1
                 figures.add(s)
                 if s.timeUnknown { r.timeUnknown += 1 }
+                if s.decidedAfterClose { r.decidedAfterClose += 1 }
             }
             r.taken = figures.taken; r.onTime = figures.onTime; r.late = figures.late; r.early = figures.early
             r.skipped = figures.skipped; r.missed = figures.missed

@@ -47,14 +47,75 @@ public struct Medication: Hashable, Sendable, Identifiable {
 
     /// The newest schedule version (what `list` shows).
     public var currentSchedule: Schedule? { versions.last?.schedule }
+
+    /// The version in force on `date` (archive aside): the last with `effective ≤ date`.
+    public func version(on date: LocalDate) -> ScheduleVersion? {
+        var found: ScheduleVersion?
+        for v in versions {
+            if v.effective <= date { found = v } else { break }
+        }
+        return found
+    }
+
+    /// The dose text and amount in force on `date` (DESIGN §2 `edit`: a dose change never rewrites
+    /// the past): the version's own, else this medicine's `dose` and `perDose` (a version written
+    /// before versions carried a dose, or by a device that did not know them). Before the first
+    /// version, the first one's.
+    public func dosing(on date: LocalDate) -> Dosing {
+        let base = Dosing(text: dose, perDose: perDose)
+        guard versions.contains(where: { $0.dosing != nil }) else { return base }
+        return (version(on: date) ?? versions.first)?.dosing ?? base
+    }
+
+    /// The doses in force over `days`, each with the days it held (consecutive versions of one
+    /// dose joined): one entry when the dose did not change.
+    public func dosings(in days: ClosedRange<LocalDate>) -> [(days: ClosedRange<LocalDate>, dosing: Dosing)] {
+        var out: [(days: ClosedRange<LocalDate>, dosing: Dosing)] = []
+        var start = days.lowerBound
+        var current = dosing(on: start)
+        for v in versions where v.effective > days.lowerBound && v.effective <= days.upperBound {
+            let next = dosing(on: v.effective)
+            guard next != current else { continue }
+            out.append((start...v.effective.adding(days: -1), current))
+            start = v.effective
+            current = next
+        }
+        out.append((start...days.upperBound, current))
+        return out
+    }
+
+    /// This medicine as of `date`: `dose` and `perDose` those in force that day. Every dose of a
+    /// day is shown, counted and subtracted with these.
+    public func on(_ date: LocalDate) -> Medication {
+        guard versions.contains(where: { $0.dosing != nil }) else { return self }
+        var m = self
+        let d = dosing(on: date)
+        m.dose = d.text; m.perDose = d.perDose
+        return m
+    }
+}
+
+/// A dose's text and amount ("500 mg", 1 tablet) as a schedule version holds them.
+public struct Dosing: Hashable, Sendable {
+    /// What one dose is, in words (`--dose`); nil for none.
+    public var text: String?
+    /// Stock units one dose uses (`--per-dose`).
+    public var perDose: Amount
+    public init(text: String?, perDose: Amount) {
+        self.text = text; self.perDose = perDose
+    }
 }
 
 /// A schedule that applies from `effective` until the next version's `effective`.
 public struct ScheduleVersion: Hashable, Sendable {
     public var effective: LocalDate
     public var schedule: Schedule
-    public init(effective: LocalDate, schedule: Schedule) {
+    /// The dose in force from `effective` on; nil: the medicine's (a version from before doses
+    /// were versioned).
+    public var dosing: Dosing?
+    public init(effective: LocalDate, schedule: Schedule, dosing: Dosing? = nil) {
         self.effective = effective
         self.schedule = schedule
+        self.dosing = dosing
     }
 }

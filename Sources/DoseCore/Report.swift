@@ -10,6 +10,9 @@ public struct Report: Sendable {
         public var asNeeded: Int
         /// The daily time most often taken late or missed (`stats`' `most_late_slot`).
         public var mostLateSlot: LocalTime?
+        /// The doses in force over the period with their days: more than one when the dose changed
+        /// in it (`medication` holds the last one's).
+        public var doses: [(days: ClosedRange<LocalDate>, dosing: Dosing)] = []
     }
 
     /// One week (Monday first) of the weekly adherence chart; `days` is its part inside the period.
@@ -35,8 +38,9 @@ public struct Report: Sendable {
         timezone = ledger.zone.identifier
         let figures = ledger.figuresByMedication(), counts = ledger.asNeededCounts(), mostLate = ledger.mostLateSlots()
         lines = ledger.medications.filter { medicationID == nil || $0.id == medicationID }.map { m in
-            Line(medication: m, schedule: m.schedule(on: ledger.days.upperBound) ?? m.currentSchedule,
-                 figures: figures[m.id] ?? Figures(), asNeeded: counts[m.id] ?? 0, mostLateSlot: mostLate[m.id])
+            Line(medication: m.on(ledger.days.upperBound), schedule: m.schedule(on: ledger.days.upperBound) ?? m.currentSchedule,
+                 figures: figures[m.id] ?? Figures(), asNeeded: counts[m.id] ?? 0, mostLateSlot: mostLate[m.id],
+                 doses: m.dosings(in: ledger.days))
         }
         overall = ledger.figures(medicationID: medicationID)
         days = ledger.dayRecords(medicationID: medicationID)
@@ -56,5 +60,5 @@ public struct Report: Sendable {
     }
 
     /// The doses taken late or missed, in time order (the report's list for the doctor).
-    public var troubled: [SlotRecord] { slots.filter { $0.status == .takenLate || $0.status == .missed } }
+    public var troubled: [SlotRecord] { slots.filter { $0.status == .takenLate || $0.status == .missed || $0.decidedAfterClose } }
 }

@@ -99,6 +99,7 @@ public struct SnapshotBuilder: Sendable {
     /// whether that is low; nil when its stock is not tracked. The snapshot and a take's
     /// confirmation line both judge it here.
     public static func stock(of m: Medication, on date: LocalDate) -> Snapshot.Stock? {
+        let m = m.on(date)
         guard let remaining = m.stock else { return nil }
         // In hundredths: a whole per-day amount divides exactly (3 ÷ (2 × 0.5) is 3 days, not 2.999…).
         let perDay = hundredthsPerDay(m, on: date)
@@ -113,6 +114,7 @@ public struct SnapshotBuilder: Sendable {
 
     /// ``unitsPerDay(_:on:)`` in hundredths of a unit (exact for a daily schedule).
     public static func hundredthsPerDay(_ m: Medication, on date: LocalDate) -> Double {
+        let m = m.on(date)
         guard let s = m.schedule(on: date) ?? m.currentSchedule, m.perDose > 0 else { return 0 }
         // In Double: a per-dose of 2^63 - 1 times three doses a day must not overflow.
         let perDay = Double(s.times.count) * Double(m.perDose.hundredths)

@@ -43,6 +43,7 @@ public struct HistoryCalendar {
     public func lines() -> [String] {
         guard let first = records.first?.day, let last = records.last?.day else { return [title] }
         let byDay = Dictionary(records.map { ($0.day, $0.state) }, uniquingKeysWith: { a, _ in a })
+        let decidedLate = Set(records.filter { $0.decidedAfterClose > 0 }.map(\.day))
         var out = [title + "  " + first.description + " – " + last.description]
         let header = catalog.weekdayCodes.map { code -> String in
             let name = catalog.language == "en" ? code.prefix(1).uppercased() + code.dropFirst() : code
@@ -62,21 +63,27 @@ public struct HistoryCalendar {
             }
             let cells = week.map { d -> String in
                 guard let state = byDay[d] else { return "    " }
-                return cell(d, state)
+                return cell(d, state, marked: decidedLate.contains(d))
             }
             out.append(pad(label, Self.labelWidth, right: false) + cells.joined(separator: " "))
             monday = monday.adding(days: 7)
         }
         out.append("")
         out.append(contentsOf: legend())
+        if !decidedLate.isEmpty { out.append(Self.mark + " " + catalog.text("history.decided_after_close")) }
         if duplicates > 0 { out.append(catalog.counted("history.duplicates", duplicates)) }
         return out.map(Self.trimmingTrailingSpaces)
     }
 
-    private func cell(_ d: LocalDate, _ state: HistoryState) -> String {
+    /// The mark before a day's number when a dose of it was skipped after it had closed as missed:
+    /// the day counts as complete, and the calendar does not let it pass for one taken in time.
+    static let mark = "*"
+
+    private func cell(_ d: LocalDate, _ state: HistoryState, marked: Bool) -> String {
         let number = pad(String(d.day), 2, right: true)
-        if color { return "\u{1B}[\(Self.background(state))m \(number)\(Self.letter(state))\u{1B}[0m" }
-        return " " + number + Self.letter(state)
+        let lead = marked ? Self.mark : " "
+        if color { return "\u{1B}[\(Self.background(state))m\(lead)\(number)\(Self.letter(state))\u{1B}[0m" }
+        return lead + number + Self.letter(state)
     }
 
     /// One legend line per two or three states, each `D word`, the letter coloured as its cells when in colour.

@@ -92,6 +92,7 @@ public enum HistoryJSON {
                         o.set("late_minutes", row.lateMinutes)
                         if row.timeUnknown { o.set("time_unknown", true) }
                         o.set("over_limit", row.overLimit)
+                        o.set("decided_after_close", row.decidedAfterClose)
                     }
                 }
             }
@@ -112,6 +113,8 @@ public enum HistoryJSON {
         if r.timeUnknown > 0 { o.set("time_unknown", r.timeUnknown) }
         // Likewise: as-needed doses forced beyond a limit (DESIGN §2), only on a day that has one.
         if r.overLimit > 0 { o.set("over_limit", r.overLimit) }
+        // Likewise: doses skipped after they had closed as missed (DESIGN §2 `skip --slot`), among `skipped`.
+        if r.decidedAfterClose > 0 { o.set("decided_after_close", r.decidedAfterClose) }
     }
 
     /// F = {adherence, on_time, taken, late, early, skipped, missed, mean_late_minutes}; percent as in §3 Adherence.

@@ -75,11 +75,22 @@ public enum MedicationList {
         }
     }
 
-    /// A schedule change that takes effect on a day to come (`edit --effective`).
+    /// A schedule or dose change that takes effect on a day to come (`edit --effective`), with
+    /// the dose text and amount from that day on.
     struct Pending: Encodable {
         var effective: String
         var schedule: ScheduleData
         var schedule_text: String
+        var dose: String?
+        var per_dose: Amount
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(effective, forKey: .effective); try c.encode(schedule, forKey: .schedule)
+            try c.encode(schedule_text, forKey: .schedule_text)
+            try c.encode(dose, forKey: .dose); try c.encode(per_dose, forKey: .per_dose)
+        }
+        enum CodingKeys: String, CodingKey { case effective, schedule, schedule_text, dose, per_dose }
     }
 
     /// A schedule version as data: `kind` (daily, weekdays, every_days, every_weeks, every_months,
@@ -125,7 +136,10 @@ public enum MedicationList {
 
     /// What `list` says of one medicine: the version shown, the changes to come, whether its course ended.
     struct Listing {
+        /// The medicine with the dose of the version shown.
         var medication: Medication
+        /// As stored: every version's dose.
+        var original: Medication
         var shown: ScheduleVersion?
         var pending: [ScheduleVersion]
         var archived: Bool
@@ -136,7 +150,10 @@ public enum MedicationList {
             // In force today; before the first day, the first; once archived, the newest.
             let shown = m.versions.last { $0.effective <= today && !archived } ?? (archived ? m.versions.last : m.versions.first)
             let pending = archived ? [] : m.versions.filter { $0.effective > today && $0.effective != shown?.effective }
-            medication = m
+            // The dose shown is the one in force on the version shown (today's, as a rule).
+            let day = archived ? (m.archivedOn ?? today).adding(days: -1) : max(today, shown?.effective ?? today)
+            medication = m.on(day)
+            original = m
             self.archived = archived
             self.shown = shown
             self.pending = pending
@@ -154,7 +171,9 @@ public enum MedicationList {
                    low_days: m.lowDays, archived: l.archived, ended: l.ended,
                    pending: l.pending.map { Pending(effective: $0.effective.description,
                                                     schedule: ScheduleData(schedule: $0.schedule, effective: $0.effective),
-                                                    schedule_text: $0.schedule.summary) },
+                                                    schedule_text: $0.schedule.summary,
+                                                    dose: l.original.dosing(on: $0.effective).text,
+                                                    per_dose: l.original.dosing(on: $0.effective).perDose) },
                    tracked_from: m.trackedFrom.map { ISO8601.format($0, offset: zone.offset(at: $0)) })
     }
 
@@ -180,10 +199,20 @@ public enum MedicationList {
         if m.stock != nil || m.perDose != 1 { parts.append(c.text("list.per_dose", ["amount": m.perDose.description])) }
         if let group = m.group { parts.append(c.text("list.group", ["group": group])) }
         var lines = [parts.joined(separator: " · ")]
+        var dosing = Dosing(text: m.dose, perDose: m.perDose)
         for v in l.pending {
             let times = v.schedule.times.map(\.description).joined(separator: ",")
-            let what = v.schedule.recurrence == s.recurrence && !times.isEmpty ? times
+            var what = v.schedule.recurrence == s.recurrence && !times.isEmpty ? times
                 : [c.describe(v.schedule), times].filter { !$0.isEmpty }.joined(separator: " ")
+            // A new dose from that day on, said with the schedule.
+            let next = l.original.dosing(on: v.effective)
+            if next != dosing {
+                var dose: [String] = []
+                if next.text != dosing.text { dose.append(c.text("list.pending_dose", ["dose": next.text ?? "-"])) }
+                if next.perDose != dosing.perDose { dose.append(c.text("list.pending_units", ["amount": next.perDose.description])) }
+                what += " · " + dose.joined(separator: " · ")
+                dosing = next
+            }
             lines.append(c.text("list.pending", ["date": v.effective.description, "schedule": what]))
         }
         if let note = m.note, !note.isEmpty { lines.append(c.text("list.note", ["note": note])) }

@@ -4,8 +4,9 @@ import Foundation
 /// `report --format csv`: RFC 4180, UTF-8, a header line, one row per slot in time order, then one
 /// row per as-needed dose (DESIGN §3 Reports).
 public enum ReportCSV {
+    /// Columns are only ever appended (`import csv` reads every earlier form by name).
     public static let header = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known",
-                                        "over_limit"]
+                                        "over_limit", "decided_after_close"]
 
     /// One row; nil fields are empty in CSV and `null` in JSON.
     public struct Row {
@@ -20,13 +21,15 @@ public enum ReportCSV {
         public var timeUnknown = false
         /// An as-needed dose recorded with `--force` beyond a limit.
         public var overLimit = false
+        /// Skipped after the dose had closed as missed (DESIGN §2 `skip --slot`).
+        public var decidedAfterClose = false
     }
 
     public static func rows(_ r: Report) -> [Row] {
         r.slots.map { s in
             Row(date: s.date.description, scheduled: s.scheduled.iso8601, medication: s.medication, dose: s.dose,
                 status: s.status.rawValue, takenAt: s.takenAt?.iso8601, lateMinutes: s.lateMinutes,
-                timeUnknown: s.timeUnknown)
+                timeUnknown: s.timeUnknown, decidedAfterClose: s.decidedAfterClose)
         } + r.asNeeded.map { d in
             Row(date: d.date.description, scheduled: nil, medication: d.medication, dose: d.dose,
                 status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil, timeUnknown: d.timeUnknown, overLimit: d.overLimit)
@@ -40,7 +43,8 @@ public enum ReportCSV {
         for row in rows(r) {
             let text = [row.date, row.scheduled ?? "", row.medication, row.dose ?? "", row.status, row.takenAt ?? ""]
             let cells = text.map { field(neutralised($0)) }
-                + [row.lateMinutes.map(String.init) ?? "", row.takenAt == nil ? "" : row.timeUnknown ? "false" : "true", row.overLimit ? "true" : "false"]
+                + [row.lateMinutes.map(String.init) ?? "", row.takenAt == nil ? "" : row.timeUnknown ? "false" : "true", row.overLimit ? "true" : "false",
+                   row.decidedAfterClose ? "true" : "false"]
             out += cells.joined(separator: ",") + "\r\n"
         }
         return out

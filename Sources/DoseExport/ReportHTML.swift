@@ -38,10 +38,13 @@ fileprivate struct ReportPage {
     let catalog: Catalog
     /// Short weekday names, Monday first (`Mon`, `월`).
     let weekdays: [String]
+    /// Days with a dose skipped after it had closed as missed: marked in the calendar.
+    let marked: Set<LocalDate>
 
     init(report: Report, catalog: Catalog) {
         self.report = report
         self.catalog = catalog
+        marked = Set(report.days.filter { $0.decidedAfterClose > 0 }.map(\.day))
         weekdays = catalog.text("report.weekdays").split(separator: " ").map(String.init)
     }
 
@@ -122,7 +125,17 @@ fileprivate struct ReportPage {
     private func medicineCell(_ line: Report.Line) -> Markup {
         let m = line.medication
         var parts = [el("span", ["class": "med-name"], text: m.name)]
-        if let dose = m.dose, !dose.isEmpty { parts.append(el("span", ["class": "dose"], text: dose)) }
+        if line.doses.count > 1 {
+            // The dose changed in the period: each with its days, so no earlier dose reads as the new one.
+            for span in line.doses {
+                let dose = span.dosing.text.flatMap { $0.isEmpty ? nil : $0 } ?? catalog.text("report.dose_units", ["amount": span.dosing.perDose.description])
+                let key = span.days.upperBound == report.to ? "report.dose_from" : "report.dose_until"
+                let day = span.days.upperBound == report.to ? span.days.lowerBound : span.days.upperBound
+                parts.append(el("span", ["class": "dose"], text: catalog.text(key, ["dose": dose, "date": longDate(day)])))
+            }
+        } else if let dose = m.dose, !dose.isEmpty {
+            parts.append(el("span", ["class": "dose"], text: dose))
+        }
         if let schedule = line.schedule { parts.append(el("span", ["class": "schedule"], text: describe(schedule))) }
         if let archived = m.archivedOn, archived <= report.to {
             parts.append(el("span", ["class": "stopped"], text: catalog.text("report.stopped", ["date": longDate(archived)])))
@@ -175,8 +188,16 @@ fileprivate struct ReportPage {
     private func dayCell(_ d: LocalDate, _ state: HistoryState?) -> Markup {
         let number = el("span", ["class": "n"], text: String(d.day))
         guard let state else { return el("td", ["class": "day out"], [number]) }
-        return el("td", ["class": "day s-" + state.rawValue, "data-day": d.description, "title": catalog.state(state)], [
+        // A dose skipped after it had closed as missed: marked, and said in the cell's title.
+        guard marked.contains(d) else {
+            return el("td", ["class": "day s-" + state.rawValue, "data-day": d.description, "title": catalog.state(state)], [
+                number, el("span", ["class": "k"], text: HistoryCalendar.letter(state)),
+            ])
+        }
+        return el("td", ["class": "day s-" + state.rawValue + " decided-late", "data-day": d.description,
+                         "title": catalog.state(state) + " · " + catalog.text("history.decided_after_close")], [
             number, el("span", ["class": "k"], text: HistoryCalendar.letter(state)),
+            el("span", ["class": "mark"], text: HistoryCalendar.mark),
         ])
     }
 
@@ -185,6 +206,8 @@ fileprivate struct ReportPage {
             el("li", [:], [el("span", ["class": "swatch s-" + s.rawValue], text: HistoryCalendar.letter(s)),
                           el("span", [:], text: catalog.state(s))])
         } + [el("li", [:], [el("span", ["class": "swatch out"], text: ""), el("span", [:], text: catalog.text("report.outside"))])]
+            + (marked.isEmpty ? [] : [el("li", [:], [el("span", ["class": "swatch mark"], text: HistoryCalendar.mark),
+                                                     el("span", [:], text: catalog.text("history.decided_after_close"))])])
         return el("ul", ["class": "legend"], items)
     }
 
@@ -202,6 +225,7 @@ fileprivate struct ReportPage {
         // A year can list thousands: the rows are appended to one string, with the words of a date, a
         // status and a name worked out once (the same markup `el` writes).
         var dates: [LocalDate: String] = [:], statuses: [SlotStatus: String] = [:], names: [String: String] = [:]
+        let changedDose = Set(report.lines.filter { $0.doses.count > 1 }.map(\.medication.id))
         func text(_ s: String) -> String { Markup.text(s).html }
         var body = "<tbody>"
         body.reserveCapacity(doses.count * 300)
@@ -210,12 +234,16 @@ fileprivate struct ReportPage {
         }
         for s in doses {
             let date = dates[s.date] ?? { let t = text(shortDate(s.date)); dates[s.date] = t; return t }()
-            let status = statuses[s.status] ?? {
-                let t = "<span class=\"badge\">" + text(catalog.status(s.status)) + "</span>"
-                statuses[s.status] = t
-                return t
-            }()
-            let name = names[s.medication] ?? { let t = text(s.medication); names[s.medication] = t; return t }()
+            let status = s.decidedAfterClose
+                ? "<span class=\"badge\">" + text(catalog.text("report.skipped_after_missed")) + "</span>"
+                : statuses[s.status] ?? {
+                    let t = "<span class=\"badge\">" + text(catalog.status(s.status)) + "</span>"
+                    statuses[s.status] = t
+                    return t
+                }()
+            // With its dose when the medicine's dose changed in the period: the dose of that day.
+            let label = changedDose.contains(s.medicationID) ? [s.medication, s.dose ?? ""].filter { !$0.isEmpty }.joined(separator: " ") : s.medication
+            let name = names[label] ?? { let t = text(label); names[label] = t; return t }()
             body.append("<tr class=\"st-"); body.append(s.status.rawValue); body.append("\">")
             cell("date", date)
             cell("time", s.time.description)

@@ -46,6 +46,9 @@ enum Schema {
         migrator.registerMigration("v12-event-kind-check") { db in
             try v12EventKindCheck(db)
         }
+        migrator.registerMigration("v14-dose-versions") { db in
+            try db.execute(sql: v14DoseVersions)
+        }
         return migrator
     }
 
@@ -381,6 +384,14 @@ extension Schema {
     /// change a check, "Making Other Kinds Of Table Schema Changes"), the schema version raised so
     /// every connection reads it again. The new rule is the old one, so no stored row breaks it. A
     /// table whose text does not hold the old check word for word is left as it is.
+    /// A schedule version carries the dose in force from its day on (DESIGN §2 `edit`): a dose
+    /// change from a date never rewrites the days before it. NULL `per_dose`: a version from before,
+    /// whose dose is the medicine's.
+    static let v14DoseVersions = """
+        ALTER TABLE schedule_version ADD COLUMN dose TEXT;
+        ALTER TABLE schedule_version ADD COLUMN per_dose INTEGER CHECK (per_dose IS NULL OR per_dose > 0);
+        """
+
     static func v12EventKindCheck(_ db: Database) throws {
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
         try db.execute(sql: "PRAGMA writable_schema = ON")

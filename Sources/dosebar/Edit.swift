@@ -9,13 +9,15 @@ struct Edit: ContextCommand {
         _superCommandName: "dosebar",
         abstract: "Change a medicine's schedule or details.",
         discussion: """
-        A schedule change takes effect from --effective (default today); days before it keep the \
-        schedule they had, so history, streaks and adherence stay as they were.
+        A schedule change, a new --dose or --per-dose takes effect from --effective (default \
+        today); days before it keep the schedule and dose they had, so history, reports, \
+        streaks, adherence and the stock of earlier doses stay as they were.
 
         Examples:
           $ dosebar edit Aspirin --at 09:00
           $ dosebar edit Aspirin --days mon,thu --effective 2026-12-01
           $ dosebar edit Metformin --stock 90 --dose "500 mg"
+          $ dosebar edit Metformin --dose "1000 mg" --effective 2026-12-06
           $ dosebar edit Vitamin --rename "Vitamin D3"
         """
     )
@@ -25,7 +27,7 @@ struct Edit: ContextCommand {
     @OptionGroup(title: "Details") var details: MedicationOptions
 
     @Option(name: .long, help: ArgumentHelp("New name.", valueName: "NEW")) var rename: String?
-    @Option(name: .long, help: ArgumentHelp("First day the schedule change applies (default today).", valueName: "YYYY-MM-DD"))
+    @Option(name: .long, help: ArgumentHelp("First day the schedule or dose change applies (default today).", valueName: "YYYY-MM-DD"))
     var effective: String?
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
@@ -35,7 +37,7 @@ struct Edit: ContextCommand {
         guard schedule.changesSchedule || details.changesSomething || rename != nil else {
             throw ValidationError(Catalog.english.text("usage.nothing_to_change"))
         }
-        if effective != nil && !schedule.changesSchedule {
+        if effective != nil && !schedule.changesSchedule && !details.changesDose {
             throw ValidationError(Catalog.english.text("usage.effective_alone"))
         }
     }
@@ -58,8 +60,13 @@ struct Edit: ContextCommand {
             let times = c.times(of: new)
             Output.line(c.text("cli.updated_schedule", ["name": m.name, "schedule": c.describe(new), "date": effectiveDate.description,
                                                         "times": times.isEmpty ? "" : c.text("cli.times", ["times": times])]))
-        } else {
+        } else if !details.changesDose {
             Output.line(c.text("cli.updated", ["name": m.name]))
+        }
+        if details.changesDose {
+            let d = m.dosing(on: max(effectiveDate, m.versions.first?.effective ?? effectiveDate))
+            Output.line(c.text("cli.updated_dose", ["name": m.name, "dose": d.text ?? "-", "amount": d.perDose.description,
+                                                    "date": max(effectiveDate, m.versions.first?.effective ?? effectiveDate).description]))
         }
     }
 }

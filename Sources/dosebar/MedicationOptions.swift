@@ -41,6 +41,9 @@ struct MedicationOptions: ParsableArguments {
         if let lowDays { m.lowDays = lowDays }
     }
 
+    /// A new dose text or amount: a dose version from `edit --effective` on.
+    var changesDose: Bool { dose != nil || perDose != nil }
+
     var changesSomething: Bool {
         dose != nil || group != nil || stock != nil || perDose != nil || lowDays != nil || note != nil
     }

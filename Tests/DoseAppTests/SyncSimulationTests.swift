@@ -72,7 +72,8 @@ struct SyncSimulationTests {
             var lines = meds.map { m in
                 "\(m.name)|\(m.dose ?? "-")|per \(m.perDose)|stock \(m.stock.map(String.init) ?? "-")|archived \(m.archivedOn?.description ?? "-")|"
                     + "tracked \(m.trackedFrom.map { String($0.timeIntervalSince1970) } ?? "-")|"
-                    + m.versions.map { "\($0.effective):\($0.schedule.times.map(\.description).joined(separator: ","))/\($0.schedule.recurrence)" }
+                    + m.versions.map { "\($0.effective):\($0.schedule.times.map(\.description).joined(separator: ","))/\($0.schedule.recurrence)"
+                        + ($0.dosing.map { " dose \($0.text ?? "-") per \($0.perDose)" } ?? "") }
                     .joined(separator: ";")
             }.sorted()
             lines += try r.events(days: days).map { e in
@@ -282,7 +283,9 @@ struct SyncSimulationTests {
         #expect(ha == hb, "\(ha)\n---\n\(hb)")
         let lines = ha.components(separatedBy: "\n")
         // Each detail is its own register: A's rename and B's dose both stay; B's schedule is later.
-        #expect(lines.contains { $0.hasPrefix("Aspirin Protect|100 mg|") && $0.contains("2026-11-23:09:00/daily") }, "\(ha)")
+        // B's dose is a dose version from the 23rd (DESIGN §2 `edit`): the days before keep none.
+        #expect(lines.contains { $0.hasPrefix("Aspirin Protect|-|") && $0.contains("2026-11-01:08:00/daily dose - per 1;")
+            && $0.contains("2026-11-23:09:00/daily dose 100 mg per 1") }, "\(ha)")
         #expect(lines.filter { $0.lowercased().hasPrefix("zinc|") }.count == 1, "\(ha)")
         #expect(lines.contains { $0.lowercased().hasPrefix("zinc|") && $0.contains("archived 2026-11-22") }, "\(ha)")
     }

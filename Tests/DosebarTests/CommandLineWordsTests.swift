@@ -97,7 +97,7 @@ struct CommandLineWordsTests {
             (["history", "--from", "2026-11-13", "--to", "2026-11-12"], ["2026-11-13", "2026-11-12"]),
             (["stats", "--days", "0"], ["--days", "3660"]),
             (["report", "--from", "2026-11-32"], ["--from", "'2026-11-32'"]),
-            (["edit", "Aspirin", "--dose", "1 tablet", "--effective", "2026-12-01"], ["--effective"]),
+            (["edit", "Aspirin", "--note", "with food", "--effective", "2026-12-01"], ["--effective"]),
         ]
         for (args, names) in cases {
             let english = try refusal(h, args), korean = try refusal(h, args, env: Self.korean)
@@ -207,7 +207,13 @@ struct CommandLineWordsTests {
         try h.ok("add", "Pill", "--at", "21:00", "--cycle", "21/7")
         try h.ok("add", "B12", "--at", "09:00", "--every", "2w")
         try h.ok("remove", "Ibuprofen")
+        // A dose change to come (issue 42): its pending entry carries dose and per_dose.
+        try h.ok("add", "Metformin", "--at", "08:00", "--dose", "500 mg")
+        try h.ok("edit", "Metformin", "--dose", "1000 mg", "--per-dose", "2", "--effective", "2027-01-10")
         let out = try h.ok("list", "--all", "--json").out
+        let metformin = try #require((try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]])?
+            .first { $0["name"] as? String == "Metformin" })
+        #expect((metformin["pending"] as? [[String: Any]])?.first?["dose"] as? String == "1000 mg")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]])
         let pill = try #require(rows.first { $0["name"] as? String == "Pill" }?["schedule"] as? [String: Any])
         #expect((pill["cycle"] as? [String: Any])?["active"] as? Int == 21 && pill["kind"] as? String == "cycle")

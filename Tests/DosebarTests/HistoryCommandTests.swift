@@ -26,10 +26,10 @@ import Testing
         #expect(lines[1].split(separator: " ") == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"])
         #expect(lines[2].split(separator: " ") == ["Nov", "2026", "16D", "17D", "18M", "19S", "20D", "21?"])
         #expect(!out.contains("\u{1B}["), "no colour into a pipe")
-        #expect(out.contains("D all taken") && out.contains("M missed") && out.contains("? not complete yet (today, or a dose still open)"))
+        #expect(out.contains("D done: every dose taken or skipped") && out.contains("M none taken, at least one missed") && out.contains("? not complete yet (today, or a dose still open)"))
         #expect(lines.allSatisfy { $0.count <= 80 })
         let ko = try h.ok("history", "--from", "2026-11-16", "--lang", "ko", now: Self.noon).out
-        #expect(ko.hasPrefix("전체  2026-11-16") && ko.contains("2026년 11월") && ko.contains("M 누락"))
+        #expect(ko.hasPrefix("전체  2026-11-16") && ko.contains("2026년 11월") && ko.contains("M 복용 없음, 누락 있음"))
     }
 
     @Test("--json per day; stats over N days next to the N before; report rows in CSV and JSON agree")
@@ -55,9 +55,9 @@ import Testing
         // max(10:00, min(11-19 08:00 − 2 h, 11-19 08:00)) = 11-19 06:00, 22 h = 1320 min after it.
         let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-18", "--to", "2026-11-19", now: Self.noon).out
         #expect(csv == """
-            date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit\r
-            2026-11-18,2026-11-18T08:00:00+09:00,Aspirin,"100 mg, with food",missed,,1320,,false\r
-            2026-11-19,2026-11-19T08:00:00+09:00,Aspirin,"100 mg, with food",skipped,,,,false\r
+            date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit,decided_after_close\r
+            2026-11-18,2026-11-18T08:00:00+09:00,Aspirin,"100 mg, with food",missed,,1320,,false,false\r
+            2026-11-19,2026-11-19T08:00:00+09:00,Aspirin,"100 mg, with food",skipped,,,,false,false\r
 
             """)
         let report = try #require(try h.ok("report", "--format", "json", "--from", "2026-11-16", now: Self.noon).json as? [String: Any])

@@ -525,9 +525,18 @@ class Model:
             state = "missed"
         else:
             state = "partial"
-        return {"day": d.isoformat(), "state": state, "total": total, "taken": taken,
-                "on_time": c["taken"], "late": c["taken_late"], "early": c["taken_early"],
-                "skipped": c["skipped"], "missed": c["missed"]}
+        row = {"day": d.isoformat(), "state": state, "total": total, "taken": taken,
+               "on_time": c["taken"], "late": c["taken_late"], "early": c["taken_early"],
+               "skipped": c["skipped"], "missed": c["missed"]}
+        # Skips recorded after their dose closed as missed (DESIGN §2 skip --slot): only when there is one.
+        late_skips = sum(1 for s, st, e in js if self.decided_after_close(s, st, e))
+        if late_skips:
+            row["decided_after_close"] = late_skips
+        return row
+
+    def decided_after_close(self, s, st, e) -> bool:
+        """A skip recorded at an instant after the slot's cut-off: it had closed as missed."""
+        return st == "skipped" and e is not None and e.at > self.cutoff(s)
 
     def streak(self, now: datetime):
         """(current, today, doubtful) of DESIGN §3 Streak. `doubtful`: a day of the chain is both
@@ -658,18 +667,20 @@ class Model:
                              "dose": self.meds[s.med].dose, "status": st,
                              "taken_at": self.iso(e.at) if st in TAKEN else None,
                              "late_minutes": self.late_minutes(s, st, e),
-                             "time_known": True if st in TAKEN else None, "over_limit": False})
+                             "time_known": True if st in TAKEN else None, "over_limit": False,
+                             "decided_after_close": self.decided_after_close(s, st, e)})
         extra = [e for e in self.events if e.kind == "as_needed" and not e.undone and e.at <= now
                  and d1 <= self.local_date(e.at) <= d2]
         extra.sort(key=lambda e: (e.at, e.med))
         for e in extra:
             rows.append({"date": self.local_date(e.at).isoformat(), "scheduled": None, "medication": e.med,
                          "dose": self.meds[e.med].dose, "status": "as_needed", "taken_at": self.iso(e.at),
-                         "late_minutes": None, "time_known": True, "over_limit": e.over_limit})
+                         "late_minutes": None, "time_known": True, "over_limit": e.over_limit,
+                         "decided_after_close": False})
         return rows
 
     CSV_HEADER = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known",
-                  "over_limit"]
+                  "over_limit", "decided_after_close"]
 
     def report_csv_rows(self, d1: date, d2: date, now: datetime) -> list[list[str]]:
         out = [list(self.CSV_HEADER)]

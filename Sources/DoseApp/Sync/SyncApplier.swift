@@ -408,7 +408,9 @@ struct SyncApplier {
             guard let text = op.effective, let effective = LocalDate(text), let schedule = op.schedule?.schedule else { return nil }
             let field = SyncMerge.versionRegister(effective: effective)
             if try later(op, id, field) {
-                try w.putVersion(medicationID: id, ScheduleVersion(effective: effective, schedule: schedule))
+                // A line of an older dosebar has no `per_dose`: the version keeps the medicine's dose.
+                try w.putVersion(medicationID: id, ScheduleVersion(effective: effective, schedule: schedule,
+                                                                   dosing: op.perDose.map { Dosing(text: op.dose, perDose: $0) }))
                 try w.setRegister(medicationID: id, field: field, stamp: op.stamp)
                 touch(id, min(effective, schedule.start).adding(days: -1))
             }

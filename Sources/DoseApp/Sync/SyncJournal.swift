@@ -79,8 +79,8 @@ public final class SyncJournal {
     }
 
     /// `edit`: the details that changed (a rename among them), stock and archive when they changed,
-    /// the new schedule version.
-    public func edited(from old: Medication, to new: Medication, version: ScheduleVersion?) throws {
+    /// the schedule versions it wrote (a new schedule, or the versions a dose change gave a dose).
+    public func edited(from old: Medication, to new: Medication, versions: [ScheduleVersion]) throws {
         let gid = try gid(of: new)
         let changed = SyncRegister.details.filter { $0.differs(old, new) }
         if !changed.isEmpty {
@@ -91,7 +91,7 @@ public final class SyncJournal {
         }
         if old.stock != new.stock { try stockSet(new, to: new.stock) }
         if old.archivedOn != new.archivedOn { try archived(new) }
-        if let version { try scheduled(new.id, gid, version) }
+        for v in versions { try scheduled(new.id, gid, v) }
     }
 
     /// `remove` (or an edit that archived): the archive day.
@@ -210,6 +210,9 @@ public final class SyncJournal {
         var op = SyncOperation(kind: .schedule, medicine: gid)
         op.effective = v.effective.description
         op.schedule = SyncSchedule(v.schedule)
+        // The version's own dose (a line without `per_dose` keeps the medicine's).
+        op.dose = v.dosing?.text
+        op.perDose = v.dosing?.perDose
         let stored = try append(op)
         try w.setRegister(medicationID: id, field: SyncMerge.versionRegister(effective: v.effective), stamp: stored.stamp)
     }

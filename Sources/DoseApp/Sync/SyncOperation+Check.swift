@@ -149,6 +149,9 @@ extension SyncOperation {
             for t in s.times { _ = try Self.time(t, "schedule.times") }
             for d in s.weekdays ?? [] where !(1...7).contains(d) { throw Refusal(reason: "schedule.weekdays has \(d) (1 = Monday … 7 = Sunday)") }
             do { try FieldRules.schedule(parsed) } catch { throw Refusal(reason: "schedule \(error.field): \(error.reason)") }
+            // The version's dose (absent on a line of an older dosebar).
+            try FieldRules.doseText(dose)
+            if let perDose { try FieldRules.perDose(perDose) }
         case .stock:
             if let stock { try FieldRules.stock(stock) }
         case .refill:

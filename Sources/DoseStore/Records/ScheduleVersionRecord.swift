@@ -11,6 +11,7 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
     enum CodingKeys: String, CodingKey {
         case medicationID = "medication_id", effective, kind, paramA = "param_a", paramB = "param_b"
         case weekdayMask = "weekday_mask", times, window = "window_seconds", start = "start_day", until = "until_day"
+        case dose, perDose = "per_dose"
     }
 
     enum Columns {
@@ -29,6 +30,10 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
     var window: Int
     var start: Int
     var until: Int?
+    /// The dose text from `effective` on (migration v14-dose-versions); meaningful only with `perDose`.
+    var dose: String?
+    /// Hundredths of a unit; nil: the version has no dose of its own (the medicine's applies).
+    var perDose: Int?
 
     init(medicationID: Int64, _ v: ScheduleVersion) {
         self.medicationID = medicationID
@@ -43,10 +48,12 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
         window = s.window
         start = s.start.dayNumber
         until = s.until?.dayNumber
+        dose = v.dosing?.text
+        perDose = v.dosing?.perDose.hundredths
     }
 
     /// The columns `init(indexed:)` reads, in its order (the queries of ``StoreReader``).
-    static let indexedColumns = "v.medication_id, v.effective, v.kind, v.param_a, v.param_b, v.weekday_mask, v.times, v.window_seconds, v.start_day, v.until_day"
+    static let indexedColumns = "v.medication_id, v.effective, v.kind, v.param_a, v.param_b, v.weekday_mask, v.times, v.window_seconds, v.start_day, v.until_day, v.dose, v.per_dose"
 
     /// A row of `indexedColumns`, read by position (see ``MedicationRecord/init(indexed:)``).
     init(indexed row: Row) throws {
@@ -60,6 +67,8 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
         window = try row.decode(atIndex: 7)
         start = try row.decode(atIndex: 8)
         until = try row.decode(atIndex: 9)
+        dose = try row.decode(atIndex: 10)
+        perDose = try row.decode(atIndex: 11)
     }
 
     /// The domain value; throws `badData` for a row this version of dosebar cannot understand.
@@ -86,6 +95,7 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
         }
         let schedule = Schedule(recurrence: recurrence, times: parsed, window: window,
                                 start: LocalDate(dayNumber: start), until: until.map(LocalDate.init(dayNumber:)))
-        return ScheduleVersion(effective: LocalDate(dayNumber: effective), schedule: schedule)
+        return ScheduleVersion(effective: LocalDate(dayNumber: effective), schedule: schedule,
+                               dosing: perDose.map { Dosing(text: dose, perDose: Amount(hundredths: $0)) })
     }
 }
