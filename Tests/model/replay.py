@@ -257,8 +257,8 @@ class Replay:
             W, T = s.window, s.at
             C = m.cutoff(s)
             b = r.choices(["take", "late", "early", "click", "skip", "backdate", "slot_backdate", "catchup",
-                           "after_close", "missed"],
-                          [34, 12, 6, 9, 6, 8, 4, 4, 3, 14])[0]
+                           "after_close", "skip_after_close", "missed"],
+                          [34, 12, 6, 9, 6, 8, 4, 4, 3, 3, 11])[0]
             if s.time >= "22:00" and r.random() < 0.4:
                 b = "after_midnight"            # a bedtime dose taken after midnight (issue 21)
             later = lambda x: max(x, not_before + hm(r.randint(0, 10)))
@@ -278,6 +278,9 @@ class Replay:
             elif b == "after_close":
                 # Just after the cut-off: `take NAME` is the next dose (or refused), never this one.
                 self.push(later(C + hm(r.randint(0, 30))), "cmd", {"kind": "take", "name": name})
+            elif b == "skip_after_close":
+                # `skip --slot` of a dose that closed as missed (issue 42): a skip, marked decided_after_close.
+                self.push(later(C + hm(r.randint(1, 600))), "cmd", {"kind": "skip", "name": name, "slot": (d, s.time)})
             elif b == "early":
                 x = later(T - hm(W + r.randint(1, 240)))
                 dated = m.local_date(x) != d or r.random() < 0.3
@@ -567,8 +570,10 @@ class Replay:
 
     DAY_KEYS = ["day", "state", "total", "taken", "on_time", "late", "early", "skipped", "missed"]
     F_KEYS = ["adherence", "on_time", "taken", "late", "early", "skipped", "missed", "mean_late_minutes"]
-    SLOT_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "over_limit"]
-    CSV_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known", "over_limit"]
+    SLOT_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "over_limit",
+                 "decided_after_close"]
+    CSV_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known", "over_limit",
+                "decided_after_close"]
     RMED_KEYS = ["name", "dose", "adherence", "on_time", "taken", "late", "early", "skipped", "missed", "as_needed"]
 
     def checks(self, now: datetime, label: str):
