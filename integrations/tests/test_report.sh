@@ -216,7 +216,7 @@ for lang in en ko; do
     else
         result FAIL report-$lang-pages "$n PNG pages of ${pages:-?}; blank: ${blank[*]:-none}"
     fi
-    # The calendar's colours printed (print-color-adjust): "all taken" green and "missed" red cells on page 1.
+    # The calendar's colours printed (print-color-adjust): "done" green and "missed" red cells on page 1.
     p1=$(ls "$ARTIFACTS"/report-$lang-page-*1.png 2>/dev/null | head -n1)
     green=$(color_pixels "$p1" 100000x100000+0+0 '#a8dfb7' 2>/dev/null) red=$(color_pixels "$p1" 100000x100000+0+0 '#f4a9a2' 2>/dev/null)
     if [ "${green:-0}" -gt 200 ] && [ "${red:-0}" -gt 50 ]; then
@@ -233,10 +233,10 @@ text_of en >"$WORK/en.txt"; text_of ko >"$WORK/ko.txt"
 # Thu 2026-10-01 to Sun 2026-11-22 is 53 days.
 want_en=("Medication report" "Thu 1 Oct 2026 – Sun 22 Nov 2026 (53 days)" "Time zone: Asia/Seoul"
          "Generated on Sun 22 Nov 2026 at 21:30" "Medicines" "Calendar" "Weekly adherence" "Missed and late doses"
-         "Oct 2026" "Nov 2026" "all taken" "some missed" "outside the period" "taken late" "daily at 08:00, 20:00")
+         "Oct 2026" "Nov 2026" "every dose taken" "some missed" "outside the period" "taken late" "daily at 08:00, 20:00")
 want_ko=("복약 보고서" "2026년 10월 1일 (목) – 2026년 11월 22일 (일) (53일)" "시간대: Asia/Seoul"
          "2026년 11월 22일 (일) 21:30 작성" "약별 복용 현황" "달력" "주별 복용률" "누락되거나 늦은 복용"
-         "2026년 10월" "2026년 11월" "모두 복용" "일부 누락" "기간 밖" "늦게 복용" "매일 08:00, 20:00")
+         "2026년 10월" "2026년 11월" "완료:" "일부 누락" "기간 밖" "늦게 복용" "매일 08:00, 20:00")
 for lang in en ko; do
     declare -n want=want_$lang
     absent=()
