@@ -62,3 +62,53 @@ struct ClickSafetyEndToEndTests {
         #expect(try stock() == once)
     }
 }
+
+/// `dosebar --lang en list`: global options before the command (issue 42).
+@Suite("global options anywhere")
+struct GlobalOptionsAnywhereTests {
+    @Test("--db, --dir, --lang, --config and --color before the command work as after it")
+    func beforeTheCommand() throws {
+        let h = Harness(now: "2026-11-22T08:05:00+09:00")
+        defer { try? FileManager.default.removeItem(atPath: h.root) }
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        let list = try h.ok("--lang", "en", "list")
+        #expect(list.out.contains("Aspirin") && list.err.isEmpty, "\(list.out) \(list.err)")
+        #expect(list.out == (try h.ok("list", "--lang", "en")).out)
+
+        // Another database, named before the command (both spellings): the harness's is not touched.
+        let other = h.root + "/data/other.sqlite"
+        try h.ok("--db", other, "add", "Zinc", "--at", "09:00")
+        let today = try h.ok("--db", other, "today")
+        #expect(today.out.contains("Zinc") && !today.out.contains("Aspirin"), "\(today.out)")
+        let took = try h.ok("--db=\(other)", "take", "Zinc")
+        #expect(took.out.contains("Zinc"), "\(took.out)")
+        #expect(try Fault.sql(other, "SELECT count(*) FROM event") == "1")
+        #expect(try Fault.sql(h.db, "SELECT count(*) FROM event") == "0")
+
+        // --dir and --lang before a command, and before a two-word command.
+        let dir = h.root + "/elsewhere"
+        #expect(try h.ok("--dir", dir, "--lang", "ko", "status").out == (try h.ok("status", "--dir", dir, "--lang", "ko")).out)
+        try h.ok("--dir", dir, "export")
+        #expect(FileManager.default.fileExists(atPath: dir + "/waybar.json"))
+        let korean = try h.ok("--dir", dir, "--lang", "ko", "today").out
+        let ko = try h.ok("today", "--lang", "ko").out, en = try h.ok("today", "--lang", "en").out
+        #expect(korean == ko && korean != en, "\(korean)")
+        let config = h.root + "/config.toml"
+        try "".write(toFile: config, atomically: true, encoding: .utf8)
+        // Parsed as `sync status` (which says sync is not set up), not as `today` with stray words.
+        let sync = try h.run("--config", config, "--color", "never", "sync", "status")
+        #expect(sync.err.contains("sync is not set up"), "\(sync.err)")
+        #expect(try h.run("--color=never", "history").status == 0)
+
+        // Alone, they still mean `today`; help and the version still print.
+        let bare = try h.ok("--db", other)
+        let named = try h.ok("--db", other, "today").out
+        #expect(bare.out == named && bare.out.contains("Zinc"), "\(bare.out)")
+        #expect(try h.ok("--lang", "en", "--help").out.contains("USAGE"))
+        #expect(try h.ok("--version").status == 0)
+        #expect(try h.ok("-h").out.contains("USAGE"))
+        #expect(try h.ok("--lang", "en", "take", "--help").out.contains("--next"))
+        // A missing value is still a usage error, not a command.
+        #expect(try h.run("list", "--lang").status == 64)
+    }
+}
