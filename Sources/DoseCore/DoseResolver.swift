@@ -55,16 +55,23 @@ public enum DoseResolver {
     /// it is next due. Never two doses: a forgotten slot that closed is missed, not caught up.
     /// `following` is asked only when no slot of the day (or carried) is open or to come: the next
     /// day's slots come after all of those, and are never open within the day.
+    /// A slot with a dose is never picked again, even one logged for a time after `now` (a clock
+    /// that stepped back): when it is the one this take would pick, exit 65 naming that dose.
     public static func target(for m: Medication, plan: DayPlan, following: () throws -> DayPlan? = { nil }, now: Date,
                               allowExtra: Bool, force: Bool = false, catalog: Catalog = .english) throws -> Target {
         var mine = slots(of: m, plan: plan, following: nil)
-        if let open = mine.first(where: { $0.isOpen(at: now) }) { return .slot(open) }
-        var upcoming = mine.first { $0.status(at: now) == .upcoming }
+        if let open = mine.first(where: { $0.isFree(at: now) }) { return .slot(open) }
+        var upcoming = mine.first { $0.event == nil && $0.status(at: now) == .upcoming }
         if upcoming == nil, let following = try following() {
             mine = slots(of: m, plan: plan, following: following)
-            upcoming = mine.first { $0.status(at: now) == .upcoming }
+            upcoming = mine.first { $0.event == nil && $0.status(at: now) == .upcoming }
         }
         if let soon = upcoming, soon.instant.timeIntervalSince(now) <= Double(soon.window) { return .slot(soon) }
+        if let taken = mine.first(where: {
+            $0.isResolvedLater(than: now) && now < $0.cutoff && $0.instant.timeIntervalSince(now) <= Double($0.window)
+        }) {
+            throw resolved(taken, plan: plan, today: plan.zone.date(of: now), catalog: catalog)
+        }
         if allowExtra, let item = plan.asNeeded.first(where: { $0.medication.id == m.id }) {
             if let refusal = limitRefusal(m, item.maxPerDay, item.minInterval, taken: item.taken.filter { $0 <= now },
                                           now: now, plan: plan, catalog: catalog) {
@@ -211,7 +218,10 @@ public enum DoseResolver {
 
     /// `take` with no names (a bar click, a notification's "Taken"): each medicine's open slot, one
     /// per medicine whatever day it belongs to; with `next`, when none is open at all, every slot at
-    /// the earliest upcoming time today (one per medicine). `at`: as it was then, of slots not resolved since.
+    /// the earliest upcoming time today whose window has opened (T − W ≤ now; one per medicine):
+    /// a double-click at 08:01 never takes the 18:00 dose. `at`: as it was then, of slots not
+    /// resolved since. A slot with a dose logged for a time after `now` (a clock that stepped back)
+    /// is open by the clock but never taken again: it holds its medicine's turn and is left out.
     public static func dueSlots(plan: DayPlan, now: Date, next: Bool) -> [PlannedSlot] {
         var seen = Set<Int64>()
         let open = (plan.carried + plan.slots).filter { $0.event.map { $0.at > now } ?? true && $0.instant <= now && now < $0.cutoff }
@@ -221,7 +231,9 @@ public enum DoseResolver {
         let order = Dictionary((plan.carried + plan.slots).enumerated().map { ($1.key, $0) }) { a, _ in a }
         let due = open.filter { $0.event == nil }.sorted { order[$0.key]! < order[$1.key]! }
         if !due.isEmpty || !next || !open.isEmpty { return due }
-        let upcoming = plan.slots.filter { $0.status(at: now) == .upcoming }
+        let upcoming = plan.slots.filter {
+            $0.event == nil && $0.status(at: now) == .upcoming && $0.instant.addingTimeInterval(-Double($0.window)) <= now
+        }
         guard let first = upcoming.first else { return [] }
         var once = Set<Int64>()
         return upcoming.filter { $0.instant == first.instant && once.insert($0.key.medicationID).inserted }
@@ -245,7 +257,7 @@ public enum DoseResolver {
                         : catalog.text("confirm.slot.date", ["time": local.clock, "date": day.description])
                     throw DosebarError.badData(catalog.text("error.nothing_open_at", ["when": when]))
                 }
-                throw nothingDue(plan: plan, at: when, catalog: catalog)
+                throw nothingDue(plan: plan, following: try following(), at: when, catalog: catalog)
             }
             return slots.map { .slot($0) }
         }
@@ -275,8 +287,15 @@ public enum DoseResolver {
     /// `skip NAME` with no `--at`: its open dose (whatever day), else its next one today.
     public static func skipTarget(for m: Medication, plan: DayPlan, now: Date, catalog: Catalog = .english) throws -> Target {
         let mine = slots(of: m, plan: plan, following: nil)
-        if let s = mine.first(where: { $0.isOpen(at: now) }) ?? mine.first(where: { $0.status(at: now) == .upcoming && $0.key.date == plan.date }) {
+        if let s = mine.first(where: { $0.isFree(at: now) })
+            ?? mine.first(where: { $0.event == nil && $0.status(at: now) == .upcoming && $0.key.date == plan.date }) {
             return .slot(s)
+        }
+        // Resolved by a dose logged for a later time (a clock that stepped back): not skipped over it.
+        if let taken = mine.first(where: {
+            $0.isResolvedLater(than: now) && ($0.isOpen(at: now) || $0.status(at: now) == .upcoming && $0.key.date == plan.date)
+        }) {
+            throw resolved(taken, plan: plan, today: plan.zone.date(of: now), catalog: catalog)
         }
         if let early = plan.untracked.first(where: { $0.key.medicationID == m.id && $0.isOpen(at: now) }) {
             throw untracked(early, plan: plan, verb: "skip", catalog: catalog)
@@ -285,12 +304,31 @@ public enum DoseResolver {
                                                 ["name": m.name]))
     }
 
-    /// `take` with no names when nothing is open: says what is next.
-    public static func nothingDue(plan: DayPlan, at: Date, catalog: Catalog = .english) -> DosebarError {
-        if let next = plan.slots.first(where: { $0.status(at: at) == .upcoming }) {
-            return .badData(catalog.text("error.nothing_due_next", ["name": next.medication.name,
-                                                                    "time": plan.zone.local(next.instant).clock]))
+    /// `take` with no names when nothing is to take: names the next dose (its medicines, when
+    /// several share its time) and, on the day, how to take it early on purpose (`--slot`; a dose
+    /// of a day to come cannot be named, DoseRecorder). `following`: the next day's plan.
+    public static func nothingDue(plan: DayPlan, following: DayPlan? = nil, at: Date, catalog: Catalog = .english) -> DosebarError {
+        let ahead = { (slots: [PlannedSlot]) in slots.filter { $0.event == nil && $0.status(at: at) == .upcoming } }
+        let upcoming = ahead(plan.slots).isEmpty ? ahead(following?.slots ?? []) : ahead(plan.slots)
+        guard let next = upcoming.first else { return .badData(catalog.text("error.nothing_due")) }
+        var names: [String] = []
+        for s in upcoming where s.instant == next.instant && !names.contains(s.medication.name) { names.append(s.medication.name) }
+        let time = plan.zone.local(next.instant).clock, day = plan.zone.date(of: next.instant)
+        let name = names.joined(separator: catalog.listSeparator)
+        if day == plan.zone.date(of: at), next.key.date == plan.date {
+            return .badData(catalog.text("error.nothing_due_next", ["name": name, "time": time, "hint": hint(next.medication),
+                                                                    "slot": next.key.time.description]))
         }
-        return .badData(catalog.text("error.nothing_due"))
+        return .badData(catalog.text("error.nothing_due_next.day", ["name": name, "when": nextWhen(day, time, plan: plan, catalog)]))
     }
+}
+
+extension PlannedSlot {
+    /// Open at `t` and without a dose: a take or skip may record it. (``isOpen(at:)`` alone would
+    /// also say yes of a slot whose dose is logged for a time after `t`.)
+    func isFree(at t: Date) -> Bool { event == nil && isOpen(at: t) }
+
+    /// Resolved by a dose logged for a time after `t`: a snapshot at `t` does not count it yet
+    /// (DESIGN §3), but it is taken (or skipped), and never recorded a second time.
+    func isResolvedLater(than t: Date) -> Bool { event.map { $0.at > t } ?? false }
 }

@@ -17,7 +17,7 @@ struct Dosebar: ParsableCommand {
 
         With no command, dosebar shows today (the same as `dosebar today`).
 
-        Every command takes the global options --db, --dir, --lang and --config. \
+        Every command takes the global options --db, --dir, --lang, --config and --color, before or after its name. \
         'dosebar help COMMAND' (or 'dosebar COMMAND --help') shows a command's own options and \
         examples, as does its manual page: man dosebar.take, man dosebar.sync.init.
 
@@ -76,8 +76,44 @@ struct Dosebar: ParsableCommand {
         HeadStart.begin(configErrors: .useDefaults)
     }
 
+    /// The global options (``GlobalOptions``), each of which takes a value.
+    static let globalOptions: Set<String> = ["--db", "--dir", "--lang", "--config", "--color"]
+
+    /// `dosebar --lang en list` as `dosebar list --lang en`: global options (with their values, or
+    /// as `--db=P`) that stand before the command's names are moved to just after them (after
+    /// `sync now` too), where the command parses them. The parser reads options only after the
+    /// command's name: before it, `--lang en` made `en` no command and `list` an argument of `today`.
+    /// Left as they are: no command after them (`dosebar --db P` is today), or something other than
+    /// a command's name (`--help`, `--version`, a typo), which the whole tree then reads as before.
+    static func placingGlobalOptions(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var i = arguments.startIndex
+        while i < arguments.endIndex {
+            let word = arguments[i]
+            if globalOptions.contains(word), i + 1 < arguments.endIndex {
+                leading += [word, arguments[i + 1]]
+                i += 2
+            } else if let equals = word.firstIndex(of: "="), globalOptions.contains(String(word[..<equals])) {
+                leading.append(word)
+                i += 1
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty else { return arguments }
+        var command: ParsableCommand.Type = self
+        var end = i
+        while end < arguments.endIndex,
+              let sub = command.configuration.subcommands.first(where: { $0.configuration.commandName == arguments[end] }) {
+            command = sub
+            end += 1
+        }
+        guard end > i else { return arguments }
+        return Array(arguments[i..<end]) + leading + Array(arguments[end...])
+    }
+
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = placingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         beginHeadStart(arguments)
         let status = run(arguments)
         // A head start the command did not use is done before the process exits.

@@ -19,11 +19,14 @@ struct Take: ContextCommand {
         time for the next one; then it is missed, never doubled: one command takes at most one dose \
         of a medicine. --at says when it was taken and picks the dose 'take NAME' would have picked \
         then (refused when that dose is already taken or skipped); --slot names the dose instead. \
-        An as-needed dose beyond --max-per-day or --min-interval is refused unless --force.
+        An as-needed dose beyond --max-per-day or --min-interval is refused unless --force. A dose \
+        already taken or skipped is never recorded again, whatever the clock says ('undo' it first). \
+        A bar click ('take --next') takes the next dose only once its window has opened; to take \
+        one earlier on purpose, name it: 'take NAME --slot HH:MM'.
 
         Examples:
           $ dosebar take                    # everything due or late now
-          $ dosebar take --next             # ... or, if none is due, the next
+          $ dosebar take --next             # ... or the next, once its window opened
           $ dosebar take Aspirin Magnesium
           $ dosebar take Aspirin --at 08:10
           $ dosebar take Aspirin --at 2026-11-21T21:05
@@ -37,7 +40,7 @@ struct Take: ContextCommand {
     var at: String?
     @Option(name: .long, help: ArgumentHelp("Which dose: HH:MM, or 'YYYY-MM-DD HH:MM' for another day's.", valueName: "dose"))
     var slot: String?
-    @Flag(name: .long, help: "When nothing is due, take the next dose(s).") var next = false
+    @Flag(name: .long, help: "When nothing is due, take the next dose(s) whose window has opened.") var next = false
     @Flag(name: .long, help: "Record an as-needed dose beyond --max-per-day/--min-interval (marked over_limit).")
     var force = false
 
