@@ -12,20 +12,24 @@ public struct RefillService {
         self.context = context; self.store = store
     }
 
-    /// Adds `units` (capped at `Stock.maximum`) or sets the stock to `set`; returns the medicine's name and its new stock.
-    public func refill(_ name: String, adding units: Amount?, setTo set: Amount?) throws -> (name: String, stock: Amount) {
+    /// Adds `units` (capped at `Stock.maximum`) or sets the stock to `set`; returns the medicine with
+    /// its new stock (its schedule says how many days that lasts).
+    @discardableResult
+    public func refill(_ name: String, adding units: Amount?, setTo set: Amount?) throws -> Medication {
         try context.change(store) { scope in
             let w = scope.writer
-            let m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
+            var m = try DoseResolver.match(name, in: try w.reader.medications(includeArchived: true), catalog: context.catalog)
             if let units { try FieldRules.units(units) }
             let current = try w.reader.stock(medicationID: m.id)
             let new = set ?? Stock.refill(current, adding: units ?? .zero)
             try w.setStock(medicationID: m.id, new)
-            guard let journal = try scope.journal() else { return (m.name, new) }
+            m.stock = new
+            guard let journal = try scope.journal() else { return m }
             if let set { try journal.stockSet(m, to: set) } else { try journal.refilled(m, units: units ?? .zero) }
             // The stock the journal derives when it finishes.
             try scope.finishJournal()
-            return (m.name, try w.reader.stock(medicationID: m.id) ?? new)
+            m.stock = try w.reader.stock(medicationID: m.id) ?? new
+            return m
         }
     }
 }

@@ -22,8 +22,8 @@ public struct Catalog: Sendable {
             MessageID.late2h: "{names} {count_is} {late} late",
             MessageID.late: "{names} {count_is} {late} late",
             MessageID.dueNow: "Time for {names}",
-            MessageID.missedYesterday: "Yesterday {count} doses missed",
-            MessageID.missedYesterday + ".one": "Yesterday 1 dose missed",
+            MessageID.missedYesterday: "Yesterday: {doses} missed — don't double today's dose",
+            "dose.name_time": "{name} {time}", "dose.count": "{count} doses", "dose.count.one": "1 dose",
             MessageID.lowStock: "{name}: {days} days left, refill soon",
             MessageID.lowStock + ".one": "{name}: 1 day left, refill soon",
             MessageID.allDone: "All done for today · {streak}-day streak",
@@ -40,6 +40,7 @@ public struct Catalog: Sendable {
             "text.done": "{done}/{total} · streak {streak}", "text.due": "{done}/{total} · {names} due",
             "text.late": "{done}/{total} · {names} late {late}", "text.upcoming": "{done}/{total} · {names} {time}",
             "text.missed": "{done}/{total} · missed",
+            "text.low": " · {name} low ({days})", "text.low_unknown": " · {name} low", "text.out": " · {name} out",
             "tooltip.streak": "Streak: {current} (best {best})",
             "tooltip.adherence": "Taken: {days7} (7 days), {days30} (30 days)",
             "tooltip.none": "Nothing scheduled today",
@@ -113,12 +114,13 @@ public struct Catalog: Sendable {
             "cli.undid_taken": "Undid: took {name}{slot}{others}.", "cli.undid_skipped": "Undid: skipped {name}{slot}{others}.",
             "cli.undid_slot": " ({time} dose)", "cli.undid_slot_of": " ({time} dose of {date})",
             "cli.undid_others": " and {count} more doses logged with it", "cli.undid_others.one": " and 1 more dose logged with it",
-            "cli.added": "Added {name}: {schedule}{times}{from}.", "cli.times": " at {times}", "cli.from": " from {date}",
+            "cli.added": "Added {name}: {schedule}{times}{from}{stock}.", "cli.times": " at {times}", "cli.from": " from {date}",
+            "cli.added_stock": " · {stock}", "stock.on_hand": "{amount} on hand", "stock.days": " · {days}",
             "cli.updated_dose": "{name}: dose {dose} ({amount} per dose) from {date}; days before keep theirs.",
             "report.dose_until": "{dose} until {date}", "report.dose_from": "{dose} from {date}", "report.dose_units": "{amount} per dose",
             "cli.updated": "Updated {name}.", "cli.updated_schedule": "Updated {name}: {schedule}{times} from {date}.",
             "cli.archived": "Removed {name} (history kept). Bring it back with: dosebar resume {name}",
-            "cli.on_hand": "{name}: {stock} on hand.",
+            "cli.on_hand": "{name}: {stock}.",
             "cli.stock_left": "{name}: {stock} left",
             "cli.resumed": "Resumed {name}: scheduled again from today, with its history and stock.",
             "cli.purged": "Purged {name} and its {count} doses for good. Backups you made still hold it.",
@@ -361,8 +363,8 @@ public struct Catalog: Sendable {
             MessageID.late2h: "{names} 복용이 {late} 늦었습니다",
             MessageID.late: "{names} 복용이 {late} 늦었습니다",
             MessageID.dueNow: "{names} 드실 시간입니다",
-            MessageID.missedYesterday: "어제 {count}회 복용 누락",
-            MessageID.missedYesterday + ".one": "어제 1회 복용 누락",
+            MessageID.missedYesterday: "어제 {doses} 복용 누락 — 오늘 두 배로 드시지 마세요",
+            "dose.name_time": "{name} {time}", "dose.count": "{count}회분",
             MessageID.lowStock: "{name}: {days}일분 남음, 곧 보충하세요",
             MessageID.lowStock + ".one": "{name}: 1일분 남음, 곧 보충하세요",
             MessageID.allDone: "오늘 복용 완료 · {streak}일 연속",
@@ -379,6 +381,7 @@ public struct Catalog: Sendable {
             "text.done": "{done}/{total} · {streak}일 연속", "text.due": "{done}/{total} · {names} 복용 시간",
             "text.late": "{done}/{total} · {names} {late} 늦음", "text.upcoming": "{done}/{total} · {names} {time}",
             "text.missed": "{done}/{total} · 누락",
+            "text.low": " · {name} 부족 ({days})", "text.low_unknown": " · {name} 부족", "text.out": " · {name} 재고 없음",
             "tooltip.streak": "연속: {current}일 (최고 {best}일)",
             "tooltip.adherence": "복용률: {days7} (7일), {days30} (30일)",
             "tooltip.none": "오늘은 예정된 복용이 없습니다",
@@ -447,12 +450,13 @@ public struct Catalog: Sendable {
             "cli.undid_taken": "취소함: {name} 복용{slot}{others}.", "cli.undid_skipped": "취소함: {name} 건너뜀{slot}{others}.",
             "cli.undid_slot": " ({time} 예정분)", "cli.undid_slot_of": " ({date} {time} 예정분)",
             "cli.undid_others": ", 함께 기록된 {count}회분도 취소", "cli.undid_others.one": ", 함께 기록된 1회분도 취소",
-            "cli.added": "{name} 추가함: {schedule}{times}{from}.", "cli.times": " {times}", "cli.from": ", {date}부터",
+            "cli.added": "{name} 추가함: {schedule}{times}{from}{stock}.", "cli.times": " {times}", "cli.from": ", {date}부터",
+            "cli.added_stock": " · {stock}", "stock.on_hand": "재고 {amount}", "stock.days": " · {days}",
             "cli.updated_dose": "{name}: {date}부터 용량 {dose} (1회 {amount}), 그 전 날짜는 그대로.",
             "report.dose_until": "{date}까지 {dose}", "report.dose_from": "{date}부터 {dose}", "report.dose_units": "1회 {amount}",
             "cli.updated": "{name} 변경함.", "cli.updated_schedule": "{name} 변경함: {schedule}{times}, {date}부터.",
             "cli.archived": "{name} 제거함 (기록은 남습니다). 되돌리기: dosebar resume {name}",
-            "cli.on_hand": "{name}: 재고 {stock}.",
+            "cli.on_hand": "{name}: {stock}.",
             "cli.stock_left": "{name}: {stock} 남음",
             "cli.resumed": "{name} 다시 시작함: 오늘부터 일정에 돌아옵니다 (기록과 재고 유지).",
             "cli.purged": "{name}과(와) 복용 기록 {count}개를 영구히 삭제함. 만들어 둔 백업에는 남아 있습니다.",
@@ -768,7 +772,15 @@ public struct Catalog: Sendable {
             case .list(let items):
                 args[k] = items.joined(separator: listSeparator)
                 args["count_is"] = countIs(items.count)
+            case .doses(let items):
+                args[k] = items.map { self.text("dose.name_time", ["name": $0.name, "time": $0.time]) }.joined(separator: listSeparator)
             }
+        }
+        // Doses not known by name: their count in words (`2 doses`), once `count` is known.
+        for (k, v) in message.args {
+            guard case .doses(let items) = v, items.isEmpty else { continue }
+            guard case .number(let n)? = message.args["count"] else { continue }
+            args[k] = counted("dose.count", n)
         }
         let template = (one ? templates[message.id + ".one"] : nil) ?? templates[message.id] ?? message.id
         let text = Catalog.collapseSpaces(Catalog.fill(template, args))

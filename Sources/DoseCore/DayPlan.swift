@@ -79,6 +79,10 @@ public struct DayPlan: Sendable {
     /// The day before's tracked slots that may still be open during this day (DESIGN §4 carried
     /// slots): cut-off after this day's start and not resolved before it. Empty unless planned with `carry`.
     public private(set) var carried: [PlannedSlot] = []
+    /// The day before's tracked slots that closed unresolved before this day began (cut-off at or
+    /// before its start, no event before it), in instant order: `missed_yesterday` names those still
+    /// unresolved at an instant (a skip recorded after the close resolves one). Empty unless planned with `carry`.
+    public private(set) var closedYesterday: [PlannedSlot] = []
     /// Active as-needed medicines with today's taken instants (ascending).
     public private(set) var asNeeded: [(medication: Medication, maxPerDay: Int?, minInterval: Int?, taken: [Date])]
     /// Extra doses of scheduled medicines in force this day: taken events with no slot, at their own
@@ -144,6 +148,7 @@ public struct DayPlan: Sendable {
         order.reserveCapacity(medications.count * 2)
         var previous: [PlannedSlot] = []
         var previousOrder: [(instant: Date, rank: Int)] = []
+        var closed: [PlannedSlot] = []
         let ranks = byName ? Array(medications.indices) : DayPlan.nameRanks(medications)
         var asNeeded: [(Medication, Int?, Int?, [Date], rank: Int)] = []
         var cycles: [(Medication, CyclePosition, rank: Int)] = []
@@ -154,9 +159,13 @@ public struct DayPlan: Sendable {
             if carry {
                 for slot in DayPlan.slots(of: m, on: yesterdayFrame ?? DayFrame(yesterday, zone: zone), zone: zone, events: latest,
                                           courseEnd: courseEnds.isEmpty ? nil : courseEnds[m.id], following: (today, tomorrow))
-                where slot.tracked && slot.cutoff > start && (slot.event.map { $0.at >= start } ?? true) {
-                    previous.append(slot)
-                    previousOrder.append((slot.instant, ranks[index]))
+                where slot.tracked && (slot.event.map { $0.at >= start } ?? true) {
+                    if slot.cutoff > start {
+                        previous.append(slot)
+                        previousOrder.append((slot.instant, ranks[index]))
+                    } else {
+                        closed.append(slot)
+                    }
                 }
             }
             guard let s = m.schedule(on: date) else { continue }
@@ -187,6 +196,7 @@ public struct DayPlan: Sendable {
         self.slots = keyed.map { slots[$0.index] }
         carried = previousOrder.indices.sorted { (previousOrder[$0].instant, previousOrder[$0].rank) < (previousOrder[$1].instant, previousOrder[$1].rank) }
             .map { previous[$0] }
+        closedYesterday = closed.sorted { $0.instant < $1.instant }
         // As-needed medicines and cycles by name too: not by local row id, which differs between
         // machines that sync one history.
         self.asNeeded = asNeeded.sorted { $0.rank < $1.rank }

@@ -31,6 +31,19 @@ public struct DoseConfirmation: Sendable {
     /// stock (hundredths) changes one line.
     public static func amountText(_ amount: Amount) -> String { amount.description }
 
+    /// `12 on hand · 24 days`, with ` · low: refill soon` when low (no days for an empty stock or one
+    /// no schedule uses by the day): what `refill` and `add --stock` say a medicine holds, judged on
+    /// `date` as the snapshot judges it. Nil when its stock is not tracked.
+    public static func onHand(_ m: Medication, on date: LocalDate, catalog: Catalog) -> String? {
+        guard let stock = SnapshotBuilder.stock(of: m, on: date) else { return nil }
+        var text = catalog.text("stock.on_hand", ["amount": amountText(stock.remaining)])
+        if let days = stock.daysLeft, stock.remaining > .zero {
+            text += catalog.text("stock.days", ["days": catalog.counted("confirm.days", days)])
+        }
+        if stock.low { text += catalog.text("confirm.low") }
+        return text
+    }
+
     /// The line, in `catalog`'s language; `today` decides whether a day is named.
     public func line(_ catalog: Catalog, zone: Zone, today: LocalDate) -> String {
         var args = ["name": medication.name, "dose": medication.dose.map { $0.isEmpty ? "" : " " + $0 } ?? "",

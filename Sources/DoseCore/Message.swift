@@ -13,6 +13,16 @@ public struct Message: Hashable, Sendable {
         case minutes(Int)
         case weekday(Weekday)
         case list([String])
+        /// Doses by medicine and wall-clock time (`Metformin 20:00, Warfarin 18:00`); none: the
+        /// message's `count` of doses is all that is known (`2 doses`).
+        case doses([Dose])
+    }
+
+    /// A dose named by its medicine and its scheduled wall-clock time (`HH:MM`).
+    public struct Dose: Hashable, Sendable {
+        public var name: String
+        public var time: String
+        public init(name: String, time: String) { self.name = name; self.time = time }
     }
 
     public init(_ id: String, _ severity: Severity, _ args: [String: Arg] = [:]) {

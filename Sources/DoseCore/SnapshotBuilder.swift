@@ -51,6 +51,17 @@ public struct SnapshotBuilder: Sendable {
             if let dose = slot.medication.dose, !dose.isEmpty { line += " " + dose }
             return line
         }
+        // Every slot of yesterday that can be missed at an instant of today, archived medicines'
+        // too (yesterday's summary counts them), by name then time: what `missed_yesterday` names.
+        yesterdaysDoses = (plan.closedYesterday + plan.carried).map { slot in
+            (slot, Message.Dose(name: slot.medication.name, time: zone.local(slot.instant).clock))
+        }.sorted { ($0.dose.name, $0.slot.instant) < ($1.dose.name, $1.slot.instant) }
+        // The bar line's stock warning: the most urgent low medicine (the tooltip lists every one).
+        lowText = stockLines.first(where: \.low).map { s in
+            if s.remaining <= .zero { return catalog.text("text.out", ["name": s.medication]) }
+            guard let days = s.daysLeft else { return catalog.text("text.low_unknown", ["name": s.medication]) }
+            return catalog.text("text.low", ["name": s.medication, "days": catalog.counted("confirm.days", days)])
+        }
         var words: [SlotStatus: String] = [:]
         for status in SlotStatus.allCases { words[status] = catalog.status(status) }
         statusWords = words
@@ -92,6 +103,10 @@ public struct SnapshotBuilder: Sendable {
     private let carriedNames: [String]
     /// `yesterday 22:00  Yaz 3 mg`: a carried slot's tooltip line head.
     private let carriedLabels: [String]
+    /// Yesterday's slots closed or carried, each with how `missed_yesterday` names it.
+    private let yesterdaysDoses: [(slot: PlannedSlot, dose: Message.Dose)]
+    /// ` · Warfarin low (3 days)`: appended to the bar line when no dose is due or late; nil when no stock is low.
+    private let lowText: String?
 
     /// Average scheduled units per day of a medicine's schedule in force on `date`; 0 for a schedule
     /// an older dosebar stored out of range (every 0 days, a cycle of 0/0, a per-dose below 1).
@@ -153,7 +168,7 @@ public struct SnapshotBuilder: Sendable {
         let nextLine = tally.next.first.map { first in
             Snapshot.Next(medication: tally.next.map(\.medication.name).joined(separator: ", "), scheduled: zone.local(first.instant))
         }
-        var messages = messages(tally, state: state, streak: streak.current, yesterday: yesterday)
+        var messages = messages(tally, at: t, state: state, streak: streak.current, yesterday: yesterday)
         // An entry that is not complete shows only the first message: the suggestions, near the
         // end of the rule list, matter to it only when nothing before them matched.
         if complete || messages.isEmpty { messages += suggestions(troubled: tally.troubled) }
@@ -352,7 +367,7 @@ public struct SnapshotBuilder: Sendable {
     }
 
     /// The message rules of DESIGN §3, in priority order (the move suggestions come after).
-    private func messages(_ tally: Tally, state: DayState, streak current: Int,
+    private func messages(_ tally: Tally, at t: Date, state: DayState, streak current: Int,
                           yesterday: (summary: DaySummary, open: Int)?) -> [Message] {
         var messages: [Message] = []
         if state == .empty { messages.append(Message(MessageID.empty, .info)) }
@@ -365,8 +380,13 @@ public struct SnapshotBuilder: Sendable {
         if !tally.dueSlots.isEmpty {
             messages.append(Message(MessageID.dueNow, .warning, ["names": .list(uniqueNames(tally.dueSlots))]))
         }
-        if let y = yesterday?.summary ?? history.yesterday, y.missed > 0 {
-            messages.append(Message(MessageID.missedYesterday, .warning, ["count": .number(y.missed)]))
+        // Named from the plan; a plan without yesterday's slots (planned without `carry`) leaves
+        // only the summary's count to say.
+        let missed = yesterdaysDoses.filter { $0.slot.status(at: t) == .missed }.map(\.dose)
+        let counted = (yesterday?.summary ?? history.yesterday)?.missed ?? 0
+        if !missed.isEmpty || counted > 0 {
+            messages.append(Message(MessageID.missedYesterday, .warning,
+                                    ["count": .number(missed.isEmpty ? counted : missed.count), "doses": .doses(missed)]))
         }
         for s in stockLines where s.low {
             messages.append(Message(MessageID.lowStock, .warning, ["name": .text(s.medication), "days": .number(s.daysLeft ?? 0)]))
@@ -440,7 +460,12 @@ public struct SnapshotBuilder: Sendable {
             args["names"] = uniqueNames(next).joined(separator: catalog.listSeparator)
             args["time"] = next.first.map { plan.zone.local($0.instant).clock } ?? ""
         }
-        return icons[state] + " " + catalog.text(key, args)
+        let line = icons[state] + " " + catalog.text(key, args)
+        // A medicine running out shows on the line itself unless a dose due or late needs it (DESIGN §3 Messages).
+        switch state {
+        case .late, .due, .empty: return line
+        case .none, .rest, .done, .missed, .upcoming: return lowText.map { line + $0 } ?? line
+        }
     }
 
     /// `Ibuprofen (as needed): 1/3 today · next from 15:30`; `· no more today` once the day's maximum is taken.

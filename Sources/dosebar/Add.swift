@@ -44,6 +44,8 @@ struct Add: ContextCommand {
         let times = c.times(of: sched)
         Output.line(c.text("cli.added", ["name": m.name, "schedule": c.describe(sched),
                                          "times": times.isEmpty ? "" : c.text("cli.times", ["times": times]),
-                                         "from": sched.start > context.today ? c.text("cli.from", ["date": sched.start.description]) : ""]))
+                                         "from": sched.start > context.today ? c.text("cli.from", ["date": sched.start.description]) : "",
+                                         "stock": DoseConfirmation.onHand(m, on: context.today, catalog: c)
+                                             .map { c.text("cli.added_stock", ["stock": $0]) } ?? ""]))
     }
 }

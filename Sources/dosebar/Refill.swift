@@ -36,7 +36,9 @@ struct Refill: ContextCommand {
 
     func run(_ context: AppContext) throws {
         let store = try context.openStore()
-        let (name, stock) = try RefillService(context: context, store: store).refill(name, adding: units, setTo: set)
-        Output.line(context.catalog.text("cli.on_hand", ["name": name, "stock": stock.description]))
+        let m = try RefillService(context: context, store: store).refill(name, adding: units, setTo: set)
+        let stock = DoseConfirmation.onHand(m, on: context.today, catalog: context.catalog)
+            ?? context.catalog.text("stock.on_hand", ["amount": DoseConfirmation.amountText(m.stock ?? .zero)])
+        Output.line(context.catalog.text("cli.on_hand", ["name": m.name, "stock": stock]))
     }
 }

@@ -46,7 +46,7 @@ import Testing
         try h.ok("undo", "Warfarin", now: "2026-11-22T20:11:00+09:00")
         #expect(try Self.listed(h, "Warfarin").contains("\"stock\":9.25,"))
         let refilled = try h.ok("refill", "Warfarin", "0.25")
-        #expect(refilled.out.contains("Warfarin: 9.5 on hand."), "\(refilled.out)")
+        #expect(refilled.out == "Warfarin: 9.5 on hand · 9 days.\n", "\(refilled.out)")
         #expect(try Self.listed(h, "Warfarin").contains("\"stock\":9.5,"))
         try h.ok("refill", "Warfarin", "--set", "2.5")
         #expect(try Self.listed(h, "Warfarin").contains("\"stock\":2.5,"))
