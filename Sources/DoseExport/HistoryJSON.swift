@@ -92,6 +92,7 @@ public enum HistoryJSON {
                         o.set("late_minutes", row.lateMinutes)
                         if row.timeUnknown { o.set("time_unknown", true) }
                         o.set("over_limit", row.overLimit)
+                        o.set("origin", row.origin)
                     }
                 }
             }
