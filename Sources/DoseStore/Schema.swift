@@ -373,10 +373,11 @@ enum Schema {
 extension Schema {
     /// Where each event came from (DESIGN §2): `terminal`, `click` (no terminal: a bar, a script),
     /// `notification`, `import`, `device` (another device's, applied by sync). Rows written before
-    /// keep NULL: nobody knows. The check is written without `IN` (see ``v12EventKindCheck(_:)``).
+    /// keep NULL: nobody knows. The check is written without `IN` (see ``v12EventKindCheck(_:)``),
+    /// `device` first: another device's history is most of what is ever inserted.
     static let v15EventOrigin = """
-        ALTER TABLE event ADD COLUMN origin TEXT CHECK (origin IS NULL OR origin = 'terminal' OR origin = 'click'
-            OR origin = 'notification' OR origin = 'import' OR origin = 'device');
+        ALTER TABLE event ADD COLUMN origin TEXT CHECK (origin IS NULL OR origin = 'device' OR origin = 'click'
+            OR origin = 'terminal' OR origin = 'notification' OR origin = 'import');
         """
 
     /// The check on `event.kind` as v1 wrote it, and as v12 writes it: the same rule.

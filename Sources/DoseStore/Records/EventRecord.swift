@@ -140,9 +140,10 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     /// The origin in column 11 of a row of `indexedColumns`, told from its bytes like the kind (no
     /// string made); nil when NULL or a word this dosebar does not know.
     static func origin(indexed row: RawStatement.Columns) -> DoseEvent.Origin? {
+        // Another device's first: its history is most of the rows a long read goes through.
+        if row.text(11, is: "device") { return .device }
         if row.text(11, is: "click") { return .click }
         if row.text(11, is: "terminal") { return .terminal }
-        if row.text(11, is: "device") { return .device }
         if row.text(11, is: "notification") { return .notification }
         if row.text(11, is: "import") { return .import }
         return nil
