@@ -134,13 +134,3 @@ struct DoseAlert: Hashable, Sendable, Codable {
         return groups.sorted { ($0.scheduled, $0.kind) < ($1.scheduled, $1.kind) }
     }
 }
-
-/// A dose a click recorded (origin `click`), as the daemon confirms it.
-struct ClickTake: Hashable, Sendable {
-    /// The event's id (what Undo reverts).
-    var event: Int64
-    /// What was taken: the slot, or for an as-needed dose its medicine at the local minute it was taken.
-    var dose: DoseAlert.Dose
-    /// When it was written (the doses of one command share it).
-    var loggedAt: Date
-}

@@ -2,14 +2,6 @@ import DoseCore
 import Foundation
 import Glibc
 
-/// Where a command's doses come from (DESIGN §2): a person at a terminal when its stdin or stderr
-/// is one, else a bar click or a script. (stdout alone says nothing: `take | tee` is still typed.)
-public enum CommandOrigin {
-    public static func current() -> DoseEvent.Origin {
-        isatty(STDIN_FILENO) == 1 || isatty(STDERR_FILENO) == 1 ? .terminal : .click
-    }
-}
-
 /// What a click that recorded nothing leaves for `daemon --notify` (DESIGN §2: "a click that
 /// recorded nothing says what is next"): the refusal the click got, and when. One small private
 /// file beside the database, `<database>-click`, renamed into place: the daemon's inotify watch on
