@@ -23,6 +23,10 @@ import TOMLKit
 /// polybar = true           # polybar-msg action dosebar hook 0
 /// tmux = true              # tmux refresh-client -S
 /// i3blocks_signal = 10     # SIGRTMIN+10 to i3blocks (0 = off)
+///
+/// [notify]                 # what `daemon --notify` shows besides reminders
+/// clicks = true            # confirm a dose taken without a terminal (with Undo), and say what
+///                          # is next when a click took nothing
 /// ```
 public struct Config: Sendable {
     public var language: Language?
@@ -31,6 +35,9 @@ public struct Config: Sendable {
     public var colors: [DayState: String] = [:]
     public var templates: [String: String] = [:]
     public var nudge = Nudge()
+    /// `[notify] clicks`: the daemon confirms doses recorded without a terminal and answers a click
+    /// that recorded nothing (DESIGN §2); false turns both off.
+    public var notifyClicks = true
     /// The keys the file set (`language`, `colors.late`, `nudge.tmux` …): the others are defaults.
     public var keysSet: Set<String> = []
 
@@ -99,8 +106,9 @@ public struct Config: Sendable {
             case "colors": config.colors = try colors(value, reader)
             case "templates": config.templates = try templates(value, reader)
             case "nudge": config.nudge = try nudge(value, reader)
+            case "notify": config.notifyClicks = try notify(value, reader)
             default:
-                throw reader.fail(key, nil, "unknown key (known: language, icons, window, [colors], [templates], [nudge])")
+                throw reader.fail(key, nil, "unknown key (known: language, icons, window, [colors], [templates], [nudge], [notify])")
             }
         }
         return config
@@ -164,6 +172,18 @@ public struct Config: Sendable {
             }
         }
         return nudge
+    }
+
+    /// `[notify]`: `clicks = true|false`.
+    static func notify(_ value: TOMLValueConvertible, _ reader: KeyReader) throws -> Bool {
+        guard let t = value.table else { throw reader.fail("notify", nil, "expected a [notify] table") }
+        var clicks = true
+        for (k, v) in t {
+            guard k == "clicks" else { throw reader.fail(k, "notify", "unknown key (use clicks)") }
+            guard let b = v.bool else { throw reader.fail(k, "notify", "expected true or false") }
+            clicks = b
+        }
+        return clicks
     }
 
     /// Accepts only the TOML dosebar's config uses — `[table]` headers and `key = "string" | 'string'

@@ -91,6 +91,8 @@ public struct ConfigReport {
             let value: Any = nudge.isSignal ? config.nudge.value(nudge) : config.nudge.isOn(nudge)
             rows.append(Setting(key: "nudge." + key, label: "nudge." + key, text: "\(value)", value: value, origin: origin("nudge." + key)))
         }
+        rows.append(Setting(key: "notify.clicks", label: "notify.clicks", text: "\(config.notifyClicks)", value: config.notifyClicks,
+                            origin: origin("notify.clicks")))
         settings = rows
     }
 

@@ -27,8 +27,9 @@ public struct DoseRecorder {
     /// `take`/`skip` of `names` (every open dose when empty) at `at` (default now); `slot`: the dose
     /// `--slot [DATE ]HH:MM` names (its date defaults to the day of `at`, else today).
     /// `force`: an as-needed dose beyond its limits is recorded, marked `over_limit`, instead of refused.
+    /// `origin`: where the command came from (DESIGN §2), kept with each event.
     public func record(_ kind: DoseEvent.Kind, names: [String], at: Date?, next: Bool, force: Bool = false,
-                       slot: (date: LocalDate?, time: LocalTime)? = nil) throws -> [Recorded] {
+                       slot: (date: LocalDate?, time: LocalTime)? = nil, origin: DoseEvent.Origin? = nil) throws -> [Recorded] {
         let now = context.now, zone = context.zone
         if let at, at > now.addingTimeInterval(60) {
             throw DosebarError.badData(context.catalog.text("usage.at_future", ["when": zone.local(at).iso8601]))
@@ -61,7 +62,7 @@ public struct DoseRecorder {
             let logged = try w.reader.actionInstant(now: context.now)
             var recorded: [Recorded] = []
             for target in targets {
-                var r = try write(kind, target, at: when, logged: logged, day: zone.date(of: when), in: w, journal)
+                var r = try write(kind, target, at: when, logged: logged, day: zone.date(of: when), origin: origin, in: w, journal)
                 if r.slot == nil, let item = plan.asNeeded.first(where: { $0.medication.id == r.medication.id }) {
                     // This dose, the day's earlier ones and those recorded before it in this command.
                     let before = recorded.filter { $0.slot == nil && $0.medication.id == r.medication.id }.count
@@ -79,7 +80,7 @@ public struct DoseRecorder {
     /// A notification's answer on exactly the doses it named: each slot still unresolved gets the
     /// event at now; slots resolved meanwhile (a bar click, a terminal) are left alone.
     @discardableResult
-    public func record(_ kind: DoseEvent.Kind, slots: [SlotKey]) throws -> [Recorded] {
+    public func record(_ kind: DoseEvent.Kind, slots: [SlotKey], origin: DoseEvent.Origin = .notification) throws -> [Recorded] {
         let zone = context.zone
         return try context.change(store) { scope -> [Recorded] in
             let w = scope.writer
@@ -91,7 +92,7 @@ public struct DoseRecorder {
                 let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: day...day), zone: zone, carry: false)
                 for key in slots where key.date == day {
                     guard let slot = (plan.slots + plan.untracked).first(where: { $0.key == key }), slot.event == nil else { continue }
-                    recorded.append(try write(kind, .slot(slot), at: context.now, logged: logged, day: day, in: w, journal))
+                    recorded.append(try write(kind, .slot(slot), at: context.now, logged: logged, day: day, origin: origin, in: w, journal))
                 }
                 scope.historyChanged(on: day)
             }
@@ -102,7 +103,7 @@ public struct DoseRecorder {
     /// The one place a take or skip is written: a take moves stock by the dose (never below 0),
     /// and the event remembers how much so undo can give it back.
     private func write(_ kind: DoseEvent.Kind, _ target: DoseResolver.Target, at when: Date, logged: Date, day: LocalDate,
-                       in w: StoreWriter, _ journal: SyncJournal?) throws -> Recorded {
+                       origin: DoseEvent.Origin?, in w: StoreWriter, _ journal: SyncJournal?) throws -> Recorded {
         let (m, slot, overLimit): (Medication, PlannedSlot?, Bool) = switch target {
         case .slot(let s): (s.medication, s, false)
         case .extra(let m, let over): (m.on(day), nil, over)
@@ -116,7 +117,7 @@ public struct DoseRecorder {
             if let journal { journal.stockAfterTake(medicationID: m.id, take.after) } else { try w.setStock(medicationID: m.id, take.after) }
         }
         let event = DoseEvent(id: 0, medicationID: m.id, kind: kind, slot: slot?.key, at: when, loggedAt: logged,
-                              stockDelta: delta, overLimit: overLimit)
+                              stockDelta: delta, overLimit: overLimit, origin: origin)
         let id = try w.insertEvent(event, day: slot?.key.date ?? day)
         try journal?.dose(event, eventID: id, day: slot?.key.date ?? day, medication: m)
         var after = m

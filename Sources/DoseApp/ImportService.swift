@@ -172,7 +172,7 @@ public struct ImportService {
                         in w: StoreWriter, _ journal: SyncJournal?, _ summary: inout ImportSummary,
                         _ line: inout ImportSummary.Line, _ tracked: inout [Int64: Date]) throws {
         let event = DoseEvent(id: 0, medicationID: m.id, kind: dose.kind, slot: slot, at: dose.at, loggedAt: logged,
-                              stockDelta: 0, timeKnown: dose.timeKnown, overLimit: dose.overLimit)
+                              stockDelta: 0, timeKnown: dose.timeKnown, overLimit: dose.overLimit, origin: .import)
         let id = try w.insertEvent(event, day: day)
         // A dose before the tracking start moves it (DESIGN §3): the operation says so, for other devices.
         var moved = false

@@ -22,8 +22,8 @@ public struct UndoService {
     }
 
     /// Reverts the most recent take/skip (of the medicine `name` names, if given) and the doses
-    /// logged in the same action.
-    public func undo(name: String?) throws -> Undone {
+    /// logged in the same action. `origin`: where the undo came from.
+    public func undo(name: String?, origin: DoseEvent.Origin? = nil) throws -> Undone {
         try context.change(store) { scope -> Undone in
             let w = scope.writer
             let all = try w.reader.medications(includeArchived: true)
@@ -35,17 +35,41 @@ public struct UndoService {
             let batch = try sameAction(as: event, medicationID: medication?.id, day: day, in: w)
             let journal = try scope.journal()
             for e in [event] + batch {
-                _ = try w.insertUndo(of: e, at: context.now)
-                if e.stockDelta > .zero, let stock = try w.reader.stock(medicationID: e.medicationID) {
-                    try w.setStock(medicationID: e.medicationID, Stock.giveBack(e.stockDelta, to: stock))
-                }
-                try journal?.undone(e)
+                try revert(e, origin: origin, in: w, journal)
             }
             // One action may span two days: a click takes last night's dose and this morning's.
             scope.historyChanged(on: ([event] + batch).map { $0.slot?.date ?? context.zone.date(of: $0.at) }.min() ?? day)
             let name = all.first { $0.id == event.medicationID }?.name ?? "#\(event.medicationID)"
             return Undone(event: event, medicationName: name, others: batch.count)
         }
+    }
+
+    /// Reverts exactly the events `ids` (the Undo of a click's confirmation), whatever was recorded
+    /// since: each take or skip still in force is undone and its stock given back; one undone
+    /// already (in a terminal, on another device) or unknown is left alone. Returns those reverted.
+    @discardableResult
+    public func undo(events ids: [Int64], origin: DoseEvent.Origin? = .notification) throws -> [DoseEvent] {
+        try context.change(store) { scope -> [DoseEvent] in
+            let w = scope.writer
+            let journal = try scope.journal()
+            var reverted: [DoseEvent] = []
+            for id in ids {
+                guard let e = try w.reader.event(id: id), e.kind != .undone, !(try w.reader.isUndone(eventID: id)) else { continue }
+                try revert(e, origin: origin, in: w, journal)
+                reverted.append(e)
+            }
+            if let day = reverted.map({ $0.slot?.date ?? context.zone.date(of: $0.at) }).min() { scope.historyChanged(on: day) }
+            return reverted
+        }
+    }
+
+    /// The undo of one event: the cancelling event, the stock it used given back, the operation for other devices.
+    private func revert(_ e: DoseEvent, origin: DoseEvent.Origin?, in w: StoreWriter, _ journal: SyncJournal?) throws {
+        _ = try w.insertUndo(of: e, at: context.now, origin: origin)
+        if e.stockDelta > .zero, let stock = try w.reader.stock(medicationID: e.medicationID) {
+            try w.setStock(medicationID: e.medicationID, Stock.giveBack(e.stockDelta, to: stock))
+        }
+        try journal?.undone(e)
     }
 
     /// One `take` of several doses is one action: its events were written in one transaction

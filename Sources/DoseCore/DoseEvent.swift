@@ -4,6 +4,11 @@ import Foundation
 public struct DoseEvent: Hashable, Sendable, Identifiable {
     public enum Kind: String, Sendable { case taken, skipped, undone }
 
+    /// Where an event came from (DESIGN §2): a person at a terminal, a bar click or a script (no
+    /// terminal), a notification's action, an import, or another device's operation applied by sync.
+    /// Events written before schema `v15-event-origin` have none (nil).
+    public enum Origin: String, Sendable, CaseIterable { case terminal, click, notification, `import`, device }
+
     public var id: Int64
     public var medicationID: Int64
     public var kind: Kind
@@ -23,12 +28,15 @@ public struct DoseEvent: Hashable, Sendable, Identifiable {
     /// An as-needed dose recorded with `take --force` beyond `--max-per-day`/`--min-interval`
     /// (DESIGN §2): history and the report mark it `over_limit`.
     public var overLimit: Bool
+    /// Where it came from; nil for an event older than the column.
+    public var origin: Origin?
 
     public init(id: Int64, medicationID: Int64, kind: Kind, slot: SlotKey?, at: Date, loggedAt: Date,
-                target: Int64? = nil, stockDelta: Amount = 0, timeKnown: Bool = true, overLimit: Bool = false) {
+                target: Int64? = nil, stockDelta: Amount = 0, timeKnown: Bool = true, overLimit: Bool = false,
+                origin: Origin? = nil) {
         self.id = id; self.medicationID = medicationID; self.kind = kind; self.slot = slot
         self.at = at; self.loggedAt = loggedAt; self.target = target; self.stockDelta = stockDelta
-        self.timeKnown = timeKnown; self.overLimit = overLimit
+        self.timeKnown = timeKnown; self.overLimit = overLimit; self.origin = origin
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The doctor's report of whole local days (DESIGN §3 Reports): what `report` writes as CSV,
 /// JSON or HTML, every figure taken from the same ledger as `history` and `stats`.
 public struct Report: Sendable {
@@ -30,6 +32,39 @@ public struct Report: Sendable {
     public let slots: [SlotRecord]
     public let asNeeded: [AsNeededRecord]
     public let weeks: [Week]
+    /// Where each dose came from (the JSON rows' `origin`); empty unless the caller read the events.
+    public var origins = Origins()
+
+    /// Where the doses of a report came from (DESIGN §2), from the events in force: a slot's by the
+    /// event that resolved it (the earliest, when sync brought two), an as-needed dose's by its
+    /// medicine and the second it was taken. Nil for a missed slot and an event older than the record.
+    public struct Origins: Sendable {
+        private var slots: [SlotKey: (at: Date, origin: DoseEvent.Origin)] = [:]
+        private var doses: [Int64: [Int64: DoseEvent.Origin]] = [:]
+
+        public init() {}
+
+        public init(events: [DoseEvent]) {
+            for e in events where e.kind != .undone {
+                guard let origin = e.origin else { continue }
+                if let slot = e.slot {
+                    if let known = slots[slot], known.at <= e.at { continue }
+                    slots[slot] = (e.at, origin)
+                } else if e.kind == .taken {
+                    doses[e.medicationID, default: [:]][DoseEvent.second(of: e.at)] = origin
+                }
+            }
+        }
+
+        public func of(_ s: SlotRecord) -> DoseEvent.Origin? {
+            guard s.status.isResolved else { return nil }
+            return slots[SlotKey(medicationID: s.medicationID, date: s.date, time: s.time)]?.origin
+        }
+
+        public func of(_ d: AsNeededRecord) -> DoseEvent.Origin? {
+            doses[d.medicationID]?[DoseEvent.second(of: d.takenAt.date)]
+        }
+    }
 
     /// The report of `ledger`, of one medicine when `medicationID` is given.
     public init(_ ledger: HistoryLedger, medicationID: Int64? = nil) {

@@ -22,6 +22,8 @@ enum DaemonWake: Hashable, Sendable {
     case sent(DoseAlert, id: UInt32, helper: Int32?)
     /// A notification could not be shown (no notification server, or it refused).
     case notSent(DoseAlert)
+    /// A click recorded nothing and left its refusal for the daemon (``ClickNotice``).
+    case clickRefused
     /// A notification ended without an answer: dismissed, expired, or closed by the daemon (id nil:
     /// closed before the server said which id it had).
     case closed(DoseAlert, id: UInt32?)

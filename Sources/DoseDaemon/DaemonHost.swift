@@ -26,6 +26,16 @@ protocol DaemonHost: AnyObject {
     func withdrawAlerts(unresolved: Set<SlotKey>)
     /// Logs the doses of an answered notification as taken or skipped at `now`.
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws
+    /// Whether clicks get feedback (config `[notify] clicks`, default true).
+    var confirmsClicks: Bool { get }
+    /// The id of the newest event (where confirmations start from when none was looked at yet).
+    func lastEventID() throws -> Int64
+    /// The takes in force recorded without a terminal after the event `id`, in the order written.
+    func clickTakes(after id: Int64) throws -> [ClickTake]
+    /// Reverts exactly `events` (Undo on a click's confirmation) at `now`.
+    func undo(events: [Int64], now: Date) throws
+    /// Takes what a click that recorded nothing left (its refusal), if it is fresh at `now`; the record is removed.
+    func takeClickRefusal(now: Date) -> String?
     /// Tells the service manager (READY=1 once, then STATUS=…).
     func status(_ text: String, ready: Bool)
     /// The loop ends: close what is open, tell the service manager.

@@ -20,6 +20,10 @@ final class DaemonLoop {
     /// something is owed: with nothing pending there is no such wake-up).
     let notifyRetryDelay: TimeInterval
 
+    /// How long after it was written a click's take is still confirmed: a daemon started later
+    /// (or a server that appears later) says nothing of it.
+    static let clickFreshness: TimeInterval = 600
+
     private(set) var stats = DaemonStats()
     private var day: DaemonDay?
     private var lastFailure: Date?
@@ -93,6 +97,13 @@ final class DaemonLoop {
                     notSent(alert)
                 case .closed(let alert, let id):
                     closed(alert, id: id)
+                case .clickRefused:
+                    // Read (and removed) whatever happens: a notice nobody shows is not kept.
+                    let refusal = host.takeClickRefusal(now: clock.now)
+                    if notifying, host.confirmsClicks, let refusal {
+                        ask(InFlight(alert: DoseAlert(kind: .nothing, scheduled: clock.now, doses: [], note: refusal)), now: clock.now)
+                        saveNotes()
+                    }
                 }
             }
             if recompute {
@@ -152,7 +163,39 @@ final class DaemonLoop {
         takeOver(unresolved: unresolved, now: now)
         showReminders(now: now, unresolved: unresolved)
         showOwed(day, now: now)
+        confirmClicks(now: now)
         saveNotes()
+    }
+
+    /// Confirms the doses recorded without a terminal since the last look (DESIGN §2): one
+    /// notification per command, naming its doses, with an Undo of exactly those events. Each
+    /// event is confirmed once (its `took:<id>` key is claimed when the server takes the
+    /// notification); what no server took is tried again while it is fresh.
+    private func confirmClicks(now: Date) {
+        guard host.confirmsClicks else { return }
+        do {
+            guard let seen = notes.clicksSeen else {
+                notes.clicksSeen = try host.lastEventID()
+                return
+            }
+            let takes = try host.clickTakes(after: seen)
+            guard !takes.isEmpty else { return }
+            let pending = Set(inFlight.flatMap(\.alert.keys))
+            func claimed(_ key: String) -> Bool { (try? host.alertKeyWasClaimed(key)) ?? false }
+            let fresh = takes.filter { now.timeIntervalSince($0.loggedAt) < Self.clickFreshness }
+            for a in DoseAlert.confirmations(fresh, alreadySent: { pending.contains($0) || claimed($0) }) {
+                ask(InFlight(alert: a), now: now)
+            }
+            // Looked at for good: the takes up to the first one still owed its confirmation.
+            var last = seen
+            for t in takes {
+                guard now.timeIntervalSince(t.loggedAt) >= Self.clickFreshness || claimed("took:\(t.event)") else { break }
+                last = t.event
+            }
+            notes.clicksSeen = last
+        } catch {
+            host.warn("notifications: clicks not confirmed: \(describe(error))")
+        }
     }
 
     /// The doses of `alert` still open, as what they are now (a due dose may have turned late); nil when none is.
@@ -173,7 +216,13 @@ final class DaemonLoop {
         for record in notes.open where toTakeOver.contains(record.id) {
             toTakeOver.remove(record.id)
             var alert = record.alert
-            if alert.kind == .missed {
+            if alert.kind == .took {
+                // Its Undo reaches only the process that shows it: shown again in its place.
+                host.release(record, close: false)
+                ask(InFlight(alert: alert, replacing: record.id), now: now)
+                continue
+            }
+            if alert.kind == .missed || alert.kind == .nothing {
                 // A missed notice has no action to take over: left on screen, forgotten here.
                 host.release(record, close: false)
                 notes.open.removeAll { $0.id == record.id }
@@ -258,6 +307,9 @@ final class DaemonLoop {
         case .taken, .skip:
             do { try host.record(answer.choice, slots: answer.alert.slots, now: now) }
             catch { host.warn("could not log '\(answer.choice.rawValue)' from the notification: \(describe(error))") }
+        case .undo:
+            do { try host.undo(events: answer.alert.events ?? [], now: now) }
+            catch { host.warn("could not undo from the notification: \(describe(error))") }
         }
         saveNotes()
     }

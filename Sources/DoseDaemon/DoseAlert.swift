@@ -9,10 +9,23 @@ struct DoseAlert: Hashable, Sendable, Codable {
     /// Which transition the notification announces.
     /// `missed`: the last notification of a slot that closed unresolved (DESIGN §5) — "missed, do not
     /// double the next dose"; it offers no action (there is nothing left to take).
+    /// `took`: the confirmation of doses a click (no terminal) recorded, with an Undo of exactly
+    /// those events (``events``). `nothing`: a click that recorded nothing, saying what is next
+    /// (``note``: the refusal the click got). Neither is about a transition of a slot.
     enum Kind: String, Sendable, Comparable, Codable {
-        case due, late, missed
-        private var rank: Int { self == .due ? 0 : self == .late ? 1 : 2 }
+        case due, late, missed, took, nothing
+        private var rank: Int {
+            switch self {
+            case .due: 0
+            case .late: 1
+            case .missed: 2
+            case .took: 3
+            case .nothing: 4
+            }
+        }
         static func < (a: Kind, b: Kind) -> Bool { a.rank < b.rank }
+        /// Feedback on a click, not a reminder: no Taken/Snooze/Skip, never withdrawn because a slot got resolved.
+        var isFeedback: Bool { self == .took || self == .nothing }
     }
 
     /// How long after its cut-off a closed slot is still announced as missed (a daemon started, or a
@@ -59,15 +72,42 @@ struct DoseAlert: Hashable, Sendable, Codable {
     var doses: [Dose]
     /// True for the reminder after "Snooze 10 min".
     var reminder = false
+    /// For `took`: the events confirmed, which Undo reverts.
+    var events: [Int64]? = nil
+    /// For `nothing`: what the click was told.
+    var note: String? = nil
 
-    /// The slots this alert acts on.
-    var slots: [SlotKey] { doses.map(\.slot) }
+    /// The slots this alert acts on (none for feedback on a click).
+    var slots: [SlotKey] { kind.isFeedback ? [] : doses.map(\.slot) }
 
     /// The persisted "already sent" key of one slot's transition: `due:<medication id>:<YYYY-MM-DDTHH:MM>`.
     static func key(_ kind: Kind, _ slot: SlotKey) -> String { "\(kind.rawValue):\(slot.medicationID):\(slot)" }
 
-    /// This alert's keys, one per dose.
-    var keys: [String] { doses.map { DoseAlert.key(kind, $0.slot) } }
+    /// This alert's keys: one per dose, or for `took` one per event confirmed (`took:<event id>`);
+    /// none for `nothing` (its record is consumed when read).
+    var keys: [String] {
+        switch kind {
+        case .took: (events ?? []).map { "took:\($0)" }
+        case .nothing: []
+        default: doses.map { DoseAlert.key(kind, $0.slot) }
+        }
+    }
+
+    /// The confirmations owed for `takes` (doses recorded without a terminal, in the order written):
+    /// one per action (the doses one command logged share their logged instant), naming its doses,
+    /// leaving out the events `alreadySent` answers for (`took:<id>`).
+    static func confirmations(_ takes: [ClickTake], alreadySent: (String) -> Bool) -> [DoseAlert] {
+        var groups: [DoseAlert] = []
+        for take in takes where !alreadySent("took:\(take.event)") {
+            if let i = groups.firstIndex(where: { $0.scheduled == take.loggedAt }) {
+                groups[i].doses.append(take.dose)
+                groups[i].events?.append(take.event)
+            } else {
+                groups.append(DoseAlert(kind: .took, scheduled: take.loggedAt, doses: [take.dose], events: [take.event]))
+            }
+        }
+        return groups
+    }
 
     /// The alerts owed at `now` for the day's slots (carried ones included): every slot that is `due`
     /// or `late` now, or closed unresolved within ``missedNoticeSpan``, whose transition was not

@@ -8,7 +8,8 @@ import Glibc
 ///   `-wal`/`-journal` (so the daemon's own writes to a shared directory that happens to be the
 ///   same directory do not count), and of those only the ones after which SQLite's data_version
 ///   says another process committed (not the daemon's own writes, nor a writer closing its
-///   files), and on /etc for `localtime`/`timezone` when `TZ` is unset,
+///   files); and for `<database>-click`, the refusal a click that recorded nothing left
+///   (``ClickNotice``, renamed into place); and on /etc for `localtime`/`timezone` when `TZ` is unset,
 /// - inotify on the sync folder `DIR/dosebar` when sync is set up: another device's file that
 ///   Syncthing wrote or renamed into place (never this device's own file),
 /// - a signalfd for SIGHUP, SIGTERM, SIGINT, SIGUSR1 and SIGCHLD (children are reaped here),
@@ -24,6 +25,8 @@ final class LinuxEventSource: DaemonEventSource {
     private let inotify: Inotify
     private let databaseWatch: Int32
     private let databaseNames: Set<String>
+    /// The name of the file a refused click leaves in the database's directory.
+    private let clickNoticeName: String
     private var zoneWatch: Int32?
     private var syncWatch: Int32?
     private var ownSyncFile: String?
@@ -53,6 +56,7 @@ final class LinuxEventSource: DaemonEventSource {
         let url = URL(fileURLWithPath: databasePath).standardizedFileURL
         let base = url.lastPathComponent
         databaseNames = [base, base + "-wal", base + "-journal"]
+        clickNoticeName = base + "-click"
         let directory = url.deletingLastPathComponent().path
         guard let wd = inotify.add(directory, mask: Inotify.closeWrite | Inotify.movedTo | Inotify.modify) else {
             throw SystemCall.error("cannot watch the database directory \(directory)")
@@ -107,6 +111,8 @@ final class LinuxEventSource: DaemonEventSource {
                             wakes.append(.dataChanged)
                         } else if event.watch == databaseWatch, databaseNames.contains(event.name) {
                             databaseTouched = true
+                        } else if event.watch == databaseWatch, event.name == clickNoticeName {
+                            wakes.append(.clickRefused)
                         } else if event.watch == zoneWatch, event.name == "localtime" || event.name == "timezone" {
                             wakes.append(.clockChanged)
                         } else if event.watch == syncWatch, event.name.hasSuffix(".jsonl"), !event.name.hasPrefix("."),

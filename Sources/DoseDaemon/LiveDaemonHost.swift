@@ -159,7 +159,7 @@ final class LiveDaemonHost: DaemonHost {
                 forgottenBefore = today
             }
             for key in keys { try w.markNotified(key, at: now) }
-            try w.setMeta(NotifyState.metaKey, state.open.isEmpty && state.snoozed.isEmpty ? nil : text)
+            try w.setMeta(NotifyState.metaKey, state.isEmpty ? nil : text)
         }
     }
 
@@ -180,6 +180,36 @@ final class LiveDaemonHost: DaemonHost {
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
         let kind: DoseEvent.Kind = choice == .skip ? .skipped : .taken
         try DoseRecorder(context: AppContext(base, now: now), store: store).record(kind, slots: slots)
+    }
+
+    var confirmsClicks: Bool { base.config.notifyClicks }
+
+    func lastEventID() throws -> Int64 {
+        try store.read { try $0.lastEventID() }
+    }
+
+    func clickTakes(after id: Int64) throws -> [ClickTake] {
+        let zone = current.zone
+        return try store.read { r in
+            let events = try r.clickTakes(after: id)
+            guard !events.isEmpty else { return [] }
+            let meds = Dictionary(try r.medications(includeArchived: true).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            return events.map { e in
+                let m = meds[e.medicationID]
+                // An as-needed dose has no slot: it is named by the minute it was taken.
+                let slot = e.slot ?? SlotKey(medicationID: e.medicationID, date: zone.date(of: e.at), time: zone.time(of: e.at))
+                return ClickTake(event: e.id, dose: DoseAlert.Dose(slot: slot, medication: m?.name ?? "#\(e.medicationID)", dose: m?.dose),
+                                 loggedAt: e.loggedAt)
+            }
+        }
+    }
+
+    func undo(events: [Int64], now: Date) throws {
+        try UndoService(context: AppContext(base, now: now), store: store).undo(events: events, origin: .notification)
+    }
+
+    func takeClickRefusal(now: Date) -> String? {
+        ClickNotice.take(database: base.dbPath, now: now)?.text
     }
 
     func status(_ text: String, ready: Bool) {

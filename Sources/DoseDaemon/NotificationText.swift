@@ -10,11 +10,13 @@ struct NotificationText {
     init(_ alert: DoseAlert, zone: Zone, now: Date, catalog: Catalog) {
         self.catalog = catalog
         let names = alert.doses.map(\.medication)
-        let doses = alert.doses.map { d in d.dose.map { "\(d.medication) \($0)" } ?? d.medication }
+        var doses = alert.doses.map { d in d.dose.map { "\(d.medication) \($0)" } ?? d.medication }
+        // A confirmation names each dose with its time: "Took Metformin 500 mg (08:00)".
+        if alert.kind == .took { doses = zip(doses, alert.doses).map { "\($0) (\($1.slot.time))" } }
         let late = max(0, Int(now.timeIntervalSince(alert.scheduled) / 60))
         let args = ["names": names.joined(separator: catalog.listSeparator), "count_is": catalog.countIs(names.count),
                     "time": zone.local(alert.scheduled).clock, "late": catalog.minutes(late),
-                    "doses": doses.joined(separator: catalog.listSeparator)]
+                    "doses": doses.joined(separator: catalog.listSeparator), "note": alert.note ?? ""]
         summary = catalog.text("notify." + alert.kind.rawValue, args)
         body = catalog.text("notify.\(alert.kind.rawValue)_body", args)
         if alert.reminder { summary = catalog.text("notify.reminder", ["summary": summary]) }

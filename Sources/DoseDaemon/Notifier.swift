@@ -49,6 +49,11 @@ final class Notifier {
         // An earlier notification is replaced when what is still open of it is all in this one.
         let slots = Set(alert.slots)
         for (pid, other) in open {
+            // Feedback on a click is about events, not slots: only a newer "nothing taken" replaces the last one.
+            if alert.kind.isFeedback || other.alert.kind.isFeedback {
+                if alert.kind == .nothing && other.alert.kind == .nothing { close(pid) }
+                continue
+            }
             // A missed notice stays on screen until closed, whatever comes after it.
             if other.alert.kind == .missed && alert.kind != .missed { continue }
             let stillOpen = Set(other.alert.slots).intersection(unresolved ?? Set(other.alert.slots))
@@ -56,13 +61,17 @@ final class Notifier {
         }
         let text = NotificationText(alert, zone: zone, now: now, catalog: catalog)
         var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late ? "critical" : "normal")",
-                         "--category=reminder", "--icon=appointment-soon", "--print-id"]
+                         "--category=\(alert.kind.isFeedback ? "transfer.complete" : "reminder")",
+                         "--icon=\(alert.kind.isFeedback ? "dialog-information" : "appointment-soon")", "--print-id"]
         if let replacing { arguments.append("--replace-id=\(replacing)") }
-        if alert.kind == .missed {
+        switch alert.kind {
+        case .missed, .nothing:
             // Nothing to take or snooze: it waits on screen until closed, like the others.
             arguments.append("--wait")
-        } else {
-            for choice in AlertAnswer.Choice.allCases {
+        case .took:
+            arguments.append("--action=\(AlertAnswer.Choice.undo.rawValue)=\(text.label(.undo))")
+        case .due, .late:
+            for choice in AlertAnswer.Choice.reminder {
                 arguments.append("--action=\(choice.rawValue)=\(text.label(choice))")
             }
         }
@@ -113,8 +122,9 @@ final class Notifier {
     /// Closes the notifications none of whose doses is in `unresolved` any more.
     func withdraw(unresolved: Set<SlotKey>) {
         self.unresolved = unresolved
-        // A missed notice is about a closed slot: it stays until the person closes it.
-        for (pid, shown) in open where shown.alert.kind != .missed && !shown.alert.slots.contains(where: unresolved.contains) {
+        // A missed notice is about a closed slot: it stays until the person closes it; so does feedback on a click.
+        for (pid, shown) in open where shown.alert.kind != .missed && !shown.alert.kind.isFeedback
+                && !shown.alert.slots.contains(where: unresolved.contains) {
             close(pid)
         }
     }

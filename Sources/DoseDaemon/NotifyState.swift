@@ -22,6 +22,13 @@ struct NotifyState: Codable, Equatable, Sendable {
 
     var open: [Open] = []
     var snoozed: [Snoozed] = []
+    /// The last event looked at for a click's confirmation (DESIGN §2): every take up to it was
+    /// confirmed or is too old to be. Nil before the first daemon with `--notify`, which starts
+    /// from the events already there (a click from before it is not news).
+    var clicksSeen: Int64? = nil
+
+    /// Nothing worth keeping for the next daemon.
+    var isEmpty: Bool { open.isEmpty && snoozed.isEmpty && clicksSeen == nil }
 
     /// The `meta` key the state is stored under.
     static let metaKey = "daemon.notifications"

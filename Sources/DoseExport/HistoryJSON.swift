@@ -93,6 +93,7 @@ public enum HistoryJSON {
                         if row.timeUnknown { o.set("time_unknown", true) }
                         o.set("over_limit", row.overLimit)
                         o.set("decided_after_close", row.decidedAfterClose)
+                        o.set("origin", row.origin)
                     }
                 }
             }

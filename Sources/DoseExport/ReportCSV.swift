@@ -23,16 +23,19 @@ public enum ReportCSV {
         public var overLimit = false
         /// Skipped after the dose had closed as missed (DESIGN §2 `skip --slot`).
         public var decidedAfterClose = false
+        /// Where the dose came from (``DoseEvent/Origin``): JSON only; nil when unknown or not taken.
+        public var origin: String? = nil
     }
 
     public static func rows(_ r: Report) -> [Row] {
         r.slots.map { s in
             Row(date: s.date.description, scheduled: s.scheduled.iso8601, medication: s.medication, dose: s.dose,
                 status: s.status.rawValue, takenAt: s.takenAt?.iso8601, lateMinutes: s.lateMinutes,
-                timeUnknown: s.timeUnknown, decidedAfterClose: s.decidedAfterClose)
+                timeUnknown: s.timeUnknown, decidedAfterClose: s.decidedAfterClose, origin: r.origins.of(s)?.rawValue)
         } + r.asNeeded.map { d in
             Row(date: d.date.description, scheduled: nil, medication: d.medication, dose: d.dose,
-                status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil, timeUnknown: d.timeUnknown, overLimit: d.overLimit)
+                status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil, timeUnknown: d.timeUnknown, overLimit: d.overLimit,
+                origin: r.origins.of(d)?.rawValue)
         }
     }
 

@@ -49,6 +49,9 @@ enum Schema {
         migrator.registerMigration("v14-dose-versions") { db in
             try db.execute(sql: v14DoseVersions)
         }
+        migrator.registerMigration("v15-event-origin") { db in
+            try db.execute(sql: v15EventOrigin)
+        }
         return migrator
     }
 
@@ -371,6 +374,15 @@ enum Schema {
 }
 
 extension Schema {
+    /// Where each event came from (DESIGN §2): `terminal`, `click` (no terminal: a bar, a script),
+    /// `notification`, `import`, `device` (another device's, applied by sync). Rows written before
+    /// keep NULL: nobody knows. The check is written without `IN` (see ``v12EventKindCheck(_:)``),
+    /// `device` first: another device's history is most of what is ever inserted.
+    static let v15EventOrigin = """
+        ALTER TABLE event ADD COLUMN origin TEXT CHECK (origin IS NULL OR origin = 'device' OR origin = 'click'
+            OR origin = 'terminal' OR origin = 'notification' OR origin = 'import');
+        """
+
     /// The check on `event.kind` as v1 wrote it, and as v12 writes it: the same rule.
     static let eventKindIn = "CHECK (kind IN ('taken', 'skipped', 'undone'))"
     static let eventKindOr = "CHECK (kind = 'taken' OR kind = 'skipped' OR kind = 'undone')"

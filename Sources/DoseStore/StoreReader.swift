@@ -121,6 +121,25 @@ public struct StoreReader {
         try EventRecord.fetchOne(db, key: id)?.event()
     }
 
+    /// Takes in force recorded without a terminal (origin `click`) after the event `id`, in the
+    /// order they were written: the doses `daemon --notify` confirms (DESIGN §2).
+    public func clickTakes(after id: Int64) throws -> [DoseEvent] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(EventRecord.indexedColumns) FROM event e
+            WHERE e.id > ? AND e.origin = 'click' AND e.kind = 'taken' AND \(Self.effective)
+            ORDER BY e.id
+            """)
+        try statement.setArguments([id])
+        var events: [DoseEvent] = []
+        try RawStatement.rows(of: statement, in: db) { events.append(try EventRecord.event(indexed: $0)) }
+        return events
+    }
+
+    /// The id of the event written last (0 when none).
+    public func lastEventID() throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM event")) ?? 0
+    }
+
     /// Whether an `undone` event cancels the event with this id.
     public func isUndone(eventID: Int64) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM event WHERE target = ?)"), arguments: [eventID]) ?? false

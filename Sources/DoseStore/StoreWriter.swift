@@ -100,7 +100,8 @@ public struct StoreWriter {
     ///
     /// `day` is the slot's date for a scheduled dose and the local date of `e.at` for an
     /// as-needed one: it is what ``StoreReader/events(days:)`` selects on.
-    /// `synced`: the operation of another device that wrote it (schema `v11-synced-doses`).
+    /// `synced`: the operation of another device that wrote it (schema `v11-synced-doses`); its
+    /// origin is then `device`, whatever `e.origin` says.
     public func insertEvent(_ e: DoseEvent, day: LocalDate, synced: SyncedDose? = nil) throws -> Int64 {
         guard e.kind != .undone else {
             throw DosebarError.internal("an undo is written with insertUndo(of:at:), not insertEvent")
@@ -117,13 +118,14 @@ public struct StoreWriter {
         if let units = synced?.units, units != 0 { try FieldRules.units(Amount(hundredths: units)) }
         var record = EventRecord(e, day: day)
         record.target = nil
+        if synced != nil { record.origin = DoseEvent.Origin.device.rawValue }
         return try insert(&record, synced: synced)
     }
 
     /// Appends an `undone` event cancelling `target` and returns its id. Events are never
     /// modified or deleted. The undo records `-target.stockDelta`; restoring the stock itself
-    /// is the caller's job (``setStock(medicationID:_:)``).
-    public func insertUndo(of target: DoseEvent, at: Date) throws -> Int64 {
+    /// is the caller's job (``setStock(medicationID:_:)``). `origin`: where the undo came from.
+    public func insertUndo(of target: DoseEvent, at: Date, origin: DoseEvent.Origin? = nil) throws -> Int64 {
         guard let stored = try EventRecord.fetchOne(db, key: target.id),
               stored.kind == DoseEvent.Kind.taken.rawValue || stored.kind == DoseEvent.Kind.skipped.rawValue
         else {
@@ -140,6 +142,7 @@ public struct StoreWriter {
         record.at = at.timeIntervalSince1970
         record.loggedAt = at.timeIntervalSince1970
         record.target = target.id
+        record.origin = origin?.rawValue
         // Saturating: a stored delta of -2^63 (an older sync's) has no negation in Int.
         record.stockDelta = 0.saturatingSubtracting(stored.stockDelta)
         return try insert(&record)
@@ -153,8 +156,8 @@ public struct StoreWriter {
                 // One per dose of another device's history: bound through SQLite's C API (``RawStatement``).
                 try RawStatement(db, cache: statements, sql: """
                     INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit,
-                                       op, op_device, op_stamp, op_units, op_hash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       op, op_device, op_stamp, op_units, op_hash, origin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'device')
                     """).run { b in
                         b.int(record.medicationID); b.text(record.kind); b.int(record.day); b.int(record.slotTime)
                         b.double(record.at); b.double(record.loggedAt); b.int(record.target); b.int(record.stockDelta)
@@ -163,10 +166,11 @@ public struct StoreWriter {
                     }
             } else {
                 try db.cachedStatement(sql: """
-                    INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO event (medication_id, kind, day, slot_time, at, logged_at, target, stock_delta, time_known, over_limit,
+                                       origin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [record.medicationID, record.kind, record.day, record.slotTime, record.at, record.loggedAt,
-                                             record.target, record.stockDelta, record.timeKnown, record.overLimit])
+                                             record.target, record.stockDelta, record.timeKnown, record.overLimit, record.origin])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_FOREIGNKEY {
             throw unknownMedication(record.medicationID)

@@ -32,7 +32,8 @@ struct Skip: ContextCommand {
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
         let recorded = try DoseRecorder(context: context, store: store).record(.skipped, names: names, at: instant, next: false,
-                                                                                  slot: try slot.map { try InputParser.slot($0, today: context.today) })
+                                                                                  slot: try slot.map { try InputParser.slot($0, today: context.today) },
+                                                                                  origin: CommandOrigin.current())
         for r in recorded { Output.line(r.line(context.catalog, zone: context.zone, today: context.today)) }
     }
 }

@@ -52,8 +52,17 @@ struct Take: ContextCommand {
     func run(_ context: AppContext) throws {
         let instant = try at.map { try context.instant(fromAt: $0) }
         let store = try context.openStore()
-        let recorded = try DoseRecorder(context: context, store: store).record(.taken, names: names, at: instant, next: next, force: force,
-                                                                                  slot: try slot.map { try InputParser.slot($0, today: context.today) })
+        let origin = CommandOrigin.current()
+        let recorded: [DoseRecorder.Recorded]
+        do {
+            recorded = try DoseRecorder(context: context, store: store).record(.taken, names: names, at: instant, next: next, force: force,
+                                                                               slot: try slot.map { try InputParser.slot($0, today: context.today) },
+                                                                               origin: origin)
+        } catch DosebarError.badData(let refusal) where names.isEmpty && origin == .click && context.config.notifyClicks {
+            // A bar click that took nothing: `daemon --notify` says what is next (DESIGN §2).
+            ClickNotice(at: context.now, text: refusal).leave(database: context.dbPath)
+            throw DosebarError.badData(refusal)
+        }
         for r in recorded { Output.line(r.line(context.catalog, zone: context.zone, today: context.today)) }
     }
 }

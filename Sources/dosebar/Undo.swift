@@ -27,7 +27,7 @@ struct Undo: ContextCommand {
 
     func run(_ context: AppContext) throws {
         let store = try context.openStore()
-        let undone = try UndoService(context: context, store: store).undo(name: name)
+        let undone = try UndoService(context: context, store: store).undo(name: name, origin: CommandOrigin.current())
         let c = context.catalog
         let event = undone.event
         let others = undone.others == 0 ? "" : c.counted("cli.undid_others", undone.others)

@@ -108,6 +108,8 @@ final class SimHost: DaemonHost {
     var failRefresh = false
     var stopped = false
     var reloads = 0
+    /// Clicks, their refusals and the Undos of their confirmations (DaemonClickTests).
+    var clicks = SimClicks()
 
     init(medications: [Medication], ledger: SimLedger = SimLedger()) {
         self.medications = medications
@@ -116,7 +118,8 @@ final class SimHost: DaemonHost {
 
     func plan(_ now: Date) -> DayPlan {
         let date = zone.date(of: now)
-        return DayPlan(date: date, medications: medications, events: events.filter { $0.slot?.date == date }, zone: zone)
+        return DayPlan(date: date, medications: medications,
+                       events: events.filter { $0.slot?.date == date && !clicks.undone.contains($0.id) }, zone: zone)
     }
 
     func refresh(now: Date) throws -> DaemonDay {

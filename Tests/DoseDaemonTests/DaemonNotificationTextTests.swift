@@ -22,7 +22,7 @@ struct DaemonNotificationTextTests {
                                    now: Sim.t("2026-11-22T08:00:00+09:00"), catalog: .english)
         #expect(due.summary == "Time for Aspirin, Magnesium")
         #expect(due.body == "08:00 · Aspirin 100 mg, Magnesium")
-        #expect(AlertAnswer.Choice.allCases.map(due.label) == ["Taken", "Snooze 10 min", "Skip"])
+        #expect(AlertAnswer.Choice.reminder.map(due.label) == ["Taken", "Snooze 10 min", "Skip"])
         let late = NotificationText(alert(.late, [("Aspirin", nil)], reminder: true), zone: zone,
                                     now: Sim.t("2026-11-22T10:05:00+09:00"), catalog: .english)
         #expect(late.summary == "Reminder: Aspirin is late")
@@ -33,10 +33,27 @@ struct DaemonNotificationTextTests {
     func korean() {
         let due = NotificationText(alert(.due, [("아스피린", "100mg")]), zone: zone, now: Sim.t("2026-11-22T08:00:00+09:00"), catalog: .korean)
         #expect(due.summary == "복용 시간: 아스피린")
-        #expect(AlertAnswer.Choice.allCases.map(due.label) == ["복용함", "10분 뒤 다시", "건너뛰기"])
+        #expect(AlertAnswer.Choice.reminder.map(due.label) == ["복용함", "10분 뒤 다시", "건너뛰기"])
         let late = NotificationText(alert(.late, [("아스피린", nil)]), zone: zone, now: Sim.t("2026-11-22T10:00:00+09:00"), catalog: .korean)
         #expect(late.summary == "복용이 늦었어요: 아스피린")
         #expect(late.body == "08:00 예정, 2시간 지남 · 아스피린")
+    }
+
+    @Test("a click's confirmation names each dose with its time and offers Undo; a click that took nothing says what it was told")
+    func clicks() {
+        var took = alert(.took, [("Metformin", "500 mg"), ("Aspirin", nil)])
+        took.events = [7, 8]
+        let en = NotificationText(took, zone: zone, now: Sim.t("2026-11-22T08:01:00+09:00"), catalog: .english)
+        #expect(en.summary == "Took Metformin 500 mg (08:00), Aspirin (08:00)")
+        #expect(en.label(.undo) == "Undo")
+        let ko = NotificationText(took, zone: zone, now: Sim.t("2026-11-22T08:01:00+09:00"), catalog: .korean)
+        #expect(ko.summary == "복용 기록: Metformin 500 mg (08:00), Aspirin (08:00)")
+        #expect(ko.label(.undo) == "되돌리기")
+        let nothing = DoseAlert(kind: .nothing, scheduled: Sim.t("2026-11-22T08:01:00+09:00"), doses: [],
+                                note: "nothing to take now; next: Warfarin at 18:00")
+        let n = NotificationText(nothing, zone: zone, now: Sim.t("2026-11-22T08:01:00+09:00"), catalog: .english)
+        #expect(n.summary == "Nothing taken" && n.body == "nothing to take now; next: Warfarin at 18:00")
+        #expect(took.keys == ["took:7", "took:8"] && nothing.keys.isEmpty && took.slots.isEmpty)
     }
 
     @Test("names reach the body as text, not markup")

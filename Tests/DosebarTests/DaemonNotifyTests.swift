@@ -256,7 +256,8 @@ struct DaemonNotifyTests {
     run_daemon 08:33:00
     for i in $(seq 600); do grep -q "notify-send failed" "$W/daemon.err" && break; sleep 0.05; done
     echo "refused=$(grep -c 'notify-send failed' "$W/daemon.err")"
-    DOSEBAR_NOW=2026-11-22T08:35:00+09:00 "$BIN" take Calcium >/dev/null
+    # (In a terminal, as a person types it: a take without one would be confirmed as a click's.)
+    DOSEBAR_NOW=2026-11-22T08:35:00+09:00 script -qec "\"$BIN\" take Calcium" /dev/null >/dev/null
     start_dunst || echo "dunst_again=down"
     wait_arrived 6 600; sleep 3
     echo "after_server=$(arrived)"
@@ -294,6 +295,109 @@ struct DaemonNotifyTests {
         #expect(lines.count == 6 && lines[5].hasPrefix("Time for Iron|08:35 · Iron|NORMAL"), "\(lines)")
         #expect(run.daemonErr.contains("notify-send failed"), "\(why)")
         #expect((DaemonTest.counter("unsent", in: run.daemonErr) ?? 0) >= 1, "\(why)")
+        try? FileManager.default.removeItem(atPath: run.root)
+    }
+
+    /// DESIGN §2: a take without a terminal (a bar click, a script) is confirmed by `daemon --notify`
+    /// with an Undo that reverts exactly it; a click that took nothing is told what is next; a take
+    /// in a terminal is not confirmed; `[notify] clicks = false` turns it off.
+    static let clickScript = #"""
+    #!/usr/bin/env bash
+    # $1: work directory, $2: the dosebar binary. Writes key=value lines to $1/result.txt.
+    set -u
+    W=$1; BIN=$2
+    exec >"$W/result.txt" 2>"$W/script.err" </dev/null
+    export HOME=$W DOSEBAR_DB=$W/db.sqlite DOSEBAR_DIR=$W/shared TZ=Asia/Seoul LANG=C.UTF-8 XDG_CONFIG_HOME=$W/config
+    \#(prelude)
+    cat >"$W/dunstrc" <<EOF
+    [global]
+    dmenu = $W/dmenu.sh
+    [urgency_normal]
+    timeout = 0
+    [dosebar-log]
+    appname = dosebar
+    script = $W/log.sh
+    EOF
+    xvfb-run -a dunst -config "$W/dunstrc" >"$W/dunst.log" 2>&1 &
+    XVFB_RUN=$!
+    trap 'kill $(pgrep -P $XVFB_RUN) 2>/dev/null; wait $XVFB_RUN 2>/dev/null' EXIT
+    owner() { dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2>/dev/null | grep -q true; }
+    for i in $(seq 100); do owner && break; sleep 0.1; done
+    owner || { echo "dunst=down"; cat "$W/dunst.log"; exit 0; }
+    echo "dunst=up"
+    arrived() { wc -l <"$W/arrived.log" | tr -d ' '; }
+    wait_arrived() { for i in $(seq 600); do [ "$(arrived)" -ge "$1" ] && return 0; sleep 0.05; done; return 1; }
+    status_of() { DOSEBAR_NOW=$1 "$BIN" today --json | grep -o "\"medication\":\"$2\"[^}]*" | grep -o '"status":"[a-z_]*"' | cut -d'"' -f4; }
+    # Metformin is the only medicine with a stock (Iron's is null).
+    stock_of() { "$BIN" list --json | grep -o '"stock":[0-9.]*' | cut -d: -f2; }
+    run_daemon() { DOSEBAR_NOW=$1 "$BIN" daemon --notify >/dev/null 2>>"$W/daemon.err" & D=$!; sleep "${2:-1.5}"; }
+    stop_daemon() { kill -TERM $D; wait $D; echo "daemon_exit=$?"; }
+
+    export DOSEBAR_NOW=2026-11-22T06:00:00+09:00
+    "$BIN" add Metformin --at 08:00 --dose "500 mg" --stock 30 --per-dose 1 --window 30m >/dev/null
+    "$BIN" add Iron --at 08:00 --window 30m >/dev/null
+    unset DOSEBAR_NOW
+
+    # 07:00: nothing is due; a click (no terminal) takes nothing and exits 65: the daemon says what is next.
+    run_daemon 2026-11-22T07:00:00+09:00
+    DOSEBAR_NOW=2026-11-22T07:00:00+09:00 "$BIN" take 2>>"$W/click.err"; echo "refused_exit=$?"
+    wait_arrived 1; echo "after_refusal=$(arrived)"
+    stop_daemon
+
+    # 08:01: both due (one notification). A script takes Metformin (no terminal): confirmed with Undo.
+    run_daemon 2026-11-22T08:01:00+09:00 0
+    wait_arrived 2
+    DOSEBAR_NOW=2026-11-22T08:01:30+09:00 "$BIN" take Metformin >/dev/null 2>>"$W/click.err"
+    wait_arrived 3; echo "after_click=$(arrived)"
+    echo "stock_after_take=$(stock_of)"
+    # Iron in a terminal, after it: not confirmed, and untouched by the Undo.
+    DOSEBAR_NOW=2026-11-22T08:02:00+09:00 script -qec "\"$BIN\" take Iron" /dev/null >/dev/null
+    sleep 1.5; echo "after_terminal=$(arrived)"
+    # The person clicks Undo on the confirmation.
+    echo Undo >"$W/pick"; dunstctl context
+    for i in $(seq 600); do [ "$(status_of 2026-11-22T08:03:00+09:00 Metformin)" != taken ] && break; sleep 0.05; done
+    echo "menu=$(tr '\n' ';' <"$W/menu.txt")"
+    echo "metformin_after_undo=$(status_of 2026-11-22T08:03:00+09:00 Metformin)"
+    echo "iron_after_undo=$(status_of 2026-11-22T08:03:00+09:00 Iron)"
+    echo "stock_after_undo=$(stock_of)"
+    stop_daemon
+    # Restarted: the confirmation is not shown again.
+    run_daemon 2026-11-22T08:03:00+09:00; stop_daemon
+    echo "after_restart=$(arrived)"
+
+    # [notify] clicks = false: a click's take is not confirmed.
+    mkdir -p "$W/config/dosebar"; printf '[notify]\nclicks = false\n' >"$W/config/dosebar/config.toml"
+    run_daemon 2026-11-22T08:04:00+09:00
+    DOSEBAR_NOW=2026-11-22T08:04:00+09:00 "$BIN" take Metformin >/dev/null 2>>"$W/click.err"
+    sleep 1.5; stop_daemon
+    echo "after_off=$(arrived)"
+    echo "metformin_at_end=$(status_of 2026-11-22T08:05:00+09:00 Metformin)"
+    """#
+
+    @Test("a take without a terminal is confirmed in dunst with an Undo that works; a click that took nothing says what is next",
+          .enabled(if: missing.isEmpty || Harness.underCI,
+                   "needs \(missing.joined(separator: ", ")) (apt-get install dunst xvfb xauth dbus libnotify-bin); under CI their absence fails"))
+    func clickFeedback() throws {
+        try #require(Self.missing.isEmpty, "missing \(Self.missing.joined(separator: ", ")): scripts/setup installs them")
+        guard let run = try Self.run(Self.clickScript) else { return }
+        let v = run.values
+        let why = "\(run.text)\n\(run.daemonErr)\n\(run.arrived)"
+        let lines = run.arrived.split(separator: "\n").map(String.init)
+        #expect(v["refused_exit"] == "65", "\(why)")
+        #expect(v["after_refusal"] == "1", "\(why)")
+        // The body is the refusal the click got (DoseResolver's words, whatever they are): it names the next dose.
+        #expect(lines.first?.hasPrefix("Nothing taken|") == true, "\(lines)")
+        #expect(lines.first.map { $0.contains("Iron") && $0.contains("08:00") } == true, "the next dose is named: \(lines)")
+        #expect(v["after_click"] == "3" && v["stock_after_take"] == "29", "\(why)")
+        #expect(lines.count > 2 && lines[2].hasPrefix("Took Metformin 500 mg (08:00)|"), "\(lines)")
+        #expect(v["after_terminal"] == "3", "a take in a terminal was confirmed: \(why)")
+        #expect(v["menu"]?.contains("Undo") == true, "\(why)")
+        #expect(v["metformin_after_undo"] == "due" && v["iron_after_undo"] == "taken", "\(why)")
+        #expect(v["stock_after_undo"] == "30", "\(why)")
+        #expect(v["after_restart"] == "3", "shown again after a restart: \(why)")
+        #expect(v["after_off"] == "3" && v["metformin_at_end"] == "taken", "\(why)")
+        #expect(!run.text.split(separator: "\n").contains { $0.hasPrefix("daemon_exit=") && $0 != "daemon_exit=0" }, "\(why)")
         try? FileManager.default.removeItem(atPath: run.root)
     }
 

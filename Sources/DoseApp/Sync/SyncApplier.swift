@@ -421,7 +421,8 @@ struct SyncApplier {
             guard let eventID, let event = try w.reader.event(id: eventID) else { return nil }
             switch SyncMerge.undo(of: eventID, undone: try w.reader.isUndone(eventID: eventID)) {
             case .wait: return nil
-            case .revert: _ = try w.insertUndo(of: event, at: Date(timeIntervalSince1970: op.at ?? event.at.timeIntervalSince1970))
+            case .revert: _ = try w.insertUndo(of: event, at: Date(timeIntervalSince1970: op.at ?? event.at.timeIntervalSince1970),
+                                                      origin: .device)
             case .nothing: break
             }
             if let slot = event.slot { toResolve.insert(slot) }

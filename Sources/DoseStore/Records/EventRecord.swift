@@ -8,7 +8,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     enum CodingKeys: String, CodingKey {
         case id, medicationID = "medication_id", kind, day, slotTime = "slot_time", at, loggedAt = "logged_at", target
-        case stockDelta = "stock_delta", timeKnown = "time_known", overLimit = "over_limit"
+        case stockDelta = "stock_delta", timeKnown = "time_known", overLimit = "over_limit", origin
     }
 
     enum Columns {
@@ -40,6 +40,8 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var timeKnown: Int
     /// 1 for an as-needed dose forced beyond its limits (schema `v9-over-limit`).
     var overLimit: Int
+    /// ``DoseEvent/Origin``'s raw value; NULL for rows older than schema `v15-event-origin`.
+    var origin: String?
 
     init(_ e: DoseEvent, day: LocalDate) {
         id = nil
@@ -53,10 +55,11 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         stockDelta = e.stockDelta.hundredths
         timeKnown = e.timeKnown ? 1 : 0
         overLimit = e.overLimit ? 1 : 0
+        origin = e.origin?.rawValue
     }
 
     /// The columns `init(indexed:)` reads, in its order (for queries that fetch many events).
-    static let indexedColumns = "e.id, e.medication_id, e.kind, e.day, e.slot_time, e.at, e.logged_at, e.target, e.stock_delta, e.time_known, e.over_limit"
+    static let indexedColumns = "e.id, e.medication_id, e.kind, e.day, e.slot_time, e.at, e.logged_at, e.target, e.stock_delta, e.time_known, e.over_limit, e.origin"
 
     /// A row of `indexedColumns`, read by position through SQLite's C API (``RawStatement/rows(of:in:_:)``):
     /// decoding a year of events through `Codable` looked every column up by name and cost four
@@ -73,6 +76,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         stockDelta = Int(row.int(8))
         timeKnown = Int(row.int(9))
         overLimit = Int(row.int(10))
+        origin = Self.origin(indexed: row)?.rawValue
     }
 
     /// A row read by column name, not through `Codable` (see ``MedicationRecord/init(indexed:)``).
@@ -89,6 +93,8 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         stockDelta = try row.decode(forColumn: K.stockDelta.rawValue)
         timeKnown = try row.decode(forColumn: K.timeKnown.rawValue)
         overLimit = try row.decode(forColumn: K.overLimit.rawValue)
+        // A row of a query that did not select it (or of a database before v15) has none.
+        origin = row.hasColumn(K.origin.rawValue) ? try row.decode(forColumn: K.origin.rawValue) : nil
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -107,6 +113,7 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         container[K.stockDelta.rawValue] = stockDelta
         container[K.timeKnown.rawValue] = timeKnown
         container[K.overLimit.rawValue] = overLimit
+        container[K.origin.rawValue] = origin
     }
 
     /// The event of a row of `indexedColumns`, its kind told from the column's bytes: making a
@@ -127,7 +134,19 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         return Self.event(kind: kind, id: row.int(0), medicationID: row.int(1), day: Int(row.int(3)),
                           slotTime: row.optionalInt(4).map { Int($0) }, at: row.double(5), loggedAt: row.double(6),
                           target: row.optionalInt(7), stockDelta: Int(row.int(8)), timeKnown: Int(row.int(9)),
-                          overLimit: Int(row.int(10)))
+                          overLimit: Int(row.int(10)), origin: origin(indexed: row))
+    }
+
+    /// The origin in column 11 of a row of `indexedColumns`, told from its bytes like the kind (no
+    /// string made); nil when NULL or a word this dosebar does not know.
+    static func origin(indexed row: RawStatement.Columns) -> DoseEvent.Origin? {
+        // Another device's first: its history is most of the rows a long read goes through.
+        if row.text(11, is: "device") { return .device }
+        if row.text(11, is: "click") { return .click }
+        if row.text(11, is: "terminal") { return .terminal }
+        if row.text(11, is: "notification") { return .notification }
+        if row.text(11, is: "import") { return .import }
+        return nil
     }
 
     func event() throws -> DoseEvent {
@@ -136,17 +155,20 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
                 + "it was written by a newer dosebar — upgrade dosebar")
         }
         return Self.event(kind: kind, id: id ?? 0, medicationID: medicationID, day: day, slotTime: slotTime, at: at,
-                          loggedAt: loggedAt, target: target, stockDelta: stockDelta, timeKnown: timeKnown, overLimit: overLimit)
+                          loggedAt: loggedAt, target: target, stockDelta: stockDelta, timeKnown: timeKnown, overLimit: overLimit,
+                          origin: origin.flatMap(DoseEvent.Origin.init(rawValue:)))
     }
 
     /// The event of a row's columns, its kind known.
     private static func event(kind: DoseEvent.Kind, id: Int64, medicationID: Int64, day: Int, slotTime: Int?, at: Double,
-                              loggedAt: Double, target: Int64?, stockDelta: Int, timeKnown: Int, overLimit: Int) -> DoseEvent {
+                              loggedAt: Double, target: Int64?, stockDelta: Int, timeKnown: Int, overLimit: Int,
+                              origin: DoseEvent.Origin?) -> DoseEvent {
         let slot = slotTime.map {
             SlotKey(medicationID: medicationID, date: LocalDate(dayNumber: day), time: LocalTime(minuteOfDay: $0))
         }
         return DoseEvent(id: id, medicationID: medicationID, kind: kind, slot: slot,
                          at: Date(timeIntervalSince1970: at), loggedAt: Date(timeIntervalSince1970: loggedAt),
-                         target: target, stockDelta: Amount(hundredths: stockDelta), timeKnown: timeKnown != 0, overLimit: overLimit != 0)
+                         target: target, stockDelta: Amount(hundredths: stockDelta), timeKnown: timeKnown != 0, overLimit: overLimit != 0,
+                         origin: origin)
     }
 }
