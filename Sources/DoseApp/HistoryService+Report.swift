@@ -5,7 +5,8 @@ extension HistoryService {
     /// `report`: the report of `days` for `medication` (nil: every medicine) as the text of
     /// `format`: CSV, JSON in the catalog's words, or one HTML page stamped with now.
     public func report(_ days: ClosedRange<LocalDate>, medication: Medication?, format: ReportOutput.Format) throws -> String {
-        let report = Report(try ledger(days), medicationID: medication?.id)
+        let report = Report(try ledger(days), medicationID: medication?.id,
+                            doubleDoses: try doubleDoses(days, medicationID: medication?.id))
         return switch format {
         case .csv: ReportCSV.render(report)
         case .json: HistoryJSON.report(report, catalog: context.catalog) + "\n"

@@ -63,6 +63,8 @@ public struct SlotRecord: Sendable, Hashable {
     public var lateMinutes: Int?
     /// Taken, but the record it was imported from did not say when (`takenAt` is the scheduled time).
     public var timeUnknown = false
+    /// Taken on two devices (DESIGN §10): both takes kept, confirmed or not (``DoubleDose``).
+    public var doubleDose = false
 }
 
 /// An as-needed dose: a row of `report --format csv` with status `as_needed`.

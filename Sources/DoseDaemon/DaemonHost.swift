@@ -24,7 +24,8 @@ protocol DaemonHost: AnyObject {
     func release(_ previous: NotifyState.Open, close: Bool)
     /// Closes open notifications none of whose doses is still in `unresolved`.
     func withdrawAlerts(unresolved: Set<SlotKey>)
-    /// Logs the doses of an answered notification as taken or skipped at `now`.
+    /// Logs the doses of an answered notification as taken or skipped at `now` (`confirm`: confirms
+    /// the double doses of those slots).
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws
     /// Tells the service manager (READY=1 once, then STATUS=…).
     func status(_ text: String, ready: Bool)
@@ -38,6 +39,13 @@ protocol DaemonHost: AnyObject {
 
 /// Today as the daemon last computed it.
 struct DaemonDay: Sendable {
+    /// This day with the double doses `doubles`.
+    func withDoubles(_ doubles: [DoseAlert]) -> DaemonDay {
+        var day = self
+        day.doubles = doubles
+        return day
+    }
+
     /// Instants at which the files must be rewritten (timeline entries after the first) and `reload_at`.
     var entryInstants: [Date]
     var reloadAt: Date
@@ -48,6 +56,8 @@ struct DaemonDay: Sendable {
     var changed: [String]
     /// The local UTC offset when it was computed (for status lines).
     var offset: Int
+    /// Slots taken on two devices not confirmed yet, as `double` alerts (any day: until confirmed or undone).
+    var doubles: [DoseAlert] = []
 
     init(timeline: Timeline, slots: [PlannedSlot], changed: [String]) {
         entryInstants = timeline.entries.map(\.at.date)

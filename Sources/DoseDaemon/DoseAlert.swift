@@ -9,9 +9,11 @@ struct DoseAlert: Hashable, Sendable, Codable {
     /// Which transition the notification announces.
     /// `missed`: the last notification of a slot that closed unresolved (DESIGN §5) — "missed, do not
     /// double the next dose"; it offers no action (there is nothing left to take).
+    /// `double`: a slot taken on two devices (DESIGN §10), once per slot; its one action confirms
+    /// both takes (undoing one is `dosebar undo`).
     enum Kind: String, Sendable, Comparable, Codable {
-        case due, late, missed
-        private var rank: Int { self == .due ? 0 : self == .late ? 1 : 2 }
+        case due, late, missed, double
+        private var rank: Int { switch self { case .due: 0; case .late: 1; case .missed: 2; case .double: 3 } }
         static func < (a: Kind, b: Kind) -> Bool { a.rank < b.rank }
     }
 
@@ -59,6 +61,8 @@ struct DoseAlert: Hashable, Sendable, Codable {
     var doses: [Dose]
     /// True for the reminder after "Snooze 10 min".
     var reminder = false
+    /// Of a `double`: each take as `device HH:MM`, earliest first.
+    var takes: [String]? = nil
 
     /// The slots this alert acts on.
     var slots: [SlotKey] { doses.map(\.slot) }
@@ -68,6 +72,12 @@ struct DoseAlert: Hashable, Sendable, Codable {
 
     /// This alert's keys, one per dose.
     var keys: [String] { doses.map { DoseAlert.key(kind, $0.slot) } }
+
+    /// The `double` alerts owed for the slots taken on two devices not confirmed yet (`doubles`,
+    /// each a one-dose alert with its takes): those not announced yet, whatever day they are of.
+    static func owedDoubles(_ doubles: [DoseAlert], alreadySent: (String) -> Bool) -> [DoseAlert] {
+        doubles.filter { $0.kind == .double && !$0.keys.contains(where: alreadySent) }
+    }
 
     /// The alerts owed at `now` for the day's slots (carried ones included): every slot that is `due`
     /// or `late` now, or closed unresolved within ``missedNoticeSpan``, whose transition was not

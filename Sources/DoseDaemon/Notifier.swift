@@ -49,20 +49,21 @@ final class Notifier {
         // An earlier notification is replaced when what is still open of it is all in this one.
         let slots = Set(alert.slots)
         for (pid, other) in open {
-            // A missed notice stays on screen until closed, whatever comes after it.
-            if other.alert.kind == .missed && alert.kind != .missed { continue }
+            // A missed notice stays on screen until closed, whatever comes after it; a double dose's
+            // until confirmed or undone.
+            if (other.alert.kind == .missed || other.alert.kind == .double) && other.alert.kind != alert.kind { continue }
             let stillOpen = Set(other.alert.slots).intersection(unresolved ?? Set(other.alert.slots))
             if stillOpen.isSubset(of: slots) { close(pid) }
         }
         let text = NotificationText(alert, zone: zone, now: now, catalog: catalog)
-        var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late ? "critical" : "normal")",
+        var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late || alert.kind == .double ? "critical" : "normal")",
                          "--category=reminder", "--icon=appointment-soon", "--print-id"]
         if let replacing { arguments.append("--replace-id=\(replacing)") }
         if alert.kind == .missed {
             // Nothing to take or snooze: it waits on screen until closed, like the others.
             arguments.append("--wait")
         } else {
-            for choice in AlertAnswer.Choice.allCases {
+            for choice in AlertAnswer.Choice.offered(for: alert.kind) {
                 arguments.append("--action=\(choice.rawValue)=\(text.label(choice))")
             }
         }

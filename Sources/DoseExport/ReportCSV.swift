@@ -5,7 +5,7 @@ import Foundation
 /// row per as-needed dose (DESIGN §3 Reports).
 public enum ReportCSV {
     public static let header = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known",
-                                        "over_limit"]
+                                        "over_limit", "double_dose"]
 
     /// One row; nil fields are empty in CSV and `null` in JSON.
     public struct Row {
@@ -20,13 +20,15 @@ public enum ReportCSV {
         public var timeUnknown = false
         /// An as-needed dose recorded with `--force` beyond a limit.
         public var overLimit = false
+        /// A slot taken on two devices (DESIGN §10), confirmed or not.
+        public var doubleDose = false
     }
 
     public static func rows(_ r: Report) -> [Row] {
         r.slots.map { s in
             Row(date: s.date.description, scheduled: s.scheduled.iso8601, medication: s.medication, dose: s.dose,
                 status: s.status.rawValue, takenAt: s.takenAt?.iso8601, lateMinutes: s.lateMinutes,
-                timeUnknown: s.timeUnknown)
+                timeUnknown: s.timeUnknown, doubleDose: s.doubleDose)
         } + r.asNeeded.map { d in
             Row(date: d.date.description, scheduled: nil, medication: d.medication, dose: d.dose,
                 status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil, timeUnknown: d.timeUnknown, overLimit: d.overLimit)
@@ -40,7 +42,8 @@ public enum ReportCSV {
         for row in rows(r) {
             let text = [row.date, row.scheduled ?? "", row.medication, row.dose ?? "", row.status, row.takenAt ?? ""]
             let cells = text.map { field(neutralised($0)) }
-                + [row.lateMinutes.map(String.init) ?? "", row.takenAt == nil ? "" : row.timeUnknown ? "false" : "true", row.overLimit ? "true" : "false"]
+                + [row.lateMinutes.map(String.init) ?? "", row.takenAt == nil ? "" : row.timeUnknown ? "false" : "true", row.overLimit ? "true" : "false",
+                   row.doubleDose ? "true" : "false"]
             out += cells.joined(separator: ",") + "\r\n"
         }
         return out

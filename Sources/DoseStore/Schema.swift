@@ -46,6 +46,9 @@ enum Schema {
         migrator.registerMigration("v12-event-kind-check") { db in
             try v12EventKindCheck(db)
         }
+        migrator.registerMigration("v13-double-dose") { db in
+            try db.execute(sql: v13DoubleDose)
+        }
         return migrator
     }
 
@@ -368,6 +371,15 @@ enum Schema {
 }
 
 extension Schema {
+    /// A slot taken on two devices is a double dose, shown until the person confirms both takes
+    /// (DESIGN §10): `double_confirmed` holds the take operations a `confirm` operation (this
+    /// device's or another's) named. A double dose is confirmed when every take of its slot is here.
+    static let v13DoubleDose = """
+        CREATE TABLE double_confirmed (
+            op TEXT PRIMARY KEY
+        ) WITHOUT ROWID;
+        """
+
     /// The check on `event.kind` as v1 wrote it, and as v12 writes it: the same rule.
     static let eventKindIn = "CHECK (kind IN ('taken', 'skipped', 'undone'))"
     static let eventKindOr = "CHECK (kind = 'taken' OR kind = 'skipped' OR kind = 'undone')"
