@@ -28,7 +28,7 @@ import Testing
         #expect((item["text"] as? String)?.contains("4/3") == true, "\(item)")
 
         let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-22", "--to", "2026-11-22", now: "2026-11-22T16:05:00+09:00").out
-        #expect(csv.hasPrefix("date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit\r\n"))
+        #expect(csv.hasPrefix("date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit,double_dose\r\n"))
         #expect(csv.contains("2026-11-22,,Ibuprofen,200 mg,as_needed,2026-11-22T14:00:00+09:00,,true,false,false\r\n"), "\(csv)")
         #expect(csv.contains("2026-11-22,,Ibuprofen,200 mg,as_needed,2026-11-22T16:00:00+09:00,,true,true,false\r\n"), "\(csv)")
 
