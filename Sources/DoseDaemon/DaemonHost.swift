@@ -22,8 +22,9 @@ protocol DaemonHost: AnyObject {
     /// Ends the process a previous daemon left waiting for the answer to `previous`, closing the
     /// notification too when `close`, else leaving it on screen to be taken over.
     func release(_ previous: NotifyState.Open, close: Bool)
-    /// Closes open notifications none of whose doses is still in `unresolved`.
-    func withdrawAlerts(unresolved: Set<SlotKey>)
+    /// Closes open notifications none of whose doses is still in `unresolved` (a double dose's: in
+    /// `doubles`, the slots taken on two devices not confirmed yet).
+    func withdrawAlerts(unresolved: Set<SlotKey>, doubles: Set<SlotKey>)
     /// Logs the doses of an answered notification as taken or skipped at `now` (`confirm`: confirms
     /// the double doses of those slots).
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws

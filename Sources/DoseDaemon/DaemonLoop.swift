@@ -148,7 +148,7 @@ final class DaemonLoop {
         }
         // A double dose's slot is taken: its notification stays while the double dose does.
         let doubleSlots = Set(day.doubles.flatMap(\.slots))
-        host.withdrawAlerts(unresolved: Set(unresolved.keys).union(doubleSlots))
+        host.withdrawAlerts(unresolved: Set(unresolved.keys), doubles: doubleSlots)
         // Everything pending is tried now; a refusal plans the next try.
         notifyRetryAt = nil
         takeOver(unresolved: unresolved, doubles: doubleSlots, now: now)

@@ -183,7 +183,7 @@ final class LiveDaemonHost: DaemonHost {
         if let helper = previous.helper { notifier?.release(helper: helper, close: close) }
     }
 
-    func withdrawAlerts(unresolved: Set<SlotKey>) { notifier?.withdraw(unresolved: unresolved) }
+    func withdrawAlerts(unresolved: Set<SlotKey>, doubles: Set<SlotKey>) { notifier?.withdraw(unresolved: unresolved, doubles: doubles) }
 
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
         if choice == .confirm {

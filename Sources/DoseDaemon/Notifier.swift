@@ -26,6 +26,8 @@ final class Notifier {
     private var warnedFailure = false
     /// The doses still open at the last `withdraw` (nil before the first).
     private var unresolved: Set<SlotKey>?
+    /// The slots taken on two devices not confirmed yet, as of the last ``withdraw(unresolved:doubles:)``.
+    private var doubles: Set<SlotKey>?
     private let warn: (String) -> Void
 
     init(children: ChildProcesses, warn: @escaping (String) -> Void) {
@@ -52,7 +54,8 @@ final class Notifier {
             // A missed notice stays on screen until closed, whatever comes after it; a double dose's
             // until confirmed or undone.
             if (other.alert.kind == .missed || other.alert.kind == .double) && other.alert.kind != alert.kind { continue }
-            let stillOpen = Set(other.alert.slots).intersection(unresolved ?? Set(other.alert.slots))
+            let pending = other.alert.kind == .double ? doubles : unresolved
+            let stillOpen = Set(other.alert.slots).intersection(pending ?? Set(other.alert.slots))
             if stillOpen.isSubset(of: slots) { close(pid) }
         }
         let text = NotificationText(alert, zone: zone, now: now, catalog: catalog)
@@ -112,10 +115,12 @@ final class Notifier {
     }
 
     /// Closes the notifications none of whose doses is in `unresolved` any more.
-    func withdraw(unresolved: Set<SlotKey>) {
+    func withdraw(unresolved: Set<SlotKey>, doubles: Set<SlotKey>) {
         self.unresolved = unresolved
+        self.doubles = doubles
         // A missed notice is about a closed slot: it stays until the person closes it.
-        for (pid, shown) in open where shown.alert.kind != .missed && !shown.alert.slots.contains(where: unresolved.contains) {
+        for (pid, shown) in open where shown.alert.kind != .missed
+            && !shown.alert.slots.contains(where: (shown.alert.kind == .double ? doubles : unresolved).contains) {
             close(pid)
         }
     }
