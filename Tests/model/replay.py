@@ -567,8 +567,9 @@ class Replay:
 
     DAY_KEYS = ["day", "state", "total", "taken", "on_time", "late", "early", "skipped", "missed"]
     F_KEYS = ["adherence", "on_time", "taken", "late", "early", "skipped", "missed", "mean_late_minutes"]
-    SLOT_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "over_limit"]
-    CSV_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known", "over_limit"]
+    SLOT_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "over_limit", "double_dose"]
+    CSV_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known", "over_limit",
+                "double_dose"]
     RMED_KEYS = ["name", "dose", "adherence", "on_time", "taken", "late", "early", "skipped", "missed", "as_needed"]
 
     def checks(self, now: datetime, label: str):
