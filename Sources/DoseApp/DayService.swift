@@ -30,6 +30,8 @@ public struct DayService {
         public var medications: [Medication]
         public var plan: DayPlan
         public var history: History
+        /// Slots taken on two devices, confirmed or not (DESIGN §10): the bar warns of those not confirmed.
+        public var doubleDoses: [DoubleDose] = []
     }
 
     /// Loads the day, first summarising any finished days not yet summarised.
@@ -37,7 +39,7 @@ public struct DayService {
         let date = date ?? context.today
         let zone = context.zone
         // One read transaction for the usual case; summaries pending (a new day, a change in the past) cost a write and a re-read.
-        var (medications, last, events, recent) = try read(date)
+        var (medications, last, events, recent, doubles) = try read(date)
         let firstDay = medications.flatMap { $0.versions.map { min($0.effective, $0.schedule.start) } }.min()
         if History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) != nil {
             try store.write { w in
@@ -81,21 +83,25 @@ public struct DayService {
                 }
                 for year in summarising { try save(year.days, year.summaries.take()) }
             }
-            (medications, events, recent) = try store.read { r in
-                (try r.medications(includeArchived: true), try r.events(days: date.adding(days: -1)...date),
-                 try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
+            (medications, events, recent, doubles) = try store.read { r in
+                let medications = try r.medications(includeArchived: true)
+                return (medications, try r.events(days: date.adding(days: -1)...date),
+                        try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)),
+                        try DoubleDoseService.read(r, medications: medications))
             }
         }
         let plan = DayPlan(date: date, medications: medications, events: events, zone: zone)
-        return Day(medications: medications, plan: plan, history: History(today: date, recent: recent))
+        return Day(medications: medications, plan: plan, history: History(today: date, recent: recent), doubleDoses: doubles)
     }
 
     /// What ``load(_:)`` reads first, in one read transaction: the medicines, the last summary,
-    /// the events of `date` and the day before, the summaries of the 29 days before.
-    private func read(_ date: LocalDate) throws -> ([Medication], DaySummary?, [DoseEvent], [DaySummary]) {
+    /// the events of `date` and the day before, the summaries of the 29 days before, the double doses.
+    private func read(_ date: LocalDate) throws -> ([Medication], DaySummary?, [DoseEvent], [DaySummary], [DoubleDose]) {
         try store.read { r in
-            (try r.medications(includeArchived: true), try r.lastSummary(), try r.events(days: date.adding(days: -1)...date),
-             try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)))
+            let medications = try r.medications(includeArchived: true)
+            return (medications, try r.lastSummary(), try r.events(days: date.adding(days: -1)...date),
+                    try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)),
+                    try DoubleDoseService.read(r, medications: medications))
         }
     }
 
@@ -109,7 +115,7 @@ public struct DayService {
     /// The snapshot builder for a loaded day, in the user's language and icons.
     public func builder(_ day: Day) -> SnapshotBuilder {
         SnapshotBuilder(plan: day.plan, history: day.history, medications: day.medications,
-                        catalog: context.catalog, icons: context.config.icons)
+                        catalog: context.catalog, icons: context.config.icons, doubleDoses: day.doubleDoses)
     }
 
     /// Today's whole timeline.

@@ -43,6 +43,13 @@ public struct HistoryService {
         try store.read { try $0.duplicateCounts(days: days, medicationID: medicationID) }
     }
 
+    /// The slots of `days` taken on two devices (DESIGN §10), confirmed or not, of one medicine or all.
+    public func doubleDoses(_ days: ClosedRange<LocalDate>, medicationID: Int64?) throws -> [DoubleDose] {
+        try store.read { r in
+            try DoubleDoseService.read(r, days: days, medicationID: medicationID, medications: try r.medications(includeArchived: true))
+        }
+    }
+
     /// `history`: each day of `days` for `medication` (nil: every medicine) and the doses merged as
     /// duplicates on each (days without any are absent).
     public func days(_ days: ClosedRange<LocalDate>, medication: Medication?) throws -> (records: [DayRecord], duplicates: [LocalDate: Int]) {

@@ -65,6 +65,8 @@ public struct SlotRecord: Sendable, Hashable {
     public var timeUnknown = false
     /// Skipped after it had closed as missed (`decided_after_close`).
     public var decidedAfterClose = false
+    /// Taken on two devices (DESIGN §10): both takes kept, confirmed or not (``DoubleDose``).
+    public var doubleDose = false
 }
 
 /// An as-needed dose: a row of `report --format csv` with status `as_needed`.

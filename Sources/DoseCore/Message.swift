@@ -36,6 +36,8 @@ public enum MessageID {
     public static let late4h = "late_4h"
     public static let late2h = "late_2h"
     public static let late = "late"
+    /// A slot taken on two devices, not confirmed (``DoubleDose``): outranks all but late doses.
+    public static let doubleDose = "double_dose"
     public static let dueNow = "due_now"
     public static let missedYesterday = "missed_yesterday"
     public static let lowStock = "low_stock"
@@ -47,6 +49,6 @@ public enum MessageID {
     public static let nothingToday = "nothing_today"
 
     /// Every id a catalog must translate.
-    public static let all = [empty, late4h, late2h, late, dueNow, missedYesterday, lowStock, allDone,
+    public static let all = [empty, late4h, late2h, late, doubleDose, dueNow, missedYesterday, lowStock, allDone,
                              allDoneMilestone, restDay, nextUp, moveSuggestion, nothingToday]
 }

@@ -66,8 +66,21 @@ public struct Report: Sendable {
         }
     }
 
-    /// The report of `ledger`, of one medicine when `medicationID` is given.
-    public init(_ ledger: HistoryLedger, medicationID: Int64? = nil) {
+    /// The slots taken on two devices in the period, in slot order (``DoubleDose``), of the medicine.
+    public let doubleDoses: [TakenTwice]
+
+    /// A slot taken on two devices as the report lists it: each take as `device HH:MM`.
+    public struct TakenTwice: Sendable, Equatable {
+        public var date: LocalDate
+        public var time: LocalTime
+        public var medication: String
+        public var takes: [String]
+        public var confirmed: Bool
+    }
+
+    /// The report of `ledger`, of one medicine when `medicationID` is given; `doubleDoses`: the
+    /// slots of the period taken on two devices (marked on their rows, and listed).
+    public init(_ ledger: HistoryLedger, medicationID: Int64? = nil, doubleDoses: [DoubleDose] = []) {
         from = ledger.days.lowerBound
         to = ledger.days.upperBound
         timezone = ledger.zone.identifier
@@ -79,7 +92,19 @@ public struct Report: Sendable {
         }
         overall = ledger.figures(medicationID: medicationID)
         days = ledger.dayRecords(medicationID: medicationID)
-        slots = medicationID.map { id in ledger.slots.filter { $0.medicationID == id } } ?? ledger.slots
+        let twice = doubleDoses.filter { medicationID == nil || $0.slot.medicationID == medicationID }
+        var slots = medicationID.map { id in ledger.slots.filter { $0.medicationID == id } } ?? ledger.slots
+        if !twice.isEmpty {
+            let keys = Set(twice.map(\.slot))
+            for i in slots.indices where keys.contains(SlotKey(medicationID: slots[i].medicationID, date: slots[i].date, time: slots[i].time)) {
+                slots[i].doubleDose = true
+            }
+        }
+        self.slots = slots
+        let zone = ledger.zone
+        self.doubleDoses = twice.map {
+            TakenTwice(date: $0.slot.date, time: $0.slot.time, medication: $0.medication, takes: $0.takeTexts(zone: zone), confirmed: $0.confirmed)
+        }
         asNeeded = medicationID.map { id in ledger.asNeeded.filter { $0.medicationID == id } } ?? ledger.asNeeded
         // Monday-first weeks cut at the period's ends, filled in one pass over the slots.
         let firstMonday = from.adding(days: 1 - from.weekday.rawValue)

@@ -9,9 +9,13 @@ public struct SnapshotBuilder: Sendable {
     public let icons: IconSet
     /// Active medicines (stock and low-stock rules).
     public let medications: [Medication]
+    /// Slots taken on two devices (DESIGN §10): each not confirmed is a `double_dose` message.
+    public let doubleDoses: [DoubleDose]
 
-    public init(plan: DayPlan, history: History, medications: [Medication], catalog: Catalog = .english, icons: IconSet = .emoji) {
+    public init(plan: DayPlan, history: History, medications: [Medication], catalog: Catalog = .english, icons: IconSet = .emoji,
+                doubleDoses: [DoubleDose] = []) {
         self.plan = plan
+        self.doubleDoses = doubleDoses
         self.history = history
         self.catalog = catalog
         self.icons = icons
@@ -376,6 +380,11 @@ public struct SnapshotBuilder: Sendable {
             let id = maxLate >= 240 ? MessageID.late4h : (maxLate >= 120 ? MessageID.late2h : MessageID.late)
             let sev: Severity = maxLate >= 240 ? .critical : .warning
             messages.append(Message(id, sev, ["names": .list(uniqueNames(tally.lateSlots.map(\.0))), "late": .minutes(maxLate)]))
+        }
+        // A dose taken twice outranks all but a late one (DESIGN §3 Messages): by slot, so every
+        // device lists them in one order.
+        for d in doubleDoses.filter({ !$0.confirmed }).sorted(by: { ($0.slot.date, $0.slot.time, $0.medication) < ($1.slot.date, $1.slot.time, $1.medication) }) {
+            messages.append(d.message(today: plan.date, zone: plan.zone))
         }
         if !tally.dueSlots.isEmpty {
             messages.append(Message(MessageID.dueNow, .warning, ["names": .list(uniqueNames(tally.dueSlots))]))

@@ -22,9 +22,11 @@ protocol DaemonHost: AnyObject {
     /// Ends the process a previous daemon left waiting for the answer to `previous`, closing the
     /// notification too when `close`, else leaving it on screen to be taken over.
     func release(_ previous: NotifyState.Open, close: Bool)
-    /// Closes open notifications none of whose doses is still in `unresolved`.
-    func withdrawAlerts(unresolved: Set<SlotKey>)
-    /// Logs the doses of an answered notification as taken or skipped at `now`.
+    /// Closes open notifications none of whose doses is still in `unresolved` (a double dose's: in
+    /// `doubles`, the slots taken on two devices not confirmed yet).
+    func withdrawAlerts(unresolved: Set<SlotKey>, doubles: Set<SlotKey>)
+    /// Logs the doses of an answered notification as taken or skipped at `now` (`confirm`: confirms
+    /// the double doses of those slots).
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws
     /// Whether clicks get feedback (config `[notify] clicks`, default true).
     var confirmsClicks: Bool { get }
@@ -48,6 +50,13 @@ protocol DaemonHost: AnyObject {
 
 /// Today as the daemon last computed it.
 struct DaemonDay: Sendable {
+    /// This day with the double doses `doubles`.
+    func withDoubles(_ doubles: [DoseAlert]) -> DaemonDay {
+        var day = self
+        day.doubles = doubles
+        return day
+    }
+
     /// Instants at which the files must be rewritten (timeline entries after the first) and `reload_at`.
     var entryInstants: [Date]
     var reloadAt: Date
@@ -58,6 +67,8 @@ struct DaemonDay: Sendable {
     var changed: [String]
     /// The local UTC offset when it was computed (for status lines).
     var offset: Int
+    /// Slots taken on two devices not confirmed yet, as `double` alerts (any day: until confirmed or undone).
+    var doubles: [DoseAlert] = []
 
     init(timeline: Timeline, slots: [PlannedSlot], changed: [String]) {
         entryInstants = timeline.entries.map(\.at.date)

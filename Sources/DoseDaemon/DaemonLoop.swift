@@ -157,10 +157,12 @@ final class DaemonLoop {
             let s = slot.status(at: now)
             if s == .due || s == .late || s == .upcoming { unresolved[slot.key] = s }
         }
-        host.withdrawAlerts(unresolved: Set(unresolved.keys))
+        // A double dose's slot is taken: its notification stays while the double dose does.
+        let doubleSlots = Set(day.doubles.flatMap(\.slots))
+        host.withdrawAlerts(unresolved: Set(unresolved.keys), doubles: doubleSlots)
         // Everything pending is tried now; a refusal plans the next try.
         notifyRetryAt = nil
-        takeOver(unresolved: unresolved, now: now)
+        takeOver(unresolved: unresolved, doubles: doubleSlots, now: now)
         showReminders(now: now, unresolved: unresolved)
         showOwed(day, now: now)
         confirmClicks(now: now)
@@ -211,7 +213,7 @@ final class DaemonLoop {
     /// (same id: the server replaces what is still on screen), so that their actions reach this
     /// process; the others are closed and forgotten. Either way the notify-send a killed daemon left
     /// waiting is ended.
-    private func takeOver(unresolved: [SlotKey: SlotStatus], now: Date) {
+    private func takeOver(unresolved: [SlotKey: SlotStatus], doubles: Set<SlotKey>, now: Date) {
         guard !toTakeOver.isEmpty else { return }
         for record in notes.open where toTakeOver.contains(record.id) {
             toTakeOver.remove(record.id)
@@ -229,7 +231,9 @@ final class DaemonLoop {
                 continue
             }
             // The kind stays: a late transition not announced yet is owed on its own.
-            alert.doses = alert.doses.filter { unresolved[$0.slot] == .due || unresolved[$0.slot] == .late }
+            alert.doses = alert.doses.filter {
+                alert.kind == .double ? doubles.contains($0.slot) : unresolved[$0.slot] == .due || unresolved[$0.slot] == .late
+            }
             host.release(record, close: alert.doses.isEmpty)
             guard !alert.doses.isEmpty else {
                 notes.open.removeAll { $0.id == record.id }
@@ -259,6 +263,11 @@ final class DaemonLoop {
             pending.contains(key) || ((try? host.alertKeyWasClaimed(key)) ?? false)
         }
         for a in owed { ask(InFlight(alert: a), now: now) }
+        // One notification per double dose, once: its key is claimed when the server took it.
+        let doubles = DoseAlert.owedDoubles(day.doubles) { key in
+            pending.contains(key) || ((try? host.alertKeyWasClaimed(key)) ?? false)
+        }
+        for a in doubles { ask(InFlight(alert: a), now: now) }
     }
 
     private func ask(_ entry: InFlight, now: Date) {
@@ -304,7 +313,7 @@ final class DaemonLoop {
         switch answer.choice {
         case .snooze:
             notes.snoozed.append(NotifyState.Snoozed(at: now.addingTimeInterval(snoozeDelay), alert: answer.alert))
-        case .taken, .skip:
+        case .taken, .skip, .confirm:
             do { try host.record(answer.choice, slots: answer.alert.slots, now: now) }
             catch { host.warn("could not log '\(answer.choice.rawValue)' from the notification: \(describe(error))") }
         case .undo:

@@ -12,15 +12,18 @@ struct DoseAlert: Hashable, Sendable, Codable {
     /// `took`: the confirmation of doses a click (no terminal) recorded, with an Undo of exactly
     /// those events (``events``). `nothing`: a click that recorded nothing, saying what is next
     /// (``note``: the refusal the click got). Neither is about a transition of a slot.
+    /// `double`: a slot taken on two devices (DESIGN §10), once per slot; its one action confirms
+    /// both takes (undoing one is `dosebar undo`).
     enum Kind: String, Sendable, Comparable, Codable {
-        case due, late, missed, took, nothing
+        case due, late, missed, double, took, nothing
         private var rank: Int {
             switch self {
             case .due: 0
             case .late: 1
             case .missed: 2
-            case .took: 3
-            case .nothing: 4
+            case .double: 3
+            case .took: 4
+            case .nothing: 5
             }
         }
         static func < (a: Kind, b: Kind) -> Bool { a.rank < b.rank }
@@ -76,6 +79,8 @@ struct DoseAlert: Hashable, Sendable, Codable {
     var events: [Int64]? = nil
     /// For `nothing`: what the click was told.
     var note: String? = nil
+    /// Of a `double`: each take as `device HH:MM`, earliest first.
+    var takes: [String]? = nil
 
     /// The slots this alert acts on (none for feedback on a click).
     var slots: [SlotKey] { kind.isFeedback ? [] : doses.map(\.slot) }
@@ -107,6 +112,12 @@ struct DoseAlert: Hashable, Sendable, Codable {
             }
         }
         return groups
+    }
+
+    /// The `double` alerts owed for the slots taken on two devices not confirmed yet (`doubles`,
+    /// each a one-dose alert with its takes): those not announced yet, whatever day they are of.
+    static func owedDoubles(_ doubles: [DoseAlert], alreadySent: (String) -> Bool) -> [DoseAlert] {
+        doubles.filter { $0.kind == .double && !$0.keys.contains(where: alreadySent) }
     }
 
     /// The alerts owed at `now` for the day's slots (carried ones included): every slot that is `due`

@@ -49,6 +49,14 @@ final class LiveDaemonHost: DaemonHost {
             if leftAlone != lastLeftAlone, !leftAlone.isEmpty { warn(leftAlone) }
             lastLeftAlone = leftAlone
             return DaemonDay(timeline: written.timeline, slots: written.slots, changed: filesChangedSinceLastLook(context.dirPath))
+        }.withDoubles(try doubleAlerts(context))
+    }
+
+    /// The slots taken on two devices not confirmed yet, as `double` alerts.
+    private func doubleAlerts(_ context: AppContext) throws -> [DoseAlert] {
+        try DoubleDoseService(context: context, store: store).doubles().filter { !$0.confirmed }.map { d in
+            DoseAlert(kind: .double, scheduled: d.takes.first?.at ?? context.now,
+                      doses: [DoseAlert.Dose(slot: d.slot, medication: d.medication, dose: nil)], takes: d.takeTexts(zone: context.zone))
         }
     }
 
@@ -175,9 +183,14 @@ final class LiveDaemonHost: DaemonHost {
         if let helper = previous.helper { notifier?.release(helper: helper, close: close) }
     }
 
-    func withdrawAlerts(unresolved: Set<SlotKey>) { notifier?.withdraw(unresolved: unresolved) }
+    func withdrawAlerts(unresolved: Set<SlotKey>, doubles: Set<SlotKey>) { notifier?.withdraw(unresolved: unresolved, doubles: doubles) }
 
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
+        if choice == .confirm {
+            let service = DoubleDoseService(context: AppContext(base, now: now), store: store)
+            for slot in slots { try service.confirm(slot: slot) }
+            return
+        }
         let kind: DoseEvent.Kind = choice == .skip ? .skipped : .taken
         try DoseRecorder(context: AppContext(base, now: now), store: store).record(kind, slots: slots)
     }

@@ -17,8 +17,15 @@ struct NotificationText {
         let args = ["names": names.joined(separator: catalog.listSeparator), "count_is": catalog.countIs(names.count),
                     "time": zone.local(alert.scheduled).clock, "late": catalog.minutes(late),
                     "doses": doses.joined(separator: catalog.listSeparator), "note": alert.note ?? ""]
-        summary = catalog.text("notify." + alert.kind.rawValue, args)
-        body = catalog.text("notify.\(alert.kind.rawValue)_body", args)
+        if alert.kind == .double, let d = alert.doses.first {
+            summary = catalog.render(Message(MessageID.doubleDose, .critical, [
+                "name": .text(d.medication), "time": .text(d.slot.time.description), "takes": .list(alert.takes ?? []),
+            ])).text
+            body = catalog.text("notify.double_body", ["name": d.medication])
+        } else {
+            summary = catalog.text("notify." + alert.kind.rawValue, args)
+            body = catalog.text("notify.\(alert.kind.rawValue)_body", args)
+        }
         if alert.reminder { summary = catalog.text("notify.reminder", ["summary": summary]) }
         // Notification servers may read the body as markup (dunst does): names stay text.
         body = body.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

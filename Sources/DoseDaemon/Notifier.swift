@@ -26,6 +26,8 @@ final class Notifier {
     private var warnedFailure = false
     /// The doses still open at the last `withdraw` (nil before the first).
     private var unresolved: Set<SlotKey>?
+    /// The slots taken on two devices not confirmed yet, as of the last ``withdraw(unresolved:doubles:)``.
+    private var doubles: Set<SlotKey>?
     private let warn: (String) -> Void
 
     init(children: ChildProcesses, warn: @escaping (String) -> Void) {
@@ -54,13 +56,15 @@ final class Notifier {
                 if alert.kind == .nothing && other.alert.kind == .nothing { close(pid) }
                 continue
             }
-            // A missed notice stays on screen until closed, whatever comes after it.
-            if other.alert.kind == .missed && alert.kind != .missed { continue }
-            let stillOpen = Set(other.alert.slots).intersection(unresolved ?? Set(other.alert.slots))
+            // A missed notice stays on screen until closed, whatever comes after it; a double dose's
+            // until confirmed or undone.
+            if (other.alert.kind == .missed || other.alert.kind == .double) && other.alert.kind != alert.kind { continue }
+            let pending = other.alert.kind == .double ? doubles : unresolved
+            let stillOpen = Set(other.alert.slots).intersection(pending ?? Set(other.alert.slots))
             if stillOpen.isSubset(of: slots) { close(pid) }
         }
         let text = NotificationText(alert, zone: zone, now: now, catalog: catalog)
-        var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late ? "critical" : "normal")",
+        var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late || alert.kind == .double ? "critical" : "normal")",
                          "--category=\(alert.kind.isFeedback ? "transfer.complete" : "reminder")",
                          "--icon=\(alert.kind.isFeedback ? "dialog-information" : "appointment-soon")", "--print-id"]
         if let replacing { arguments.append("--replace-id=\(replacing)") }
@@ -68,10 +72,8 @@ final class Notifier {
         case .missed, .nothing:
             // Nothing to take or snooze: it waits on screen until closed, like the others.
             arguments.append("--wait")
-        case .took:
-            arguments.append("--action=\(AlertAnswer.Choice.undo.rawValue)=\(text.label(.undo))")
-        case .due, .late:
-            for choice in AlertAnswer.Choice.reminder {
+        case .took, .due, .late, .double:
+            for choice in AlertAnswer.Choice.offered(for: alert.kind) {
                 arguments.append("--action=\(choice.rawValue)=\(text.label(choice))")
             }
         }
@@ -120,11 +122,12 @@ final class Notifier {
     }
 
     /// Closes the notifications none of whose doses is in `unresolved` any more.
-    func withdraw(unresolved: Set<SlotKey>) {
+    func withdraw(unresolved: Set<SlotKey>, doubles: Set<SlotKey>) {
         self.unresolved = unresolved
+        self.doubles = doubles
         // A missed notice is about a closed slot: it stays until the person closes it; so does feedback on a click.
         for (pid, shown) in open where shown.alert.kind != .missed && !shown.alert.kind.isFeedback
-                && !shown.alert.slots.contains(where: unresolved.contains) {
+            && !shown.alert.slots.contains(where: (shown.alert.kind == .double ? doubles : unresolved).contains) {
             close(pid)
         }
     }

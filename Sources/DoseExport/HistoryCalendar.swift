@@ -13,10 +13,13 @@ public struct HistoryCalendar {
     /// Doses merged as duplicates by sync in the range (the same slot taken on two devices): a line
     /// below the legend says how many, when there are any.
     public var duplicates: Int
+    /// The slots taken on two devices in the range (DESIGN §10), one line each below the legend.
+    public var doubleDoses: [String]
 
-    public init(title: String, records: [DayRecord], catalog: Catalog, color: Bool, duplicates: Int = 0) {
+    public init(title: String, records: [DayRecord], catalog: Catalog, color: Bool, duplicates: Int = 0, doubleDoses: [String] = []) {
         self.title = title; self.records = records; self.catalog = catalog; self.color = color
         self.duplicates = duplicates
+        self.doubleDoses = doubleDoses
     }
 
     /// The letter of each state when there is no colour: the ASCII icon set's, as on the bars' strip.
@@ -72,6 +75,7 @@ public struct HistoryCalendar {
         out.append(contentsOf: legend())
         if !decidedLate.isEmpty { out.append(Self.mark + " " + catalog.text("history.decided_after_close")) }
         if duplicates > 0 { out.append(catalog.counted("history.duplicates", duplicates)) }
+        out.append(contentsOf: doubleDoses)
         return out.map(Self.trimmingTrailingSpaces)
     }
 

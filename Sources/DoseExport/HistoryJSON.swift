@@ -5,13 +5,15 @@ import Foundation
 /// the same records and figures, written by one set of functions so they cannot disagree.
 public enum HistoryJSON {
     /// `[{day, state, total, taken, on_time, late, early, skipped, missed}]`, and `duplicates` on a
-    /// day with doses merged as duplicates by sync (only then, so history without sync reads as before).
-    public static func days(_ records: [DayRecord], duplicates: [LocalDate: Int] = [:]) -> String {
+    /// day with doses of a slot another device's earlier dose resolved, `double_dose` on a day with
+    /// slots taken on two devices (DESIGN §10; each only then, so history without sync reads as before).
+    public static func days(_ records: [DayRecord], duplicates: [LocalDate: Int] = [:], doubleDoses: [LocalDate: Int] = [:]) -> String {
         JSONValue.array { a in
             for r in records {
                 a.appendObject { o in
                     day(o, r)
                     if let n = duplicates[r.day], n > 0 { o.set("duplicates", n) }
+                    if let n = doubleDoses[r.day], n > 0 { o.set("double_dose", n) }
                 }
             }
         }.text
@@ -94,6 +96,7 @@ public enum HistoryJSON {
                         o.set("over_limit", row.overLimit)
                         o.set("decided_after_close", row.decidedAfterClose)
                         o.set("origin", row.origin)
+                        o.set("double_dose", row.doubleDose)
                     }
                 }
             }

@@ -6,7 +6,7 @@ import Foundation
 public enum ReportCSV {
     /// Columns are only ever appended (`import csv` reads every earlier form by name).
     public static let header = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known",
-                                        "over_limit", "decided_after_close"]
+                                        "over_limit", "decided_after_close", "double_dose"]
 
     /// One row; nil fields are empty in CSV and `null` in JSON.
     public struct Row {
@@ -25,13 +25,15 @@ public enum ReportCSV {
         public var decidedAfterClose = false
         /// Where the dose came from (``DoseEvent/Origin``): JSON only; nil when unknown or not taken.
         public var origin: String? = nil
+        /// A slot taken on two devices (DESIGN §10), confirmed or not.
+        public var doubleDose = false
     }
 
     public static func rows(_ r: Report) -> [Row] {
         r.slots.map { s in
             Row(date: s.date.description, scheduled: s.scheduled.iso8601, medication: s.medication, dose: s.dose,
                 status: s.status.rawValue, takenAt: s.takenAt?.iso8601, lateMinutes: s.lateMinutes,
-                timeUnknown: s.timeUnknown, decidedAfterClose: s.decidedAfterClose, origin: r.origins.of(s)?.rawValue)
+                timeUnknown: s.timeUnknown, decidedAfterClose: s.decidedAfterClose, origin: r.origins.of(s)?.rawValue, doubleDose: s.doubleDose)
         } + r.asNeeded.map { d in
             Row(date: d.date.description, scheduled: nil, medication: d.medication, dose: d.dose,
                 status: "as_needed", takenAt: d.takenAt.iso8601, lateMinutes: nil, timeUnknown: d.timeUnknown, overLimit: d.overLimit,
@@ -47,7 +49,8 @@ public enum ReportCSV {
             let text = [row.date, row.scheduled ?? "", row.medication, row.dose ?? "", row.status, row.takenAt ?? ""]
             let cells = text.map { field(neutralised($0)) }
                 + [row.lateMinutes.map(String.init) ?? "", row.takenAt == nil ? "" : row.timeUnknown ? "false" : "true", row.overLimit ? "true" : "false",
-                   row.decidedAfterClose ? "true" : "false"]
+                   row.decidedAfterClose ? "true" : "false",
+                   row.doubleDose ? "true" : "false"]
             out += cells.joined(separator: ",") + "\r\n"
         }
         return out

@@ -14,6 +14,8 @@
 //   weekly     an SVG bar per week (0–100 %, percent above each bar); a week with no known
 //              outcome is a gap
 //   troubled   the doses missed or taken late: date, time, medicine, status, taken at, late by
+//   twice      (only when there is one) the doses taken on two devices, each take, and whether
+//              the person confirmed both
 // Every word comes from the catalog (`report.*`, `history.state.*`, `status.*`, `month.*`,
 // `describe`, `minutes`); every user string is escaped (& < > " '). Reads no config.
 // Printing: `@page { size: A4 }`, colours kept (`print-color-adjust: exact`), no month, table row
@@ -51,7 +53,7 @@ fileprivate struct ReportPage {
     func document(generatedAt: LocalInstant?) -> Markup {
         el("html", ["lang": catalog.language], [
             head(),
-            el("body", [:], [header(generatedAt), overall(), medicines(), calendar(), weekly(), troubled()]),
+            el("body", [:], [header(generatedAt), overall(), medicines(), calendar(), weekly(), troubled()] + twice()),
         ])
     }
 
@@ -258,6 +260,18 @@ fileprivate struct ReportPage {
         return section("troubled", catalog.text("report.troubled"), [
             el("table", ["class": "doses"], [el("thead", [:], [head]), rows]),
         ])
+    }
+
+    /// The doses taken on two devices (DESIGN §10): none, no section.
+    private func twice() -> [Markup] {
+        guard !report.doubleDoses.isEmpty else { return [] }
+        let items = report.doubleDoses.map { d in
+            var line = catalog.text("report.twice_row", ["date": shortDate(d.date), "time": d.time.description, "name": d.medication,
+                                                         "takes": d.takes.joined(separator: catalog.listSeparator)])
+            if d.confirmed { line += " · " + catalog.text("report.twice_confirmed") }
+            return el("li", ["class": d.confirmed ? "confirmed" : "open"], text: line)
+        }
+        return [section("twice", catalog.text("report.twice"), [el("ul", [:], items)])]
     }
 
     // MARK: - Words

@@ -52,6 +52,9 @@ enum Schema {
         migrator.registerMigration("v15-event-origin") { db in
             try db.execute(sql: v15EventOrigin)
         }
+        migrator.registerMigration("v13-double-dose") { db in
+            try db.execute(sql: v13DoubleDose)
+        }
         return migrator
     }
 
@@ -381,6 +384,15 @@ extension Schema {
     static let v15EventOrigin = """
         ALTER TABLE event ADD COLUMN origin TEXT CHECK (origin IS NULL OR origin = 'device' OR origin = 'click'
             OR origin = 'terminal' OR origin = 'notification' OR origin = 'import');
+        """
+
+    /// A slot taken on two devices is a double dose, shown until the person confirms both takes
+    /// (DESIGN §10): `double_confirmed` holds the take operations a `confirm` operation (this
+    /// device's or another's) named. A double dose is confirmed when every take of its slot is here.
+    static let v13DoubleDose = """
+        CREATE TABLE double_confirmed (
+            op TEXT PRIMARY KEY
+        ) WITHOUT ROWID;
         """
 
     /// The check on `event.kind` as v1 wrote it, and as v12 writes it: the same rule.

@@ -35,7 +35,7 @@ struct Dosebar: ParsableCommand {
         69 daemon already running, 78 configuration, 70 internal error.
         """,
         version: BuildInfo.text,
-        subcommands: [Add.self, Edit.self, Remove.self, Resume.self, Purge.self, List.self, Take.self, Skip.self, Undo.self, Refill.self,
+        subcommands: [Add.self, Edit.self, Remove.self, Resume.self, Purge.self, List.self, Take.self, Skip.self, Undo.self, Confirm.self, Refill.self,
                       Today.self, HistoryCommand.self, StatsCommand.self, ReportCommand.self, Status.self, Export.self,
                       Import.self, Backup.self, Restore.self, Sync.self, Daemon.self, Watch.self, Doctor.self,
                       ConfigCommand.self],

@@ -32,7 +32,7 @@ struct HistoryCommand: ContextCommand {
     @Argument(help: "Only this medicine (name or unique prefix; archived ones too).", completion: .medicineNames)
     var name: String?
     @OptionGroup var range: RangeOptions
-    @Flag(name: .long, help: "Print JSON: [{day, state, total, taken, on_time, late, early, skipped, missed}]; duplicates: N on a day where sync merged N doses.") var json = false
+    @Flag(name: .long, help: "Print JSON: [{day, state, total, taken, on_time, late, early, skipped, missed}]; duplicates: N on a day where another device's earlier dose resolved N slots; double_dose: N on a day with N slots taken on two devices.") var json = false
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
@@ -42,13 +42,21 @@ struct HistoryCommand: ContextCommand {
         // By default five rows: this week and the four before, from a Monday.
         let days = try range.range(service, defaultDays: 28 + context.today.weekday.rawValue)
         let (records, duplicates) = try service.days(days, medication: medication)
+        let twice = try service.doubleDoses(days, medicationID: medication?.id)
         if json {
-            Output.line(HistoryJSON.days(records, duplicates: duplicates))
+            Output.line(HistoryJSON.days(records, duplicates: duplicates,
+                                         doubleDoses: Dictionary(twice.map { ($0.slot.date, 1) }, uniquingKeysWith: +)))
             return
         }
-        let title = medication?.name ?? context.catalog.text("history.all")
-        let calendar = HistoryCalendar(title: title, records: records, catalog: context.catalog,
-                                       color: global.wantsColor(context), duplicates: duplicates.values.reduce(0, +))
+        let c = context.catalog
+        let title = medication?.name ?? c.text("history.all")
+        let marks = twice.map { d in
+            c.text("history.double_dose", ["name": d.medication, "date": d.slot.date.description, "time": d.slot.time.description,
+                                           "takes": d.takeTexts(zone: context.zone).joined(separator: c.listSeparator)])
+                + (d.confirmed ? c.text("history.double_dose_confirmed") : "")
+        }
+        let calendar = HistoryCalendar(title: title, records: records, catalog: c,
+                                       color: global.wantsColor(context), duplicates: duplicates.values.reduce(0, +), doubleDoses: marks)
         for line in calendar.lines() { Output.line(line) }
     }
 }

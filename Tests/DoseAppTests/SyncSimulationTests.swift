@@ -172,7 +172,7 @@ struct SyncSimulationTests {
         }
     }
 
-    @Test("a slot taken on two devices is taken once, at the earlier time; stock moves once")
+    @Test("a slot taken on two devices is resolved by the earlier take; the other is an extra dose: stock moves twice")
     func sameSlotTwice() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (a, b) = try { let d = try devices(2); return (d[0], d[1]) }()
@@ -191,7 +191,7 @@ struct SyncSimulationTests {
             let h = try history(d)
             #expect(h.contains("Aspirin taken 2026-11-22 08:00 at \(Int(ISO8601.parse("2026-11-22T08:10:00+09:00")!.timeIntervalSince1970))"), "\(h)")
             #expect(h.components(separatedBy: " taken ").count == 2, "one effective take:\n\(h)")
-            #expect(h.contains("stock 9|"), "stock moved once:\n\(h)")
+            #expect(h.contains("stock 8|"), "stock moved for both takes (a double dose, DESIGN §10):\n\(h)")
         }
         // Undo of the winner on A: B's take (08:20) is the dose now, on both devices.
         _ = try UndoService(context: try a.context(), store: a.store).undo(name: nil)

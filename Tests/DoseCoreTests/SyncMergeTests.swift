@@ -235,4 +235,42 @@ import Testing
         }
         #expect(c == SyncClock(millis: 1_790_000_000_001, counter: 1))
     }
+
+    @Test("a slot's live takes are a double dose when two operations of two devices took it; confirmed once every take is named")
+    func doubleDose() {
+        let laptop = SyncMerge.SlotTake(operation: "op-a", device: "laptop")
+        let desktop = SyncMerge.SlotTake(operation: "op-b", device: "desktop")
+        let laptopAgain = SyncMerge.SlotTake(operation: "op-c", device: "laptop")
+        #expect(SyncMerge.doubleDose([], confirmed: []) == .none)
+        #expect(SyncMerge.doubleDose([laptop], confirmed: []) == .none)
+        // One device's two takes are not another device's dose (a local second take is refused where it is made).
+        #expect(SyncMerge.doubleDose([laptop, laptopAgain], confirmed: []) == .none)
+        // One operation seen twice is one take.
+        #expect(SyncMerge.doubleDose([laptop, laptop], confirmed: []) == .none)
+        for order in [[laptop, desktop], [desktop, laptop]] {
+            #expect(SyncMerge.doubleDose(order, confirmed: []) == .open)
+            #expect(SyncMerge.doubleDose(order, confirmed: ["op-a"]) == .open, "a confirmation names every take")
+            #expect(SyncMerge.doubleDose(order, confirmed: ["op-a", "op-b"]) == .confirmed)
+        }
+        // A third take after a confirmation is a new warning.
+        #expect(SyncMerge.doubleDose([laptop, desktop, laptopAgain], confirmed: ["op-a", "op-b"]) == .open)
+    }
+
+    @Test("double_dose: after late doses, before due ones; a confirmed one is no message; words in both languages")
+    func doubleDoseMessage() {
+        let slot = SlotKey(medicationID: 1, date: LocalDate("2026-11-22")!, time: LocalTime("18:00")!)
+        let zone = Zone(TimeZone(identifier: "Asia/Seoul")!)
+        let takes = [DoubleDose.Take(device: "laptop", at: ISO8601.parse("2026-11-22T18:10:00+09:00")!, operation: "op-a"),
+                     DoubleDose.Take(device: "desktop", at: ISO8601.parse("2026-11-22T18:00:00+09:00")!, operation: "op-b")]
+        let d = DoubleDose(medication: "Warfarin", slot: slot, takes: takes, confirmed: false)
+        #expect(d.takes.map(\.device) == ["desktop", "laptop"], "earliest first")
+        let today = LocalDate("2026-11-22")!
+        #expect(Catalog.english.render(d.message(today: today, zone: zone)).text == "Warfarin 18:00 taken twice: desktop 18:00, laptop 18:10")
+        #expect(Catalog.korean.render(d.message(today: today, zone: zone)).text == "Warfarin 18:00 두 번 복용됨: desktop 18:00, laptop 18:10")
+        #expect(Catalog.english.render(d.message(today: today.adding(days: 1), zone: zone)).text
+                == "Warfarin 2026-11-22 18:00 taken twice: desktop 18:00, laptop 18:10", "another day's slot names its day")
+        let order = MessageID.all
+        #expect(order.firstIndex(of: MessageID.late)! < order.firstIndex(of: MessageID.doubleDose)!
+                && order.firstIndex(of: MessageID.doubleDose)! < order.firstIndex(of: MessageID.dueNow)!)
+    }
 }

@@ -102,10 +102,14 @@ final class SimHost: DaemonHost {
     var nextID: UInt32 = 1
     private var replies: [DaemonWake] = []
     var withdrawn: [Set<SlotKey>] = []
+    /// The double doses' slots at each withdrawal.
+    var withdrawnDoubles: [Set<SlotKey>] = []
     var recorded: [(AlertAnswer.Choice, [SlotKey], Date)] = []
     var statuses: [(String, Bool)] = []
     var warnings: [String] = []
     var failRefresh = false
+    /// Slots taken on two devices not confirmed yet (what the store's double doses are).
+    var doubles: [DoseAlert] = []
     var stopped = false
     var reloads = 0
     /// Clicks, their refusals and the Undos of their confirmations (DaemonClickTests).
@@ -132,7 +136,7 @@ final class SimHost: DaemonHost {
         let text = timeline.entry(at: now)!.text + " " + timeline.entry(at: now)!.state.rawValue
         let changed = text == lastText ? [] : ["snapshot.txt"]
         lastText = text
-        return DaemonDay(timeline: timeline, slots: plan.slots, changed: changed)
+        return DaemonDay(timeline: timeline, slots: plan.slots, changed: changed).withDoubles(doubles)
     }
 
     func reloadConfig() throws { reloads += 1 }
@@ -160,12 +164,13 @@ final class SimHost: DaemonHost {
         defer { replies.removeAll() }
         return replies
     }
-    func withdrawAlerts(unresolved: Set<SlotKey>) { withdrawn.append(unresolved) }
+    func withdrawAlerts(unresolved: Set<SlotKey>, doubles: Set<SlotKey>) { withdrawn.append(unresolved); withdrawnDoubles.append(doubles) }
     /// Helpers of a previous daemon ended, and whether their notification was closed.
     var released: [(Int32?, Bool)] = []
     func release(_ previous: NotifyState.Open, close: Bool) { released.append((previous.helper, close)) }
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
         recorded.append((choice, slots, now))
+        if choice == .confirm { doubles.removeAll { $0.slots.contains(where: slots.contains) }; return }
         for s in slots {
             events.append(DoseEvent(id: Int64(events.count + 1), medicationID: s.medicationID,
                                     kind: choice == .skip ? .skipped : .taken, slot: s, at: now, loggedAt: now))
@@ -309,6 +314,36 @@ struct DaemonLoopTests {
         _ = try Sim.run(host: second, from: "2026-11-22T08:31:00+09:00", script: [SimEvent(at: Sim.t("2026-11-22T10:30:00+09:00"), wake: .stop)])
         #expect(second.shown.map(\.alert.kind) == [.late], "only the 10:00 late notification is new")
         #expect(second.shown.first?.alert.doses.count == 2)
+    }
+
+    @Test("a dose taken twice is notified once (not again after a restart), stays until confirmed, and its action confirms it")
+    func doubleDose() throws {
+        let ledger = SimLedger()
+        let slot = SlotKey(medicationID: 1, date: LocalDate("2026-11-22")!, time: LocalTime("08:00")!)
+        let double = DoseAlert(kind: .double, scheduled: Sim.t("2026-11-22T08:00:00+09:00"),
+                               doses: [DoseAlert.Dose(slot: slot, medication: "Aspirin", dose: nil)], takes: ["desktop 08:00", "laptop 08:10"])
+        let first = SimHost(medications: Sim.meds, ledger: ledger)
+        first.take(1, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:00:00+09:00"))
+        first.doubles = [double]
+        _ = try Sim.run(host: first, from: "2026-11-22T09:00:00+09:00", script: [SimEvent(at: Sim.t("2026-11-22T09:30:00+09:00"), wake: .stop)])
+        #expect(first.shown.filter { $0.alert.kind == .double }.map(\.alert) == [double], "\(first.shown)")
+        // Its slot is taken, yet the notification is not withdrawn while the double dose stands.
+        #expect(first.withdrawnDoubles.allSatisfy { $0.contains(slot) } && first.withdrawn.allSatisfy { !$0.contains(slot) })
+        // A restart (the same store): not announced again.
+        let restarted = SimHost(medications: Sim.meds, ledger: ledger)
+        restarted.doubles = [double]
+        restarted.take(1, "2026-11-22", "08:00", at: Sim.t("2026-11-22T08:00:00+09:00"))
+        let clock = SimClock(Sim.t("2026-11-22T09:40:00+09:00"))
+        let source = SimSource(clock: clock, script: [
+            SimEvent(at: Sim.t("2026-11-22T09:41:00+09:00"), wake: .answered(AlertAnswer(alert: double, choice: .confirm))),
+            SimEvent(at: Sim.t("2026-11-22T09:45:00+09:00"), wake: .stop),
+        ], server: restarted)
+        try DaemonLoop(clock: clock, source: source, host: restarted, notifying: true).run()
+        // Taken over in place (the same id, so its action reaches this daemon), never a new one.
+        #expect(restarted.requests.filter { $0.alert.kind == .double }.allSatisfy { $0.replacing != nil }, "announced once: \(restarted.requests)")
+        #expect(restarted.recorded.map(\.0) == [.confirm] && restarted.recorded.first?.1 == [slot])
+        #expect(restarted.doubles.isEmpty)
+        #expect(restarted.withdrawnDoubles.last.map { !$0.contains(slot) } == true, "confirmed: withdrawn")
     }
 
     @Test("Taken and Skip act on exactly the notified doses; Snooze shows them again 10 minutes later")

@@ -22,18 +22,31 @@ struct DaemonNotificationTextTests {
                                    now: Sim.t("2026-11-22T08:00:00+09:00"), catalog: .english)
         #expect(due.summary == "Time for Aspirin, Magnesium")
         #expect(due.body == "08:00 · Aspirin 100 mg, Magnesium")
-        #expect(AlertAnswer.Choice.reminder.map(due.label) == ["Taken", "Snooze 10 min", "Skip"])
+        #expect(AlertAnswer.Choice.offered(for: .due).map(due.label) == ["Taken", "Snooze 10 min", "Skip"])
         let late = NotificationText(alert(.late, [("Aspirin", nil)], reminder: true), zone: zone,
                                     now: Sim.t("2026-11-22T10:05:00+09:00"), catalog: .english)
         #expect(late.summary == "Reminder: Aspirin is late")
         #expect(late.body == "Due at 08:00, 2h 5m ago · Aspirin")
     }
 
+    @Test("a dose taken twice: the double_dose words, one action that confirms both, in both languages")
+    func double() {
+        var a = alert(.double, [("Warfarin", "5 mg")])
+        a.takes = ["desktop 08:00", "laptop 08:10"]
+        let en = NotificationText(a, zone: zone, now: Sim.t("2026-11-22T09:00:00+09:00"), catalog: .english)
+        #expect(en.summary == "Warfarin 08:00 taken twice: desktop 08:00, laptop 08:10")
+        #expect(en.body.contains("dosebar undo Warfarin"))
+        #expect(AlertAnswer.Choice.offered(for: .double).map(en.label) == ["Both taken"])
+        let ko = NotificationText(a, zone: zone, now: Sim.t("2026-11-22T09:00:00+09:00"), catalog: .korean)
+        #expect(ko.summary == "Warfarin 08:00 두 번 복용됨: desktop 08:00, laptop 08:10")
+        #expect(AlertAnswer.Choice.offered(for: .double).map(ko.label) == ["둘 다 복용함"])
+    }
+
     @Test("Korean")
     func korean() {
         let due = NotificationText(alert(.due, [("아스피린", "100mg")]), zone: zone, now: Sim.t("2026-11-22T08:00:00+09:00"), catalog: .korean)
         #expect(due.summary == "복용 시간: 아스피린")
-        #expect(AlertAnswer.Choice.reminder.map(due.label) == ["복용함", "10분 뒤 다시", "건너뛰기"])
+        #expect(AlertAnswer.Choice.offered(for: .due).map(due.label) == ["복용함", "10분 뒤 다시", "건너뛰기"])
         let late = NotificationText(alert(.late, [("아스피린", nil)]), zone: zone, now: Sim.t("2026-11-22T10:00:00+09:00"), catalog: .korean)
         #expect(late.summary == "복용이 늦었어요: 아스피린")
         #expect(late.body == "08:00 예정, 2시간 지남 · 아스피린")

@@ -140,7 +140,7 @@ import Testing
         let notes = (summary["no_equivalent"] as? [String]) ?? []
         #expect(notes.isEmpty, "\(notes)")
         let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-18", "--to", "2026-11-18").out
-        #expect(csv.contains("2026-11-18,,Aspirin,1 pill(s),as_needed,2026-11-18T13:00:00+09:00,,true,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-18,,Aspirin,1 pill(s),as_needed,2026-11-18T13:00:00+09:00,,true,false,false,false\r\n"), "\(csv)")
         #expect(try medicine(h, "Aspirin")["times"] as? [String] == ["07:30"])
         let days = try history(h, from: "2026-11-10", to: "2026-11-21")
         for d in 10...21 {
@@ -194,8 +194,8 @@ import Testing
         // The slot is taken once (adherence); the second take is a dose of its own at 08:06.
         #expect(days["2026-11-21"]?["on_time"] as? Int == 1 && days["2026-11-21"]?["total"] as? Int == 1)
         let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-21", "--to", "2026-11-21").out
-        #expect(csv.contains("2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,1 pill(s),taken,2026-11-21T08:05:00+09:00,,true,false,false\r\n"), "\(csv)")
-        #expect(csv.contains("2026-11-21,,Aspirin,1 pill(s),as_needed,2026-11-21T08:06:00+09:00,,true,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,1 pill(s),taken,2026-11-21T08:05:00+09:00,,true,false,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Aspirin,1 pill(s),as_needed,2026-11-21T08:06:00+09:00,,true,false,false,false\r\n"), "\(csv)")
         let report = try #require(try h.ok("report", "--format", "json", "--from", "2026-11-21", "--to", "2026-11-21").json as? [String: Any])
         let aspirin = try #require((report["medications"] as? [[String: Any]])?.first)
         #expect(aspirin["taken"] as? Int == 1 && aspirin["as_needed"] as? Int == 1 && aspirin["adherence"] as? Int == 100, "\(aspirin)")
@@ -321,10 +321,10 @@ import Testing
         // Melatonin (deleted, only takes): 11-20 at 22:10, 11-21 confirmed at an unknown time (code 3): as needed.
         #expect(summary["taken"] as? Int == 4 && summary["extra"] as? Int == 1 && summary["time_unknown"] as? Int == 2, "\(summary)")
         let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-20", "--to", "2026-11-21").out
-        #expect(csv.contains("2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,1 pill(s),taken,2026-11-21T08:05:00+09:00,,true,false,false\r\n"), "\(csv)")
-        #expect(csv.contains("2026-11-21,,Aspirin,1 pill(s),as_needed,2026-11-21T08:00:00+09:00,,false,false,false\r\n"), "\(csv)")
-        #expect(csv.contains("2026-11-20,,Melatonin,,as_needed,2026-11-20T22:10:00+09:00,,true,false,false\r\n"), "\(csv)")
-        #expect(csv.contains("2026-11-21,,Melatonin,,as_needed,2026-11-21T22:00:00+09:00,,false,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,2026-11-21T08:00:00+09:00,Aspirin,1 pill(s),taken,2026-11-21T08:05:00+09:00,,true,false,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Aspirin,1 pill(s),as_needed,2026-11-21T08:00:00+09:00,,false,false,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-20,,Melatonin,,as_needed,2026-11-20T22:10:00+09:00,,true,false,false,false\r\n"), "\(csv)")
+        #expect(csv.contains("2026-11-21,,Melatonin,,as_needed,2026-11-21T22:00:00+09:00,,false,false,false,false\r\n"), "\(csv)")
         let report = try #require(try h.ok("report", "--format", "json", "--from", "2026-11-21", "--to", "2026-11-21").json as? [String: Any])
         let rows = (report["slots"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "as_needed" }
         #expect(rows.count == 2 && rows.allSatisfy { $0["time_unknown"] as? Bool == true }, "\(rows)")

@@ -55,9 +55,9 @@ import Testing
         // max(10:00, min(11-19 08:00 − 2 h, 11-19 08:00)) = 11-19 06:00, 22 h = 1320 min after it.
         let csv = try h.ok("report", "--format", "csv", "--from", "2026-11-18", "--to", "2026-11-19", now: Self.noon).out
         #expect(csv == """
-            date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit,decided_after_close\r
-            2026-11-18,2026-11-18T08:00:00+09:00,Aspirin,"100 mg, with food",missed,,1320,,false,false\r
-            2026-11-19,2026-11-19T08:00:00+09:00,Aspirin,"100 mg, with food",skipped,,,,false,false\r
+            date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit,decided_after_close,double_dose\r
+            2026-11-18,2026-11-18T08:00:00+09:00,Aspirin,"100 mg, with food",missed,,1320,,false,false,false\r
+            2026-11-19,2026-11-19T08:00:00+09:00,Aspirin,"100 mg, with food",skipped,,,,false,false,false\r
 
             """)
         let report = try #require(try h.ok("report", "--format", "json", "--from", "2026-11-16", now: Self.noon).json as? [String: Any])

@@ -53,7 +53,7 @@ import Testing
         let h = try scenario()
         let csv = try h.ok("report", "--from", "2026-11-20", "--to", "2026-11-22", "--format", "csv", now: Self.now).out
         let lines = csv.split(separator: "\r\n").map(String.init)
-        #expect(lines.first == "date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit,decided_after_close")
+        #expect(lines.first == "date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit,decided_after_close,double_dose")
         let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(rows.count == 6)
         for row in rows {

@@ -91,10 +91,10 @@ import Testing
         let aspirin = try #require(slots.first { $0["medication"] as? String == "Aspirin" && $0["date"] as? String == "2026-11-20" })
         #expect(aspirin["time_unknown"] as? Bool == true && aspirin["taken_at"] as? String == "2026-11-20T08:00:00+09:00")
         let asNeeded = try h.ok("report", "--format", "csv", "--from", "2026-11-16").out
-        #expect(asNeeded.contains("2026-11-19,,Ibuprofen,,as_needed,2026-11-19T14:00:00+09:00,,true,false,false\r\n"))
+        #expect(asNeeded.contains("2026-11-19,,Ibuprofen,,as_needed,2026-11-19T14:00:00+09:00,,true,false,false,false\r\n"))
         // Old Pill (deleted in Dosage: taken 11-17 09:00, skipped 11-18): its slots rebuilt from its entries.
-        #expect(asNeeded.contains("2026-11-17,2026-11-17T09:00:00+09:00,Old Pill,,taken,2026-11-17T09:00:00+09:00,,true,false,false\r\n"))
-        #expect(asNeeded.contains("2026-11-18,2026-11-18T09:00:00+09:00,Old Pill,,skipped,,,,false,false\r\n"), "\(asNeeded)")
+        #expect(asNeeded.contains("2026-11-17,2026-11-17T09:00:00+09:00,Old Pill,,taken,2026-11-17T09:00:00+09:00,,true,false,false,false\r\n"))
+        #expect(asNeeded.contains("2026-11-18,2026-11-18T09:00:00+09:00,Old Pill,,skipped,,,,false,false,false\r\n"), "\(asNeeded)")
         #expect(!asNeeded.contains("2026-11-19,2026-11-19T09:00:00+09:00,Old Pill"), "no slot after its last entry")
 
         let stats = try #require(try h.ok("stats", "--days", "7", "--json").json as? [String: Any])
@@ -199,7 +199,7 @@ import Testing
         let days = try #require(try h.ok("history", "--from", "2026-11-20", "--to", "2026-11-21", "--json").json as? [[String: Any]])
         #expect(days.map { $0["state"] as? String } == ["done", "skipped"] && days[0]["late"] as? Int == 1)
         let report = try h.ok("report", "--format", "csv", "--from", "2026-11-21", "--to", "2026-11-21").out
-        #expect(report.hasSuffix("2026-11-21,,\"Ibu \"\"fast\"\"\",,as_needed,2026-11-21T14:00:00+09:00,,true,false,false\r\n"))
+        #expect(report.hasSuffix("2026-11-21,,\"Ibu \"\"fast\"\"\",,as_needed,2026-11-21T14:00:00+09:00,,true,false,false,false\r\n"))
         let dump = h.dump()
         let again = try #require(try h.ok("import", "csv", file, "--json").json as? [String: Any])
         #expect(again["already_there"] as? Int == 3 && again["taken"] as? Int == 0)

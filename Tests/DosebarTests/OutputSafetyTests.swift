@@ -123,7 +123,7 @@ struct OutputSafetyTests {
         let csv = try h.ok("report", "--output", out + "/r.csv")
         #expect(Self.oneLine(csv.out) && csv.out.contains(out + "/r.csv") && !csv.out.contains("date,scheduled"), "\(csv.out)")
         #expect(csv.err.isEmpty, "\(csv.err)")
-        #expect(String(decoding: Self.bytes(out + "/r.csv") ?? Data(), as: UTF8.self).hasPrefix("date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit,decided_after_close\r\n"))
+        #expect(String(decoding: Self.bytes(out + "/r.csv") ?? Data(), as: UTF8.self).hasPrefix("date,scheduled,medication,dose,status,taken_at,late_minutes,time_known,over_limit,decided_after_close,double_dose\r\n"))
         try h.ok("report", "--output", out + "/r.JSON")
         let json = try JSONSerialization.jsonObject(with: Self.bytes(out + "/r.JSON") ?? Data()) as? [String: Any]
         #expect(json?["slots"] != nil && json?["timezone"] as? String == "Asia/Seoul")

@@ -117,7 +117,7 @@ struct SyncCommandTests {
         #expect(sa.contains("Iron: 1 day left, refill soon"), "\(sa)")
     }
 
-    @Test("a slot taken on both devices counts once, and history shows the duplicate (past the kept day outcomes too)")
+    @Test("a slot taken on both devices is resolved once, and history shows the other take (past the kept day outcomes too)")
     func historyShowsDuplicates() throws {
         let a = Harness(), b = Harness()
         let shared = a.root + "/Sync"
@@ -143,9 +143,10 @@ struct SyncCommandTests {
             #expect(d[1]["duplicates"] as? Int == 1, "the other take is a duplicate: \(d)")
             #expect(try days(h, "Aspirin")[1]["duplicates"] as? Int == 1)
             let calendar = try h.ok("history", "--from", "2026-11-16", "--to", "2026-11-22", now: later).out
-            #expect(calendar.contains("1 dose taken on two devices was merged"), "\(calendar)")
+            #expect(calendar.contains("1 dose came from another device for a slot its earlier dose decides"), "\(calendar)")
+            #expect(calendar.contains("Aspirin 2026-11-22 08:00 taken twice:"), "\(calendar)")
             let before = try h.ok("history", "--from", "2026-11-16", "--to", "2026-11-21", now: later).out
-            #expect(!before.contains("merged"), "\(before)")
+            #expect(!before.contains("another device") && !before.contains("twice"), "\(before)")
         }
         // The earlier take (A's, 08:10) is the dose on both.
         let report = { (h: Harness) throws -> String in

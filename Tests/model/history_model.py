@@ -668,7 +668,8 @@ class Model:
                              "taken_at": self.iso(e.at) if st in TAKEN else None,
                              "late_minutes": self.late_minutes(s, st, e),
                              "time_known": True if st in TAKEN else None, "over_limit": False,
-                             "decided_after_close": self.decided_after_close(s, st, e)})
+                             "decided_after_close": self.decided_after_close(s, st, e),
+                             "double_dose": False})
         extra = [e for e in self.events if e.kind == "as_needed" and not e.undone and e.at <= now
                  and d1 <= self.local_date(e.at) <= d2]
         extra.sort(key=lambda e: (e.at, e.med))
@@ -676,11 +677,13 @@ class Model:
             rows.append({"date": self.local_date(e.at).isoformat(), "scheduled": None, "medication": e.med,
                          "dose": self.meds[e.med].dose, "status": "as_needed", "taken_at": self.iso(e.at),
                          "late_minutes": None, "time_known": True, "over_limit": e.over_limit,
-                         "decided_after_close": False})
+                         "decided_after_close": False,
+                         "double_dose": False})
         return rows
 
+    # double_dose: one device here, so never a slot taken on two (DESIGN §10).
     CSV_HEADER = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known",
-                  "over_limit", "decided_after_close"]
+                  "over_limit", "decided_after_close", "double_dose"]
 
     def report_csv_rows(self, d1: date, d2: date, now: datetime) -> list[list[str]]:
         out = [list(self.CSV_HEADER)]

@@ -571,9 +571,9 @@ class Replay:
     DAY_KEYS = ["day", "state", "total", "taken", "on_time", "late", "early", "skipped", "missed"]
     F_KEYS = ["adherence", "on_time", "taken", "late", "early", "skipped", "missed", "mean_late_minutes"]
     SLOT_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "over_limit",
-                 "decided_after_close"]
+                 "decided_after_close", "double_dose"]
     CSV_KEYS = ["date", "scheduled", "medication", "dose", "status", "taken_at", "late_minutes", "time_known", "over_limit",
-                "decided_after_close"]
+                "decided_after_close", "double_dose"]
     RMED_KEYS = ["name", "dose", "adherence", "on_time", "taken", "late", "early", "skipped", "missed", "as_needed"]
 
     def checks(self, now: datetime, label: str):

@@ -13,6 +13,8 @@ import Foundation
 ///   the effective one, the others duplicates (``StoreWriter/resolveSlot(medicationID:day:slotTime:)``);
 ///   an as-needed dose is one per medicine and second;
 /// - an undo names the operation it reverts (``SyncMerge/undo(of:undone:)``);
+/// - a slot taken by two devices keeps both takes (``SyncMerge/doubleDose(_:confirmed:)``), until a
+///   `confirm` names them all;
 /// - stock is derived from the operations (``SyncStock``).
 ///
 /// Every line passes the gate first (``SyncOperation/refusal()``): one that fails, or reuses an
@@ -416,6 +418,9 @@ struct SyncApplier {
             }
         case .stock, .refill:
             touch(id)
+        case .confirm:
+            // A set: the takes it names are confirmed whether they are here yet or not.
+            try w.confirmTakes(op.confirms ?? [])
         case .undo:
             let eventID = try op.target.flatMap { try w.reader.eventID(operation: $0) }
             guard let eventID, let event = try w.reader.event(id: eventID) else { return nil }

@@ -176,6 +176,15 @@ public final class SyncJournal {
         touched.insert(m.id)
     }
 
+    /// `confirm`: the takes of `slot` (a double dose) were all taken on purpose.
+    public func confirmed(_ m: Medication, slot: SlotKey, takes: [String]) throws {
+        var op = SyncOperation(kind: .confirm, medicine: try gid(of: m))
+        op.day = slot.date.description
+        op.slot = slot.time.description
+        op.confirms = takes.sorted()
+        try append(op)
+    }
+
     /// A take's stock as the service computed it, written only when the operations derive none
     /// (``finish()``): with sync on, the stock is computed once, by the derivation.
     private var computed: [Int64: Amount?] = [:]

@@ -176,6 +176,14 @@ extension SyncOperation {
             case .firstScheduleDay: throw Refusal(reason: "tracked_from of a dose is an instant, not null")
             case nil: break
             }
+        case .confirm:
+            _ = try Self.day(day, "day")
+            _ = try Self.time(try require(slot, "slot"), "slot")
+            let confirms = try require(confirms, "confirms")
+            guard (2...1_000).contains(confirms.count) else { throw Refusal(reason: "confirms names \(confirms.count) takes (2 to 1000)") }
+            for op in confirms where !Self.isUUID(op) {
+                throw Refusal(reason: "confirms '\(LineHash.printable(op))' is not an operation id")
+            }
         case .undo:
             let target = try require(target, "target")
             guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }

@@ -19,6 +19,7 @@ import Foundation
 /// | `take`, `skip` | day, slot (`HH:MM`, absent for an as-needed dose), at, units, time_known, over_limit, tracked_from |
 /// | `undo`     | target (the id of the `take`/`skip` it reverts), at                 |
 /// | `purge`    | (medicine only): delete it and all its history, skip its later operations |
+/// | `confirm`  | day, slot, confirms (the ids of the slot's `take`s taken twice on purpose) |
 ///
 /// A line of an unknown kind (a newer dosebar) is kept and waits, never applied.
 ///
@@ -29,7 +30,7 @@ import Foundation
 /// given, so all of them judge the same slots.
 public struct SyncOperation: Encodable, Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case add, edit, archive, schedule, stock, refill, take, skip, undo, purge
+        case add, edit, archive, schedule, stock, refill, take, skip, undo, purge, confirm
     }
 
     public var id: String
@@ -63,6 +64,9 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     /// `true` on a take of an as-needed dose recorded with `--force` beyond its limits; absent otherwise.
     public var overLimit: Bool?
     public var target: String?
+    /// Of a `confirm`: the take operations of one slot the person confirmed were all taken (a
+    /// double dose, DESIGN §10).
+    public var confirms: [String]?
     /// See the type's notes. Never a decoded value a line did not carry as a number or `null`: such a
     /// line is refused by the gate (``malformed``).
     public var trackedFrom: TrackingStart?
@@ -70,7 +74,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
         case distinctFrom = "distinct_from"
-        case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", overLimit = "over_limit", target
+        case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", overLimit = "over_limit", target, confirms
         case trackedFrom = "tracked_from"
     }
 
@@ -112,6 +116,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
         timeKnown = try f.bool(Field.timeKnown.rawValue)
         overLimit = try f.bool(Field.overLimit.rawValue)
         target = try string(.target)
+        confirms = try f.strings(Field.confirms.rawValue)
         if f.isNull(Field.trackedFrom.rawValue) {
             trackedFrom = .firstScheduleDay
         } else if f.contains(Field.trackedFrom.rawValue) {
@@ -153,7 +158,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     /// instead of a hash look-up for each of these (a take's line carries ten of the 25).
     enum Field: Int, CaseIterable {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose, lowDays, changed, distinctFrom
-        case archivedOn, effective, schedule, stock, units, day, slot, at, timeKnown, overLimit, target, trackedFrom
+        case archivedOn, effective, schedule, stock, units, day, slot, at, timeKnown, overLimit, target, trackedFrom, confirms
 
         /// The field's name on the wire: its coding key's.
         var key: CodingKeys {
@@ -183,6 +188,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
             case .overLimit: .overLimit
             case .target: .target
             case .trackedFrom: .trackedFrom
+            case .confirms: .confirms
             }
         }
     }

@@ -30,7 +30,7 @@ enum SyncStock {
         guard !operations.isEmpty else { return false }
         let stock: Amount?
         let events = Set(operations.compactMap { op -> Int64? in if case .take(_, let event) = op.change { event } else { nil } })
-        switch SyncMerge.stock(operations, effective: try w.reader.effectiveTakenEventIDs(medicationID: id, among: events),
+        switch SyncMerge.stock(operations, effective: try w.reader.liveTakenEventIDs(medicationID: id, among: events),
                                maximum: Stock.maximum) {
         case .untouched: return false
         case .untracked: stock = nil

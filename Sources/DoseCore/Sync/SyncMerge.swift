@@ -64,6 +64,33 @@ public enum SyncMerge {
         return (live.first, Array(live.dropFirst()))
     }
 
+    /// A take of a slot, as the double-dose rule sees it: the first operation that names its event
+    /// and that operation's device.
+    public struct SlotTake: Sendable, Equatable {
+        public var operation: String
+        public var device: String
+
+        public init(operation: String, device: String) {
+            self.operation = operation; self.device = device
+        }
+    }
+
+    /// What a slot's live takes (not undone) are, by the merge rule of DESIGN §10: two or more
+    /// operations from two or more devices are a double dose — both kept, never merged away — which
+    /// stays a warning until a confirmation names every one of them (`confirmed`: the take
+    /// operations the `confirm` operations applied here name). A take seen on two devices at the
+    /// same second is one event, one dose (an import of the same history on both).
+    public enum DoubleState: Sendable, Equatable {
+        case none
+        case open
+        case confirmed
+    }
+
+    public static func doubleDose(_ takes: [SlotTake], confirmed: Set<String>) -> DoubleState {
+        guard Set(takes.map(\.operation)).count > 1, Set(takes.map(\.device)).count > 1 else { return .none }
+        return takes.allSatisfy { confirmed.contains($0.operation) } ? .confirmed : .open
+    }
+
     /// What an undo does.
     public enum UndoStep: Sendable, Equatable {
         /// The operation it names is not here yet: try again on a later read.
@@ -115,8 +142,9 @@ public enum SyncMerge {
     /// Stock derived from the operations, in stamp order whatever order they come in: the last
     /// `set` is absolute at its stamp, later refills and effective takes apply on top, never below 0
     /// nor above `maximum` (a value out of that range is clamped into it). A refill before any `set` starts from 0; a take before any counts
-    /// nothing. A take counts once per event (two devices' takes of one dose are one event) and
-    /// not at all unless its event is in `effective` (not undone, not a duplicate).
+    /// nothing. A take counts once per event (two devices' takes of one dose at one second are one
+    /// event) and not at all unless its event is in `effective`: every take not undone, a slot's
+    /// second take (a double dose, a duplicate for the slot's status) included — it was swallowed.
     public static func stock(_ operations: [StockOperation], effective: Set<Int64>, maximum: Amount) -> DerivedStock {
         let ordered = operations.sorted { precedes(($0.stamp, $0.id), ($1.stamp, $1.id)) }
         guard ordered.contains(where: { if case .take = $0.change { false } else { true } }) else { return .untouched }

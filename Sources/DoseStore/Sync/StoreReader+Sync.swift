@@ -218,6 +218,52 @@ extension StoreReader {
             .map { (LocalDate(dayNumber: $0["day"]), $0["n"] as Int) })
     }
 
+    /// A live take (not undone) of a slot that may be taken twice (DESIGN §10), with the first
+    /// operation that names its event and that operation's device.
+    public struct SlotTakeRow: Sendable, Equatable {
+        public var slot: SlotKey
+        public var event: Int64
+        public var at: Date
+        public var operation: String
+        public var device: String
+    }
+
+    /// The live takes of every slot of `days` (all days when nil; of one medicine when given) with
+    /// a live take that lost to an earlier dose (`sync_duplicate`): only sync makes those, so a
+    /// database that never synced reads one empty table.
+    public func doubleDoseTakes(days: ClosedRange<LocalDate>?, medicationID: Int64?) throws -> [SlotTakeRow] {
+        let live = "e.kind = 'taken' AND e.slot_time IS NOT NULL AND NOT EXISTS (SELECT 1 FROM event u WHERE u.target = e.id)"
+        var filter = ""
+        var args: StatementArguments = []
+        if let days { filter += " AND e.day BETWEEN ? AND ?"; _ = args.append(contentsOf: [days.lowerBound.dayNumber, days.upperBound.dayNumber]) }
+        if let medicationID { filter += " AND e.medication_id = ?"; _ = args.append(contentsOf: [medicationID]) }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT e.id, e.medication_id, e.day, e.slot_time, e.at FROM event e
+            JOIN (SELECT DISTINCT e.medication_id AS m, e.day AS d, e.slot_time AS t FROM sync_duplicate s JOIN event e ON e.id = s.event_id
+                  WHERE \(live)\(filter)) slots
+              ON e.medication_id = slots.m AND e.day = slots.d AND e.slot_time = slots.t
+            WHERE \(live) ORDER BY e.medication_id, e.day, e.slot_time, e.id
+            """, arguments: args)
+        let first = try db.cachedStatement(sql: """
+            SELECT id, device FROM (SELECT stamp, id, device FROM operation WHERE event_id = ?1
+                                    UNION ALL SELECT op_stamp, op, op_device FROM event WHERE id = ?1 AND op IS NOT NULL)
+            ORDER BY stamp, id LIMIT 1
+            """)
+        return try rows.compactMap { row in
+            let id: Int64 = row[0]
+            guard let op = try Row.fetchOne(first, arguments: [id]),
+                  let minute = row[3] as Int? else { return nil }
+            let time = LocalTime(minuteOfDay: minute)
+            return SlotTakeRow(slot: SlotKey(medicationID: row[1], date: LocalDate(dayNumber: row[2]), time: time),
+                               event: id, at: Date(timeIntervalSince1970: row[4]), operation: op[0], device: op[1])
+        }
+    }
+
+    /// The take operations `confirm` operations named (``StoreWriter/confirmTakes(_:)``).
+    public func confirmedTakes() throws -> Set<String> {
+        Set(try String.fetchAll(db.cachedStatement(sql: "SELECT op FROM double_confirmed")))
+    }
+
     /// The operations about a local medicine (under any of its global ids) that decide its stock
     /// (``SyncMerge/stock(_:effective:maximum:)``), applied, with the event a take names: from the
     /// last `stock` (an absolute value: what came before it counts for nothing) on, and the takes
@@ -285,15 +331,18 @@ extension StoreReader {
         }
     }
 
-    /// Which of `events`, taken events of a medicine, are effective (not undone, not duplicates).
-    public func effectiveTakenEventIDs(medicationID: Int64, among events: Set<Int64>) throws -> Set<Int64> {
+    /// Which of `events`, taken events of a medicine, subtract stock: those not undone, a slot's
+    /// second take from another device (a duplicate for the slot's status) included (DESIGN §10:
+    /// an extra dose that subtracts its stock).
+    public func liveTakenEventIDs(medicationID: Int64, among events: Set<Int64>) throws -> Set<Int64> {
+        let live = "e.kind = 'taken' AND NOT EXISTS (SELECT 1 FROM event u WHERE u.target = e.id)"
         // A few (the takes since the last stock value): looked up one by one; else the medicine's all.
         guard events.count <= 500 else {
             return events.intersection(try Int64.fetchAll(db, sql: """
-                SELECT e.id FROM event e WHERE e.medication_id = ? AND e.kind = 'taken' AND \(Self.effective)
+                SELECT e.id FROM event e WHERE e.medication_id = ? AND \(live)
                 """, arguments: [medicationID]))
         }
-        let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM event e WHERE e.id = ? AND e.kind = 'taken' AND \(Self.effective))")
+        let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM event e WHERE e.id = ? AND \(live))")
         return try events.filter { try Bool.fetchOne(statement, arguments: [$0]) == true }
     }
 }

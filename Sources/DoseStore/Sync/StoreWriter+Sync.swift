@@ -65,6 +65,12 @@ extension StoreWriter {
             """).execute(arguments: [medicationID, field, stamp])
     }
 
+    /// Keeps the take operations a `confirm` names: taken twice on purpose (``Schema/v13DoubleDose``).
+    public func confirmTakes(_ operations: [String]) throws {
+        for op in operations {
+            try db.cachedStatement(sql: "INSERT INTO double_confirmed (op) VALUES (?) ON CONFLICT (op) DO NOTHING").execute(arguments: [op])
+        }
+    }
 
     /// Marks the duplicates among the events of one slot (``SyncMerge/resolve(_:)``).
     public func resolveSlot(medicationID: Int64, day: LocalDate, slotTime: LocalTime) throws {
