@@ -234,8 +234,8 @@ import Testing
                 "\(levo)")
         let csv = try h.ok("report", "Levothyroxine", "--format", "csv", "--from", "2026-11-01", "--to", "2026-11-21").out
         #expect(csv.components(separatedBy: "\r\n").filter { $0.contains(",as_needed,") }
-                == ["2026-11-03,,Levothyroxine,1 tablet(s),as_needed,2026-11-03T15:00:00+09:00,,true,false,false",
-                    "2026-11-12,,Levothyroxine,1 tablet(s),as_needed,2026-11-12T15:00:00+09:00,,true,false,false"], "\(csv)")
+                == ["2026-11-03,,Levothyroxine,1 tablet(s),as_needed,2026-11-03T15:00:00+09:00,,true,false,false,false",
+                    "2026-11-12,,Levothyroxine,1 tablet(s),as_needed,2026-11-12T15:00:00+09:00,,true,false,false,false"], "\(csv)")
         #expect(try medicine(h, "Levothyroxine")["times"] as? [String] == ["08:00", "20:00"])
         // The schedule in force on 11-10 was 09:00: a take --slot names it.
         #expect(try h.run("take", "Levothyroxine", "--slot", "2026-11-10 09:00").status == 0)

@@ -98,7 +98,7 @@ struct SyncDoubleDoseCommandTests {
                 #expect(calendar.contains("(confirmed)") == confirmed, "\(calendar)")
                 let csv = try h.ok("report", "--from", "2026-11-21", "--to", "2026-11-22", "--format", "csv", now: Self.evening).out
                 let lines = csv.split(separator: "\r\n").map(String.init)
-                #expect(lines.first?.hasSuffix(",over_limit,double_dose") == true, "the column last: \(csv)")
+                #expect(lines.first?.hasSuffix(",over_limit,decided_after_close,double_dose") == true, "the column last: \(csv)")
                 #expect(lines.filter { $0.hasPrefix("2026-11-22,") }.allSatisfy { $0.hasSuffix(",true") }, "\(csv)")
                 #expect(lines.filter { $0.hasPrefix("2026-11-21,") }.allSatisfy { $0.hasSuffix(",false") }, "\(csv)")
                 let json = try #require(try h.ok("report", "--from", "2026-11-22", "--to", "2026-11-22", "--format", "json", now: Self.evening)
