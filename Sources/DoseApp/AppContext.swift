@@ -119,6 +119,7 @@ public struct AppContext: Sendable {
             dbPath = data + "/dosebar/dosebar.sqlite"; origins.db = origin
         }
         dbIsDefault = options.db == nil && nonEmpty("DOSEBAR_DB") == nil
+        if !dbIsDefault { try AppContext.checkDatabasePath(dbPath, from: options.db != nil ? "--db" : "DOSEBAR_DB") }
         if let dir = options.dir {
             dirPath = dir; dirFallback = false; origins.dir = .flag("--dir")
         } else if let dir = nonEmpty("DOSEBAR_DIR") {
@@ -235,6 +236,19 @@ public struct AppContext: Sendable {
 
     /// The name of the newest database migration this build knows (`dosebar --version`).
     public static var schemaMigration: String { DoseStore.schemaMigration }
+
+    /// An explicit database path names a file: a blank one is a usage error (64), a directory
+    /// (`--db .`, `--db ~`, `--db dir/`) one line naming the file it could be (74), never a crash.
+    static func checkDatabasePath(_ path: String, from source: String) throws {
+        guard !path.allSatisfy(\.isWhitespace) else {
+            throw DosebarError.usage("\(source) is blank; give the database file's path, e.g. \(source == "--db" ? "--db " : "DOSEBAR_DB=")~/meds.sqlite")
+        }
+        var info = stat()
+        if path.hasSuffix("/") || (stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR) {
+            let file = (path.hasSuffix("/") ? path : path + "/") + "dosebar.sqlite"
+            throw DosebarError.io("\(source) \(path) is a directory; give the database file's path, e.g. \(file)")
+        }
+    }
 
     /// Whether something is at the database path (a file SQLite may or may not accept).
     public var databaseExists: Bool {

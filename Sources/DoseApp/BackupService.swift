@@ -52,7 +52,7 @@ public struct BackupService {
         guard FileKind.of(directory) == .directory else {
             throw DosebarError.io("cannot write \(path): the directory \(directory) does not exist")
         }
-        let temporary = directory + "/." + (path as NSString).lastPathComponent + ".\(getpid()).tmp"
+        let temporary = directory + "/." + FileIO.split(path).name + ".\(getpid()).tmp"
         BackupService.removeDatabaseFiles(temporary) // a leftover of an earlier process with our pid
         let contents = try store.backup(intoNewFile: temporary)
         guard rename(temporary, path) == 0 else {
@@ -243,8 +243,7 @@ public struct BackupService {
     }
 
     static func directory(of path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "." : directory
+        FileIO.split(path).directory
     }
 
     static func makePrivateDirectory(_ directory: String) throws {

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import Foundation
 import Glibc
 
@@ -23,12 +24,12 @@ public struct ClickNotice: Codable, Equatable, Sendable {
 
     /// The file's name in the database's directory.
     public static func fileName(database: String) -> String {
-        URL(fileURLWithPath: database).lastPathComponent + "-click"
+        FileIO.split(database).name + "-click"
     }
 
     /// The file's path.
     public static func path(database: String) -> String {
-        URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent(fileName(database: database)).path
+        FileIO.split(database).directory + "/" + fileName(database: database)
     }
 
     /// Leaves the notice; a failure is silent (the click's refusal on stderr is what counts).

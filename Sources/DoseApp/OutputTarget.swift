@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -95,9 +96,7 @@ public enum OutputTarget {
     }
 
     private static func split(_ path: String) -> (directory: String, name: String) {
-        let ns = path as NSString
-        let directory = ns.deletingLastPathComponent
-        return (directory.isEmpty ? "." : directory, ns.lastPathComponent)
+        FileIO.split(path)
     }
 
     /// The first `count` bytes of the regular file at `path`, read without following a link and

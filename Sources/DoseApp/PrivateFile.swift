@@ -7,8 +7,7 @@ import Foundation
 /// nothing is left behind. Whether the target may be replaced is ``OutputTarget``'s to say, first.
 public enum PrivateFile {
     public static func write(_ contents: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path
+        let dir = FileIO.split(path).directory
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
             throw DosebarError.io("cannot write \(path): the directory \(dir) does not exist")

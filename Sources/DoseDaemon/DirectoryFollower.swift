@@ -1,3 +1,4 @@
+import DoseFiles
 import Foundation
 import Glibc
 
@@ -45,8 +46,8 @@ public final class DirectoryFollower {
                     break
                 }
                 missing = candidate
-                let parent = (candidate as NSString).deletingLastPathComponent
-                if parent == candidate || parent.isEmpty { return }
+                let parent = FileIO.split(candidate).directory
+                if parent == candidate { return }
                 candidate = parent
             }
             guard !watchingDirectory, let missing, FileManager.default.fileExists(atPath: missing) else { return }

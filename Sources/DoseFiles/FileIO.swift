@@ -90,10 +90,22 @@ public enum FileIO {
         if syncDirectory { _ = fsync(dirfd) }
     }
 
+    /// A path's directory and last name, split at its last `/` as a shell reads it: `a/b` is `a`
+    /// and `b`, `b` is `.` and `b`, `/b` is `/` and `b`, `a/b/` is `a` and `b`. Foundation's
+    /// `NSString.deletingLastPathComponent` traps on `.` and on a blank path (`--db .`, `--db ' '`
+    /// crashed with a backtrace), so no path the user typed goes through it.
+    public static func split(_ path: String) -> (directory: String, name: String) {
+        var rest = Substring(path)
+        while rest.count > 1, rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard let slash = rest.lastIndex(of: "/") else { return (".", String(rest)) }
+        var directory = rest[..<slash]
+        while directory.hasSuffix("/") { directory = directory.dropLast() }
+        return (directory.isEmpty ? "/" : String(directory), String(rest[rest.index(after: slash)...]))
+    }
+
     /// `replace(in:name:bytes:temporary:)` for a path: its directory must exist.
     public static func replace(_ path: String, bytes: UnsafeRawBufferPointer, temporary: (String) -> String) throws(Failure) {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path, name = url.lastPathComponent
+        let (dir, name) = split(path)
         let dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dirfd >= 0 else { throw Failure("cannot open the directory of", errno) }
         defer { close(dirfd) }

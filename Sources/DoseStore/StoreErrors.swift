@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import Foundation
 import GRDB
 #if canImport(Glibc)
@@ -40,8 +41,7 @@ enum StoreErrors {
     /// Whether the file system holding `path` has no block left for us.
     static func diskIsFull(_ path: String) -> Bool {
         var info = statvfs()
-        let directory = (path as NSString).deletingLastPathComponent
-        guard statvfs(directory.isEmpty ? "." : directory, &info) == 0 else { return false }
+        guard statvfs(FileIO.split(path).directory, &info) == 0 else { return false }
         return info.f_bavail == 0
     }
 

@@ -246,18 +246,18 @@ enum StoreFile {
         var info = stat()
         if stat(path, &info) == 0 { return false }
         guard errno == ENOENT else { throw ioError("cannot access", path) }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FileIO.split(path).directory
         switch creation {
         case .never:
             throw DosebarError.io("no database at \(path) (check --db/DOSEBAR_DB; `dosebar add` creates one)")
         case .inExistingDirectory:
-            let parent = directory.isEmpty ? "." : directory
+            let parent = directory
             guard stat(parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 throw DosebarError.io("cannot create the database \(path): the directory \(parent) does not exist "
                     + "(check --db/DOSEBAR_DB, or create the directory first)")
             }
         case .withDirectories:
-            if !directory.isEmpty { try makeDirectories(directory) }
+            try makeDirectories(directory)
         }
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         if fd < 0 {
@@ -279,8 +279,8 @@ enum StoreFile {
             return
         }
         guard errno == ENOENT else { throw ioError("cannot access", directory) }
-        let parent = (directory as NSString).deletingLastPathComponent
-        if !parent.isEmpty, parent != directory { try makeDirectories(parent) }
+        let parent = FileIO.split(directory).directory
+        if parent != directory { try makeDirectories(parent) }
         if mkdir(directory, 0o700) != 0 {
             if errno == EEXIST { return }
             throw ioError("cannot create directory", directory)

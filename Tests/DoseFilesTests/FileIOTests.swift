@@ -58,4 +58,18 @@ import Glibc
         let failure = try #require(throws: FileIO.Failure.self) { try FileIO.makePrivateDirectories(dir.file("file") + "/d") }
         #expect(failure.path == dir.file("file") + "/d" && failure.code == ENOTDIR)
     }
+
+    /// Every path form a person may type splits without trapping (NSString's
+    /// deletingLastPathComponent trapped on "." and " "), as a shell reads it.
+    static let pathForms: [(path: String, directory: String, name: String)] = [
+        ("a/b", "a", "b"), ("b", ".", "b"), ("/b", "/", "b"), ("a/b/", "a", "b"), (".", ".", "."), ("./", ".", "."),
+        (" ", ".", " "), ("", ".", ""), ("/", "/", ""), ("a//b", "a", "b"), ("../x.sqlite", "..", "x.sqlite"),
+    ]
+
+    @Test(arguments: pathForms)
+    func splitsEveryPathForm(_ form: (path: String, directory: String, name: String)) {
+        let (path, directory, name) = form
+        let split = FileIO.split(path)
+        #expect(split.directory == directory && split.name == name, "\(path.debugDescription): \(split)")
+    }
 }
