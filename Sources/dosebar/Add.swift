@@ -28,6 +28,8 @@ struct Add: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func validate() throws {
         try TextRules.name(name)
     }

@@ -31,6 +31,8 @@ struct Backup: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let store = try context.openStore(.existing)
         let written = try BackupService(context: context, store: store).backup(to: file)

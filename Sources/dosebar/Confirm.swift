@@ -27,6 +27,8 @@ struct Confirm: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let slot = try slot.map { try InputParser.slot($0, today: context.today) }
         let store = try context.openStore()

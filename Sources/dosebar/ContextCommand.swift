@@ -9,6 +9,12 @@ protocol ContextCommand: ParsableCommand {
     /// `take`, `skip` and `undo`: a config error never loses a dose (DESIGN §9): the command goes
     /// on with the defaults and warns last.
     static var recordsDoses: Bool { get }
+    /// A command whose work is a change (a dose, a refill, an import, a backup, the shared
+    /// directory): once it returns, the change is committed, and a confirmation it could not print
+    /// (standard output closed, full, or a pipe whose reader left) is a warning, exit 0 (DESIGN §9):
+    /// a script that retries on failure must not refill or undo twice. A command whose work is
+    /// what it prints (`today`, `report`) still fails (74) when it cannot print it.
+    static var changesData: Bool { get }
     /// Checks of the arguments alone that must come before the context is built (its errors, like
     /// a config file's, would otherwise be reported first).
     func precheck() throws
@@ -17,6 +23,7 @@ protocol ContextCommand: ParsableCommand {
 
 extension ContextCommand {
     static var recordsDoses: Bool { false }
+    static var changesData: Bool { recordsDoses }
     func precheck() throws {}
 
     func run() throws {

@@ -113,6 +113,14 @@ struct Dosebar: ParsableCommand {
     }
 
     static func main() {
+        // A reader that leaves the pipe makes writes fail (EPIPE, an exit code that tells what
+        // happened) instead of killing the process after a dose or a refill was committed.
+        signal(SIGPIPE, SIG_IGN)
+        // Before any thread starts (the head start's): too few file descriptors is one line, not a trap.
+        if let problem = ProcessLimits.descriptorProblem() {
+            Output.error(problem.description)
+            Foundation.exit(problem.exitCode)
+        }
         let arguments = placingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         beginHeadStart(arguments)
         let status = run(arguments)
@@ -127,6 +135,11 @@ struct Dosebar: ParsableCommand {
             var command = try parse(arguments)
             try command.run()
             if let failure = Output.outputFailure {
+                // The change is committed: exit 0, so that nothing retries it (DESIGN §9).
+                if let changing = type(of: command) as? any ContextCommand.Type, changing.changesData {
+                    Output.warning("done, but \(failure)")
+                    return 0
+                }
                 Output.error(failure)
                 return DosebarError.io(failure).exitCode
             }

@@ -32,6 +32,8 @@ struct Edit: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func validate() throws {
         if let rename { try TextRules.name(rename) }
         guard schedule.changesSchedule || details.changesSomething || rename != nil else {

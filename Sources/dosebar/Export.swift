@@ -24,6 +24,8 @@ struct Export: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         if context.dirFallback && !quiet {
             Output.warning("XDG_RUNTIME_DIR is not set; writing to \(context.dirPath)")

@@ -27,6 +27,8 @@ struct ImportCSV: ContextCommand {
     @OptionGroup var options: ImportOptions
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let progress = WorkProgress.forStderr(context)
         let plan = try ReportCSVReader(context: context).plan(path: file, progress: progress)

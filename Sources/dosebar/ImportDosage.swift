@@ -54,6 +54,8 @@ struct ImportDosage: ContextCommand {
     @OptionGroup var options: ImportOptions
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         var historyZone: Zone?
         if let zone {

@@ -32,6 +32,8 @@ struct Purge: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let service = MedicationService(context: context, store: store)

@@ -26,6 +26,8 @@ struct Refill: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func precheck() throws {
         // Here, not in validate(): ArgumentParser validates before it reports an argument it could
         // not place, and `refill NAME -5` must say what is wrong with -5.

@@ -23,6 +23,8 @@ struct Remove: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let removed = try MedicationService(context: context, store: store).remove(name)

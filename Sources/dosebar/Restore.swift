@@ -32,6 +32,8 @@ struct Restore: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let restored = try BackupService.restore(context, from: file)
         let c = context.catalog

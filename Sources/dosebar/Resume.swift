@@ -25,6 +25,8 @@ struct Resume: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let resumed = try MedicationService(context: context, store: store).resume(name)

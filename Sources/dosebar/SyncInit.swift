@@ -23,6 +23,8 @@ struct SyncInit: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let store = try context.openStore(.create)
         let progress = WorkProgress.forStderr(context)

@@ -17,6 +17,8 @@ struct SyncNow: ContextCommand {
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
+    static let changesData = true
+
     func run(_ context: AppContext) throws {
         let store = try context.openStore()
         let progress = WorkProgress.forStderr(context)

@@ -300,15 +300,16 @@ struct OutputSafetyTests {
         }
     }
 
-    @Test("a closed standard output: take records the dose, refreshes the bar and exits 74 with one line, no crash")
+    @Test("a closed standard output: take records the dose, refreshes the bar and exits 0 with one warning, no crash")
     func closedStandardOutput() throws {
         let h = Harness(now: Self.now)
         try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
         let before = Self.bytes(h.dir + "/timeline.json")
         let r = try Fault.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" >&-", Harness.binary, "take", "Aspirin", "--at", "08:05"],
                               env: h.env)
-        #expect(r.signal == 0 && r.status == 74, "exit \(r.status) signal \(r.signal): \(r.err) out: \(r.out)")
-        #expect(Self.oneLine(r.err) && r.err.contains("cannot write to standard output"), "\(r.err.debugDescription)")
+        // The dose is committed: exit 0, so that nothing retries it (DESIGN §9).
+        #expect(r.signal == 0 && r.status == 0, "exit \(r.status) signal \(r.signal): \(r.err) out: \(r.out)")
+        #expect(Self.oneLine(r.err) && r.err.contains("warning: done, but cannot write to standard output"), "\(r.err.debugDescription)")
         #expect(try h.statuses() == ["Aspirin:taken"])
         #expect(Self.bytes(h.dir + "/timeline.json") != before)
     }
