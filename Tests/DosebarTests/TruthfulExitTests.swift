@@ -1,0 +1,163 @@
+import DoseTestSupport
+import Foundation
+import Testing
+
+/// DESIGN §9 "An exit code tells the truth", "Nothing waits without end", "No path form ... makes
+/// a command crash": the real binary with its standard output closed, full or a pipe nobody reads,
+/// with the shared directory's lock held by another process, and given paths that are not files.
+@Suite("Exit codes that tell the truth")
+struct TruthfulExitTests {
+    static let now = "2026-11-22T09:00:00+09:00"
+
+    /// Where the path comes from (`--db` or `env`: DOSEBAR_DB), the path (HOME: the harness's
+    /// root), and the exit code.
+    static let pathForms: [([String], Int32)] = [
+        (["--db", "."], 74), (["--db", "./"], 74), (["--db", ".."], 74), (["--db", " "], 64), (["--db", ""], 64),
+        (["--db", "HOME"], 74), (["--db", "HOME/"], 74), (["env", "."], 74), (["env", "  "], 64),
+    ]
+
+    /// `dosebar args` with its standard output redirected by `sh` (`>&-`, `>/dev/full`).
+    static func redirected(_ h: Harness, _ redirection: String, _ args: [String]) throws -> Fault.Exit {
+        try Fault.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" \(redirection)", Harness.binary] + args, env: h.env)
+    }
+
+    /// `dosebar args` writing into a pipe whose reading end is already closed: every write is
+    /// EPIPE, and SIGPIPE (the default disposition, restored in the child) would kill it.
+    static func intoGonePipe(_ h: Harness, _ args: [String]) throws -> Fault.Exit {
+        // Python restores SIGPIPE's default before exec (the test runner may ignore it).
+        let script = """
+        import os, signal, sys
+        r, w = os.pipe()
+        os.close(r)
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            os.dup2(w, 1)
+            os.execv(sys.argv[1], sys.argv[1:])
+        os.close(w)
+        _, status = os.waitpid(pid, 0)
+        print(os.WTERMSIG(status) if os.WIFSIGNALED(status) else -1, os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1)
+        """
+        return try Fault.run("/usr/bin/python3", ["-c", script, Harness.binary] + args, env: h.env)
+    }
+
+    static func stock(_ h: Harness, _ name: String) throws -> Double? {
+        let list = try #require(try h.ok("list", "--json").json as? [[String: Any]])
+        return list.first { $0["name"] as? String == name }?["stock"] as? Double
+    }
+
+    static func oneLine(_ s: String) -> Bool { s.split(separator: "\n").count == 1 }
+
+    @Test("a refill whose confirmation cannot be printed (stdout closed or full) is saved once and exits 0 with a warning",
+          arguments: [">&-", ">/dev/full"])
+    func refillSavedExitsZero(_ redirection: String) throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        let r = try Self.redirected(h, redirection, ["refill", "Aspirin", "10"])
+        #expect(r.signal == 0 && r.status == 0, "\(redirection): exit \(r.status) signal \(r.signal): \(r.err)")
+        #expect(Self.oneLine(r.err) && r.err.contains("warning") && r.err.contains("cannot write to standard output"),
+                "\(r.err.debugDescription)")
+        #expect(try Self.stock(h, "Aspirin") == 40)
+    }
+
+    @Test("undo into a full stdout undoes one dose and exits 0: a script that retries does not undo a second")
+    func undoOnce() throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("add", "Zinc", "--at", "08:30", now: "2026-11-22T07:00:00+09:00")
+        try h.ok("take", "Aspirin", "--at", "08:05")
+        try h.ok("take", "Zinc", "--at", "08:35")
+        let r = try Self.redirected(h, ">/dev/full", ["undo"])
+        #expect(r.status == 0 && r.signal == 0, "exit \(r.status): \(r.err)")
+        let statuses = Set(try h.statuses())
+        #expect(statuses == ["Aspirin:taken", "Zinc:late"] || statuses == ["Aspirin:taken", "Zinc:due"], "\(statuses)")
+    }
+
+    @Test("take into a pipe whose reader left: not killed by SIGPIPE, the dose recorded once, exit 0")
+    func takeIntoGonePipe() throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        let r = try Self.intoGonePipe(h, ["take", "Aspirin", "--at", "08:05"])
+        let fields = r.out.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(fields == [-1, 0], "signal, exit: \(r.out) \(r.err)")
+        #expect(try h.statuses() == ["Aspirin:taken"])
+        #expect(try Self.stock(h, "Aspirin") == 29)
+    }
+
+    @Test("a command whose work is what it prints still fails when it cannot print it (74), into a gone pipe too")
+    func readingCommandFails() throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        let full = try Self.redirected(h, ">/dev/full", ["today"])
+        #expect(full.status == 74 && Self.oneLine(full.err) && full.err.contains("cannot write to standard output"), "\(full.err)")
+        let gone = try Self.intoGonePipe(h, ["report", "--format", "csv"])
+        #expect(gone.out.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } == [-1, 74],
+                "signal, exit: \(gone.out) \(gone.err)")
+    }
+
+    @Test("--db or DOSEBAR_DB naming a directory or nothing: one line and 74 or 64, never a crash",
+          arguments: pathForms)
+    func databasePathForms(_ form: [String], _ expected: Int32) throws {
+        let h = Harness(now: Self.now)
+        try FileManager.default.createDirectory(atPath: h.root + "/cwd", withIntermediateDirectories: true)
+        let value = form[1].replacingOccurrences(of: "HOME", with: h.root)
+        var env = h.env
+        var global: [String] = []
+        if form[0] == "env" { env["DOSEBAR_DB"] = value } else { env["DOSEBAR_DB"] = nil; global = ["--db", value] }
+        for args in [["today"], ["add", "Aspirin", "--at", "08:00"], ["take", "--next"], ["status", "--format", "waybar"]] {
+            let r = try Fault.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", h.root + "/cwd", Harness.binary] + args + global,
+                                  env: env)
+            #expect(r.signal == 0 && r.status == expected, "\(form) \(args): exit \(r.status) signal \(r.signal): \(r.err)")
+            #expect(Self.oneLine(r.err) && r.err.hasPrefix("dosebar: ") && !r.err.contains("Backtrac"), "\(form) \(args): \(r.err)")
+        }
+        #expect(Fault.strayFiles(h.root + "/cwd").isEmpty, "\(Fault.strayFiles(h.root + "/cwd"))")
+    }
+
+    @Test("too few file descriptors (ulimit -n): one line and 74, or the command works; never a signal or a backtrace",
+          arguments: [4, 5, 8, 12, 24])
+    func descriptorLimits(_ limit: Int) throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        for args in [["today"], ["take", "Aspirin", "--at", "08:05"], ["refill", "Aspirin", "1"], ["export"], ["status", "--format", "waybar"]] {
+            let r = try Fault.run("/bin/sh", ["-c", "ulimit -n \(limit) && exec \"$@\"", "sh", Harness.binary] + args, env: h.env)
+            #expect(r.signal == 0 && (r.status == 0 || r.status == 74), "ulimit -n \(limit) \(args): \(r.status) \(r.signal) \(r.err)")
+            #expect(!r.err.contains("Backtrac") && !r.err.contains("Fatal error"), "ulimit -n \(limit) \(args): \(r.err)")
+            if r.status == 74 { #expect(Self.oneLine(r.err) && r.err.contains("ulimit -n"), "\(limit) \(args): \(r.err)") }
+            if limit <= 8 { #expect(r.status == 74, "ulimit -n \(limit) \(args): \(r.status)") }
+            if limit >= 24 { #expect(r.status == 0, "ulimit -n \(limit) \(args): \(r.status) \(r.err)") }
+        }
+    }
+
+    @Test("the shared directory's lock held without end: export exits 75 after the busy timeout, take records the dose and exits 0")
+    func heldLockIsBounded() throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        // This process holds the lock dosebar takes (its own open file description), as a stopped
+        // `dosebar export` would.
+        let fd = open(h.dir + "/.lock", O_RDWR | O_CLOEXEC)
+        try #require(fd >= 0 && flock(fd, LOCK_EX) == 0)
+        defer { close(fd) }
+
+        let box = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let args = i == 0 ? ["export"] : ["take", "Aspirin", "--at", "08:05"]
+            let start = Date()
+            let r = try? Fault.dosebar(h, args, timeout: 40)
+            box.lock.withLock { box.results[args[0]] = r.map { ($0, Date().timeIntervalSince(start)) } }
+        }
+        let results = box.lock.withLock { box.results }
+        let (export, exportTime) = try #require(results["export"])
+        #expect(export.status == 75 && Self.oneLine(export.err) && export.err.contains("lock"), "\(export.status): \(export.err)")
+        #expect(exportTime < 30, "export waited \(exportTime) s")
+        let (take, takeTime) = try #require(results["take"])
+        #expect(take.status == 0 && take.err.contains("not updated"), "\(take.status): \(take.err)")
+        #expect(takeTime < 30, "take waited \(takeTime) s")
+        #expect(try h.statuses() == ["Aspirin:taken"])
+    }
+}
+
+/// The two commands' results, handed from their threads under the lock.
+final class ResultBox: @unchecked Sendable {
+    let lock = NSLock()
+    var results: [String: (Fault.Exit, TimeInterval)] = [:]
+}
