@@ -110,8 +110,25 @@ extension DoseStore {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A migration met rows it cannot carry over.
             throw DosebarError.badData("\(name) holds data this dosebar cannot migrate (\(error.message ?? "constraint")); it was not restored")
+        } catch let error as DatabaseError where !Self.isFileSystemError(error) {
+            // The copy was just written whole by us: whatever else SQLite says of it ("unsupported file
+            // format", a short read of a cut page, a malformed schema) is the backup's damage (65).
+            throw DosebarError.badData("\(name) is damaged (\(error.message ?? "\(error.resultCode)")); it was not restored, try another backup")
         } catch {
             throw StoreErrors.map(error, path: name)
+        }
+    }
+
+    /// Whether `error` is about the disk or the file's access rather than its contents: those keep
+    /// their own messages and codes (a full disk 74, a busy file 75).
+    static func isFileSystemError(_ error: DatabaseError) -> Bool {
+        switch error.resultCode {
+        case .SQLITE_FULL, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_NOMEM:
+            true
+        case .SQLITE_IOERR:
+            error.extendedResultCode != .SQLITE_IOERR_SHORT_READ
+        default:
+            false
         }
     }
 

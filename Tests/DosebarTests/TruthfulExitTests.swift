@@ -128,6 +128,44 @@ struct TruthfulExitTests {
         }
     }
 
+    @Test("a damaged backup is 65 with the reason, whatever the damage: a schema format SQLite does not know, mutated bytes, a cut")
+    func damagedBackups() throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        for i in 1...30 { try h.ok("add", "Med\(i)", "--at", "09:00") }
+        let backup = h.root + "/backup.sqlite"
+        try h.ok("backup", backup)
+        let original = try Data(contentsOf: URL(fileURLWithPath: backup))
+        let live = try Fault.sql(h.db, "SELECT count(*) FROM medication;")
+
+        // The header's schema format number (bytes 44-47) set to 9: "unsupported file format" was 70.
+        var format = original
+        format.replaceSubrange(44..<48, with: [0, 0, 0, 9])
+        var cases: [(String, Data)] = [("schema format 9", format)]
+        var random = FaultRandom(salt: 44)
+        for n in 0..<40 {
+            var d = original
+            switch n % 3 {
+            case 0: for _ in 0..<random.int(1...3) { d[random.int(16...99)] = UInt8(random.int(0...255)) }
+            case 1: for _ in 0..<random.int(1...30) { d[random.int(100...d.count - 1)] = UInt8(random.int(0...255)) }
+            default: d = d.prefix(random.int(100...d.count - 1))
+            }
+            cases.append(("mutation \(n), \(random.label)", d))
+        }
+        for (label, bytes) in cases {
+            let path = h.root + "/mutated.sqlite"
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let r = try Fault.dosebar(h, ["restore", path])
+            #expect(r.signal == 0 && (r.status == 0 || r.status == 65), "\(label): \(r.status) \(r.err)")
+            if r.status == 65 {
+                #expect(Self.oneLine(r.err) && r.err.contains("it was not restored"), "\(label): \(r.err)")
+                #expect(try Fault.sql(h.db, "SELECT count(*) FROM medication;") == live, "\(label): the live database changed")
+            }
+            if label.hasPrefix("schema format") { #expect(r.status == 65 && r.err.contains("damaged"), "\(r.err)") }
+            if r.status == 0 { try h.ok("restore", backup) }
+        }
+    }
+
     @Test("the shared directory's lock held without end: export exits 75 after the busy timeout, take records the dose and exits 0")
     func heldLockIsBounded() throws {
         let h = Harness(now: Self.now)
