@@ -41,8 +41,8 @@ public struct DayService {
         // One read transaction for the usual case; summaries pending (a new day, a change in the past) cost a write and a re-read.
         var (medications, last, events, recent, doubles) = try read(date)
         let firstDay = medications.flatMap { $0.versions.map { min($0.effective, $0.schedule.start) } }.min()
-        if History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) != nil {
-            try store.write { w in
+        if let pending = History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) {
+            let kept: Void? = try store.writeIfWritable { w in
                 // Re-read inside the write transaction: another process may have just done this.
                 let last = try w.reader.lastSummary()
                 guard let range = History.pendingDays(lastSummarised: last?.date, firstDay: firstDay, today: date) else { return }
@@ -83,6 +83,12 @@ public struct DayService {
                 }
                 for year in summarising { try save(year.days, year.summaries.take()) }
             }
+            guard kept != nil else {
+                // A read-only or busy database: the summaries are computed and not kept.
+                recent = try unkeptSummaries(pending, after: last, medications: medications, recent: recent, today: date)
+                let plan = DayPlan(date: date, medications: medications, events: events, zone: zone)
+                return Day(medications: medications, plan: plan, history: History(today: date, recent: recent), doubleDoses: doubles)
+            }
             (medications, events, recent, doubles) = try store.read { r in
                 let medications = try r.medications(includeArchived: true)
                 return (medications, try r.events(days: date.adding(days: -1)...date),
@@ -92,6 +98,18 @@ public struct DayService {
         }
         let plan = DayPlan(date: date, medications: medications, events: events, zone: zone)
         return Day(medications: medications, plan: plan, history: History(today: date, recent: recent), doubleDoses: doubles)
+    }
+
+    /// The 29 days' summaries before `today` when the pending ones cannot be kept: those stored,
+    /// then the pending days computed here and chained onto the last stored one, as a kept
+    /// summary would be.
+    private func unkeptSummaries(_ pending: ClosedRange<LocalDate>, after last: DaySummary?, medications: [Medication],
+                                 recent: [DaySummary], today: LocalDate) throws -> [DaySummary] {
+        let events = try store.read { r in try r.events(days: pending) }
+        var computed = History.summaries(of: pending, medications: medications, events: events, zone: context.zone, after: nil)
+        for i in computed.indices { computed[i].chain(after: i == 0 ? last : computed[i - 1]) }
+        let window = today.adding(days: -29)
+        return recent.filter { $0.date < pending.lowerBound } + computed.filter { $0.date >= window && $0.date < today }
     }
 
     /// What ``load(_:)`` reads first, in one read transaction: the medicines, the last summary,

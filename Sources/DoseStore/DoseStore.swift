@@ -188,22 +188,41 @@ public final class DoseStore: Sendable {
     /// put back, and its memory freed): a transaction that writes far more pages than the default
     /// cache holds (2 MB) would otherwise spill them to the log and read them back, again and again.
     public func write<T>(cacheMegabytes: Int?, _ body: (StoreWriter) throws -> T) throws -> T {
-        let path = path, now = clock()
         do {
-            return try dbQueue.writeWithoutTransaction { db in
-                let before = cacheMegabytes == nil ? nil : try Int.fetchOne(db, sql: "PRAGMA cache_size")
-                if let cacheMegabytes { try db.execute(sql: "PRAGMA cache_size = \(-cacheMegabytes * 1024)") }
-                defer { if let before { try? db.execute(sql: "PRAGMA cache_size = \(before)") } }
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(StoreWriter(db: db, path: path, now: now))
-                    return .commit
-                }
-                guard let result else { throw DosebarError.internal("write transaction produced no result") }
-                return result
-            }
+            return try transaction(cacheMegabytes: cacheMegabytes, body)
         } catch {
             throw StoreErrors.map(error, path: path)
+        }
+    }
+
+    /// `write(body)` for what is only a cache (the day summaries a reading command brings up to
+    /// date): nil, with nothing written, when the database cannot be written now — a read-only
+    /// file, directory or mount, or another writer holding it past the busy timeout. The command
+    /// then computes without keeping (DESIGN §9: reading commands never fail for their caches).
+    public func writeIfWritable<T>(_ body: (StoreWriter) throws -> T) throws -> T? {
+        do {
+            return try transaction(cacheMegabytes: nil, body)
+        } catch let error as DatabaseError
+                    where [.SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_PERM].contains(error.resultCode) {
+            return nil
+        } catch {
+            throw StoreErrors.map(error, path: path)
+        }
+    }
+
+    private func transaction<T>(cacheMegabytes: Int?, _ body: (StoreWriter) throws -> T) throws -> T {
+        let path = path, now = clock()
+        return try dbQueue.writeWithoutTransaction { db in
+            let before = cacheMegabytes == nil ? nil : try Int.fetchOne(db, sql: "PRAGMA cache_size")
+            if let cacheMegabytes { try db.execute(sql: "PRAGMA cache_size = \(-cacheMegabytes * 1024)") }
+            defer { if let before { try? db.execute(sql: "PRAGMA cache_size = \(before)") } }
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try body(StoreWriter(db: db, path: path, now: now))
+                return .commit
+            }
+            guard let result else { throw DosebarError.internal("write transaction produced no result") }
+            return result
         }
     }
 }

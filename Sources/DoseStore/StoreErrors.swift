@@ -13,7 +13,7 @@ enum StoreErrors {
         case let error as DatabaseError:
             switch error.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
-                return DosebarError.busy("the database \(path) is busy (another dosebar is writing to it); try again")
+                return DosebarError.busy("the database \(path) is busy (another process, a dosebar or a program such as sqlite3, is writing to it); try again")
             case .SQLITE_FULL:
                 return full(path)
             case .SQLITE_IOERR where diskIsFull(path):

@@ -82,9 +82,31 @@ enum StoreFile {
             return queue
         } catch let error as WouldChange {
             throw error
+        } catch let error as DatabaseError
+                    where !created && [.SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM].contains(error.resultCode) {
+            // A database on a read-only mount or in a directory not ours to write: read as it is
+            // (reading commands work; a write fails then, 74, saying the database is read-only).
+            if let queue = openReadOnly(path: path, busyTimeout: busyTimeout) { return queue }
+            throw StoreErrors.map(error, path: path)
         } catch {
             throw StoreErrors.map(error, path: path)
         }
+    }
+
+    /// The database opened read-only when it is ours and needs no migration; nil otherwise (the
+    /// read-write error is the one to tell). Where not even its `-shm` can be made (a read-only
+    /// mount, the log emptied by the last writer), as `immutable`: nothing can change it there.
+    static func openReadOnly(path: String, busyTimeout: TimeInterval) -> DatabaseQueue? {
+        var config = configuration(busyTimeout: busyTimeout)
+        config.readonly = true
+        for location in [path, immutableURI(path)] {
+            guard let queue = try? DatabaseQueue(path: location, configuration: config),
+                  (try? queue.snapshot({ try identity($0) })) == .ours else { continue }
+            guard (try? queue.snapshot({ try Schema.migrator.hasCompletedMigrations($0) && !Schema.migrator.hasBeenSuperseded($0) })) == true
+            else { return nil }
+            return queue
+        }
+        return nil
     }
 
     /// Stamps an empty database with our application id and creates the migrator's bookkeeping

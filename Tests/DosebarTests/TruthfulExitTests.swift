@@ -166,6 +166,57 @@ struct TruthfulExitTests {
         }
     }
 
+    @Test("reading commands on a read-only database (a read-only mount, its log emptied) or one another program writes: the same output, their caches computed and not kept; writes 74 and 75",
+          .enabled(if: Mounts.permitted, "mount not permitted: read-only test skipped"))
+    func readingNeverFailsForCaches() throws {
+        let h = Harness(now: "2026-11-24T09:00:00+09:00")
+        for day in 18...21 { try h.ok("add", "A\(day)", "--at", "08:00", "--stock", "30", now: "2026-11-\(day)T07:00:00+09:00") }
+        try h.ok("take", "A18", "--at", "08:05", now: "2026-11-22T09:00:00+09:00")
+        let commands = [["today"], ["history"], ["report", "--format", "csv"], ["stats"], ["status", "--format", "waybar"]]
+        let expected = try commands.map { try h.ok($0).out }
+        // The days' summaries gone: each reading command has days to summarise again. sqlite3, the
+        // last connection, empties the log and removes the -wal and -shm files as it closes.
+        _ = try Fault.sql(h.db, "DELETE FROM day_summary;")
+
+        // Another program holds the write lock longer than the busy timeout.
+        let holder = Process(), input = Pipe()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        holder.arguments = [h.db]
+        holder.standardInput = input
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        // sqlite3 holds the write lock until its input ends.
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nDELETE FROM meta WHERE 0;\n".utf8))
+        defer { if holder.isRunning { holder.terminate() } }
+        usleep(500_000)
+        let box = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            let args = i == 0 ? ["today"] : ["refill", "A19", "3"]
+            let r = try? Fault.dosebar(h, args, timeout: 40)
+            box.lock.withLock { box.results[args[0]] = r.map { ($0, 0) } }
+        }
+        let (busyToday, _) = try #require(box.lock.withLock { box.results["today"] })
+        #expect(busyToday.status == 0 && busyToday.out == expected[0], "today while sqlite3 writes: \(busyToday.status) \(busyToday.err)")
+        let (busyRefill, _) = try #require(box.lock.withLock { box.results["refill"] })
+        #expect(busyRefill.status == 75 && busyRefill.err.contains("sqlite3") && Self.oneLine(busyRefill.err),
+                "refill while sqlite3 writes: \(busyRefill.status) \(busyRefill.err)")
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+
+        let data = h.root + "/data"
+        try #require(Fault.mount(["--bind", data, data]) == nil)
+        defer { Fault.umount(data) }
+        try #require(Fault.mount(["-o", "remount,bind,ro", data]) == nil)
+        for (args, out) in zip(commands, expected) {
+            let r = try Fault.dosebar(h, args)
+            #expect(r.status == 0 && r.out == out, "\(args) on a read-only database: \(r.status) \(r.err)\n\(r.out)")
+        }
+        for args in [["take", "A19"], ["refill", "A19", "3"]] {
+            let r = try Fault.dosebar(h, args)
+            #expect(r.status == 74 && Self.oneLine(r.err) && r.err.contains("readonly"), "\(args): \(r.status) \(r.err)")
+        }
+    }
+
     @Test("the shared directory's lock held without end: export exits 75 after the busy timeout, take records the dose and exits 0")
     func heldLockIsBounded() throws {
         let h = Harness(now: Self.now)
