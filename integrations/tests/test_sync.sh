@@ -4,7 +4,7 @@
 # with its own home, GUI/API and listen port; each knows the other from its
 # config.xml) sharing one folder, and two dosebar homes (two databases):
 # A's medicine and A's take appear on B's bar through B's daemon, and B's take
-# reaches A with `sync now`; the same slot taken on both at once ends taken once;
+# reaches A with `sync now`; the same slot taken on both at once is a double dose, both takes kept;
 # a device paused (REST API), both sides changed, resumed: both converge.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -145,8 +145,9 @@ if wait_for 60 stock_39_on_a; then
 else
     result FAIL sync-back "A's Aspirin stock is $(stock_on_a), not 39"
 fi
-# The same slot taken on both at once (before either file reached the other): taken once, at
-# the earlier time (A's 20:01), on both; history counts B's as a duplicate.
+# The same slot taken on both at once (before either file reached the other): a double dose (both
+# takes kept, stock counted twice: DESIGN §10), shown taken at the earlier time (A's 20:01) on both;
+# history counts the second take.
 NOW=2026-11-22T20:01:00+09:00 dose_on a take Aspirin >/dev/null & take_a=$!
 NOW=2026-11-22T20:02:00+09:00 dose_on b take Aspirin >/dev/null & take_b=$!
 wait "$take_a" "$take_b"
@@ -158,7 +159,7 @@ evening() { # evening a|b: the 20:00 Aspirin's taken_at and the day's duplicates
 }
 once_on_both() { [ "$(evening a)" = "2026-11-22T20:01:00+09:00 1" ] && [ "$(evening b)" = "2026-11-22T20:01:00+09:00 1" ]; }
 if wait_for 30 once_on_both; then
-    result PASS sync-same-slot "a slot taken on both at once is taken once, at the earlier time, and shown as a duplicate"
+    result PASS sync-same-slot "a slot taken on both at once shows the earlier time on both, and the second take is counted"
 else
     result FAIL sync-same-slot "A: '$(evening a)', B: '$(evening b)' (want '2026-11-22T20:01:00+09:00 1' on both)"
 fi
@@ -185,12 +186,13 @@ if api_a pause && wait_for 20 b_paused_for_a; then
     converged() { local va vb; va=$(view a); vb=$(view b)
         [ -n "$va" ] && [ "$va" = "$vb" ] &&
         echo "$va" | jq -e '[.doses[] | select(.medication == "Magnesium") | .status] == ["skipped"]' >/dev/null &&
-        [ "$(dose_on a list --json | jq -r '.[] | select(.name == "Aspirin") | .stock')" = 43 ] &&
-        [ "$(dose_on b list --json | jq -r '.[] | select(.name == "Aspirin") | .stock')" = 43 ]; }
+        [ "$(dose_on a list --json | jq -r '.[] | select(.name == "Aspirin") | .stock')" = 42 ] &&
+        [ "$(dose_on b list --json | jq -r '.[] | select(.name == "Aspirin") | .stock')" = 42 ]; }
     if wait_for 40 converged; then
-        result PASS sync-resumed "resumed: A's skip on B, B's refill on A (39 - 1 + 5 = 43), the same today on both"
+        result PASS sync-resumed "resumed: A's skip on B, B's refill on A (39 - 2 + 5 = 42: the 20:00 dose taken on both is two doses), the same today on both"
     else
-        result FAIL sync-resumed "not converged: A $(view a | head -c 300) / B $(view b | head -c 300)"
+        view a > "$WORK/view-a.json"; view b > "$WORK/view-b.json"
+        result FAIL sync-resumed "not converged: stock $(dose_on a list --json | jq -r '.[] | select(.name == "Aspirin") | .stock') on A, $(dose_on b list --json | jq -r '.[] | select(.name == "Aspirin") | .stock') on B; $(diff <(jq . "$WORK/view-a.json") <(jq . "$WORK/view-b.json") | head -c 600 | tr '\n' ' ')"
     fi
 else
     result FAIL sync-paused "could not pause B on A through the REST API"
