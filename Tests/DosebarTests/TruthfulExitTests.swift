@@ -217,6 +217,57 @@ struct TruthfulExitTests {
         }
     }
 
+    @Test("a full sync folder: sync init sets nothing up and leaves no file (74); sync now fails (74) and this device's file keeps whole lines; a torn tail is cut",
+          .enabled(if: Mounts.permitted, "mount not permitted: sync folder test skipped"))
+    func fullSyncFolder() throws {
+        let h = Harness(now: Self.now)
+        let folder = h.root + "/sync"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try #require(Fault.mount(["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder]) == nil)
+        defer { Fault.umount(folder) }
+        let note = String(repeating: "n", count: 900)
+        for i in 1...8 { try h.ok("add", "M\(i)", "--at", "08:00", "--note", note, now: "2026-11-22T07:00:00+09:00") }
+        func fill(leaving kilobytes: Int) throws {
+            unlink(folder + "/fill")
+            var info = statvfs()
+            try #require(statvfs(folder, &info) == 0)
+            let free = Int(info.f_bavail) * Int(info.f_frsize) - kilobytes * 1024
+            try #require(FileManager.default.createFile(atPath: folder + "/fill", contents: Data(count: max(0, free))))
+        }
+        try fill(leaving: 2)
+        let initial = try Fault.dosebar(h, ["sync", "init", folder])
+        #expect(initial.status == 74 && Self.oneLine(initial.err) && initial.err.contains("full"), "\(initial.status) \(initial.err)")
+        #expect(try Fault.dosebar(h, ["sync", "status"]).status == 64, "sync is set up after a failed init")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/dosebar")) ?? []
+        #expect(files.isEmpty, "\(files)")
+
+        unlink(folder + "/fill")
+        try h.ok("sync", "init", folder)
+        let own = try #require(try FileManager.default.contentsOfDirectory(atPath: folder + "/dosebar").first { $0.hasSuffix(".jsonl") })
+        let path = folder + "/dosebar/" + own
+        try fill(leaving: 1)
+        for i in 1...8 { _ = try Fault.dosebar(h, ["take", "M\(i)", "--at", "08:05"]) }
+        let now = try Fault.dosebar(h, ["sync", "now"])
+        #expect(now.status == 74 && now.err.contains("full"), "sync now on a full folder: \(now.status) \(now.err)")
+        func wholeLines() throws -> Bool {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            return text.hasSuffix("\n") && text.split(separator: "\n").allSatisfy {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil
+            }
+        }
+        #expect(try wholeLines(), "a torn line in this device's file")
+
+        // A process killed mid-write left half a line: the next append cuts it first.
+        unlink(folder + "/fill")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"half\": \"a line".utf8))
+        try handle.close()
+        try h.ok("sync", "now")
+        #expect(try wholeLines(), "the torn tail is still there")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"M8\""))
+    }
+
     @Test("the shared directory's lock held without end: export exits 75 after the busy timeout, take records the dose and exits 0")
     func heldLockIsBounded() throws {
         let h = Harness(now: Self.now)

@@ -85,7 +85,7 @@ extension SyncFolder {
     /// purge's rewrite may have renamed a new file over the one opened while the lock was awaited.
     static func lockedForAppend(_ name: String) throws -> Int32 {
         while true {
-            let fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+            let fd = open(name, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
                 if errno == ELOOP { throw DosebarError.io("\(name): is a symbolic link; dosebar appends only to a file of its own (remove the link)") }
                 throw DosebarError.io("\(name): cannot open (\(FileIO.reason(errno)))")

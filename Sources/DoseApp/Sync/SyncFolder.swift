@@ -37,19 +37,48 @@ public struct SyncFolder: Sendable {
         defer { close(fd) }
         let lines = try lines()
         guard !lines.isEmpty else { return }
-        var text = lines.joined(separator: "\n") + "\n"
-        if !endsWithNewline(name) { text = "\n" + text }
-        if let code = FileIO.writeAll(fd, text) { throw DosebarError.io("\(name): cannot write (\(FileIO.reason(code)))") }
-        guard fsync(fd) == 0 else { throw DosebarError.io("\(name): cannot sync to disk (\(FileIO.reason(errno)))") }
+        let text = lines.joined(separator: "\n") + "\n"
+        // A line is whole or absent (DESIGN §9): a tail torn by a process killed mid-write goes
+        // first, the space is checked, and a write that fails is cut back to the last line end.
+        let end = try Self.lastLineEnd(fd, name)
+        var room = statvfs()
+        if fstatvfs(fd, &room) == 0, UInt64(room.f_bavail) * UInt64(room.f_frsize) < UInt64(text.utf8.count) + 4096 {
+            throw DosebarError.io("\(name): cannot write (the disk holding the sync folder is full); free some space and try again")
+        }
+        if let code = FileIO.writeAll(fd, text) {
+            _ = ftruncate(fd, end)
+            throw DosebarError.io("\(name): cannot write (\(FileIO.reason(code))); free some space and try again")
+        }
+        guard fsync(fd) == 0 else {
+            let code = errno
+            _ = ftruncate(fd, end)
+            throw DosebarError.io("\(name): cannot sync to disk (\(FileIO.reason(code)))")
+        }
         try appended()
     }
 
-    private func endsWithNewline(_ name: String) -> Bool {
-        guard let h = FileHandle(forReadingAtPath: name) else { return true }
-        defer { try? h.close() }
-        guard let end = try? h.seekToEnd(), end > 0 else { return true }
-        try? h.seek(toOffset: end - 1)
-        return (try? h.read(upToCount: 1)) == Data([0x0A])
+    /// The offset just past the file's last newline (0 when it has none), the file cut back to it
+    /// when something follows it: a line a killed process left half-written is never read as one.
+    static func lastLineEnd(_ fd: Int32, _ name: String) throws -> off_t {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw DosebarError.io("\(name): cannot read (\(FileIO.reason(errno)))") }
+        var end = info.st_size
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while end > 0 {
+            let start = max(0, end - off_t(buffer.count))
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Int(end - start), start) }
+            // Opened to append only: a file that cannot be read back is left as it is.
+            guard count == Int(end - start) else { return info.st_size }
+            if let newline = buffer[0..<count].lastIndex(of: 0x0A) {
+                end = start + off_t(newline) + 1
+                break
+            }
+            end = start
+        }
+        if end < info.st_size, ftruncate(fd, end) != 0 {
+            throw DosebarError.io("\(name): cannot cut a torn last line (\(FileIO.reason(errno)))")
+        }
+        return end
     }
 
     /// The other devices' files: `DEVICE.jsonl` (and Syncthing's conflict copies of them), never

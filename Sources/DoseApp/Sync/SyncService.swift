@@ -55,38 +55,68 @@ public struct SyncService {
             .standardizedFileURL.path
         try SyncFolder(shared: absolute).create()
         // The whole history at once: as many pages as applying another device's (``applyOthers()``).
-        let (setup, written, already) = try context.change(store, progress: progress, cacheMegabytes: 256) { scope -> (Setup, Int, Bool) in
-            let w = scope.writer
-            if let device = try w.reader.meta(SyncMeta.device) {
-                if try w.reader.meta(SyncMeta.dir) != absolute {
-                    try w.setMeta(SyncMeta.dir, absolute)
-                    try w.setMeta(SyncMeta.written, "0")
+        // All or nothing (DESIGN §9): a new device's first file is written inside the transaction
+        // that sets it up, so a full sync folder leaves neither the set-up nor a file behind.
+        var newFile: String?
+        let (setup, written, already): (Setup, Int, Bool)
+        do {
+            (setup, written, already) = try store.write(cacheMegabytes: 256) { w in
+                let result = try WriteScope.run(w, context) { scope in try self.setUp(scope, absolute) }
+                if !result.2 {
+                    newFile = result.0.folder.file(of: result.0.device)
+                    try Self.writeFirstFile(w, result.0)
                 }
-                return (Setup(device: device, dir: absolute), 0, true)
+                return result
             }
-            let device = SyncService.newDeviceID()
-            try w.setMeta(SyncMeta.device, device)
-            try w.setMeta(SyncMeta.dir, absolute)
-            try w.setMeta(SyncMeta.written, "0")
-            guard let journal = try scope.journal() else { throw DosebarError.internal("sync init: no journal") }
-            let medications = try w.reader.medications(includeArchived: true)
-            for m in medications { try journal.added(m, stock: false) }
-            let byID = Dictionary(uniqueKeysWithValues: medications.map { ($0.id, $0) })
-            let events = try w.reader.allDoseEventsNotUndone()
-            progress.begin(.history, total: events.count)
-            defer { progress.end() }
-            for (i, e) in events.enumerated() {
-                progress.step(i)
-                guard let m = byID[e.medicationID] else { continue }
-                try journal.dose(e, eventID: e.id, day: e.slot?.date ?? context.zone.date(of: e.at), medication: m, resolve: false)
-            }
-            // Last, so the takes above do not count against it: the stock on hand now.
-            for m in medications where m.stock != nil { try journal.stockSet(m, to: m.stock) }
-            return (Setup(device: device, dir: absolute), try w.reader.operationCount(device: device, after: 0), false)
+        } catch {
+            if let newFile { unlink(newFile) }
+            throw error
         }
+        context.changed(store, progress: progress)
         try flush(setup)
         let applied = try applyOthers(setup)
         return Initialised(setup: setup, written: written, already: already, applied: applied)
+    }
+
+    /// A new device's whole history, appended as its first file from inside the transaction that
+    /// made it (its operations are not committed yet: no other connection sees them).
+    private static func writeFirstFile(_ w: StoreWriter, _ setup: Setup) throws {
+        let ops = try w.reader.operations(device: setup.device, after: 0)
+        try setup.folder.append(device: setup.device, { ops.map(\.body) }, appended: {
+            if let last = ops.last?.seq { try w.setMeta(SyncMeta.written, String(last)) }
+        })
+    }
+
+    /// `sync init`'s change: the set-up (a new device id, or the folder of the one there) and,
+    /// for a new device, its history as operations.
+    private func setUp(_ scope: WriteScope, _ absolute: String) throws -> (Setup, Int, Bool) {
+        let w = scope.writer
+        if let device = try w.reader.meta(SyncMeta.device) {
+            if try w.reader.meta(SyncMeta.dir) != absolute {
+                try w.setMeta(SyncMeta.dir, absolute)
+                try w.setMeta(SyncMeta.written, "0")
+            }
+            return (Setup(device: device, dir: absolute), 0, true)
+        }
+        let device = SyncService.newDeviceID()
+        try w.setMeta(SyncMeta.device, device)
+        try w.setMeta(SyncMeta.dir, absolute)
+        try w.setMeta(SyncMeta.written, "0")
+        guard let journal = try scope.journal() else { throw DosebarError.internal("sync init: no journal") }
+        let medications = try w.reader.medications(includeArchived: true)
+        for m in medications { try journal.added(m, stock: false) }
+        let byID = Dictionary(uniqueKeysWithValues: medications.map { ($0.id, $0) })
+        let events = try w.reader.allDoseEventsNotUndone()
+        progress.begin(.history, total: events.count)
+        defer { progress.end() }
+        for (i, e) in events.enumerated() {
+            progress.step(i)
+            guard let m = byID[e.medicationID] else { continue }
+            try journal.dose(e, eventID: e.id, day: e.slot?.date ?? context.zone.date(of: e.at), medication: m, resolve: false)
+        }
+        // Last, so the takes above do not count against it: the stock on hand now.
+        for m in medications where m.stock != nil { try journal.stockSet(m, to: m.stock) }
+        return (Setup(device: device, dir: absolute), try w.reader.operationCount(device: device, after: 0), false)
     }
 
     /// Appends this device's operations not yet in its file (after any change). Nothing when sync
