@@ -28,6 +28,19 @@ public enum DosebarError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same failure (and exit code) with its line rewritten from the old one.
+    public func rephrased(_ line: (String) -> String) -> DosebarError {
+        switch self {
+        case .usage(let m): .usage(line(m))
+        case .badData(let m): .badData(line(m))
+        case .busy(let m): .busy(line(m))
+        case .alreadyRunning(let m): .alreadyRunning(line(m))
+        case .io(let m): .io(line(m))
+        case .config(let m): .config(line(m))
+        case .internal(let m): .internal(line(m))
+        }
+    }
+
     /// One line for stderr.
     public var description: String {
         switch self {

@@ -52,10 +52,19 @@ struct Purge: ContextCommand {
             }
         }
         try service.purge(target)
-        Output.line(catalog.counted("cli.purged", target.doses, args))
-        // Compacted once the change is flushed and shown (``MedicationService/purge(_:)``).
+        // Compacted once the change is flushed and shown (``MedicationService/purge(_:)``); "for
+        // good" is said only once it is: a compaction that failed (a full disk) says what is left.
         context.settle()
-        if try !service.compact() {
+        let compacted: Bool
+        do {
+            compacted = try service.compact()
+        } catch let error as DosebarError {
+            throw error.rephrased { reason in
+                catalog.text("purge.not_compacted", ["name": target.medication.name, "path": context.dbPath, "reason": reason])
+            }
+        }
+        Output.line(catalog.counted("cli.purged", target.doses, args))
+        if !compacted {
             Output.warning(catalog.text("purge.log_held", ["path": service.logPath]))
         }
     }

@@ -268,6 +268,41 @@ struct TruthfulExitTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"M8\""))
     }
 
+    @Test("purge on a nearly full disk: 'for good' only with exit 0; a compaction that failed says the doses may remain and how to finish",
+          .enabled(if: Mounts.permitted, "mount not permitted: full disk test skipped"))
+    func purgeOnFullDisk() throws {
+        var h = Harness(now: Self.now)
+        let disk = h.root + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        try #require(Fault.mount(["-t", "tmpfs", "-o", "size=2m", "tmpfs", disk]) == nil)
+        defer { Fault.umount(disk) }
+        h.env["DOSEBAR_DB"] = disk + "/dosebar.sqlite"
+        try h.ok("add", "Zinc", "--at", "08:00")
+        var failedToCompact = 0
+        for leave in [400, 300, 200, 150, 100, 60] {
+            if try !Fault.sql(h.env["DOSEBAR_DB"]!, "SELECT name FROM medication;").contains("Aspirin") {
+                try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30", "--from", "2024-01-01")
+            }
+            unlink(disk + "/fill")
+            var info = statvfs()
+            try #require(statvfs(disk, &info) == 0)
+            let fill = Int(info.f_bavail) * Int(info.f_frsize) - leave * 1024
+            try #require(FileManager.default.createFile(atPath: disk + "/fill", contents: Data(count: max(0, fill))))
+            let r = try Fault.dosebar(h, ["purge", "Aspirin", "--yes"])
+            unlink(disk + "/fill")
+            let gone = try !Fault.sql(h.env["DOSEBAR_DB"]!, "SELECT name FROM medication;").contains("Aspirin")
+            if r.out.contains("for good") { #expect(r.status == 0 && gone, "\(leave) KB: 'for good' with \(r.status): \(r.err)") }
+            if r.status == 74 && gone {
+                failedToCompact += 1
+                #expect(r.err.contains("is deleted, but") && r.err.contains("VACUUM") && Self.oneLine(r.err), "\(leave) KB: \(r.err)")
+                #expect(!r.out.contains("for good"))
+            }
+            #expect([0, 74].contains(r.status), "\(leave) KB: \(r.status) \(r.err)")
+            #expect(!r.err.contains("saved, but") || gone, "\(leave) KB: says saved while nothing was purged: \(r.err)")
+        }
+        #expect(failedToCompact > 0, "no size made the compaction fail: the case is not exercised")
+    }
+
     @Test("the shared directory's lock held without end: export exits 75 after the busy timeout, take records the dose and exits 0")
     func heldLockIsBounded() throws {
         let h = Harness(now: Self.now)
