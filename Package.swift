@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "CSQLiteAuthorizer", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Threads started off their caller's CPU; .bss made writable before a second thread runs.
         .target(name: "CThreadShim"),
+        // Private copies (a backup being written, a restore's staged copy) removed when a signal ends the process.
+        .target(name: "CSignalCleanup"),
         .target(name: "DoseCore", dependencies: ["CThreadShim"]),
         // The one home of POSIX file writing (atomic replace, EINTR, private mkdir, errno words).
         .target(name: "DoseFiles", dependencies: ["DoseCore"]),
@@ -35,7 +37,7 @@ let package = Package(
         .target(name: "DoseExport", dependencies: ["DoseCore", "DoseFiles", "CJSONC"]),
         .target(
             name: "DoseApp",
-            dependencies: ["DoseCore", "DoseFiles", "DoseStore", "DoseExport", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["DoseCore", "DoseFiles", "DoseStore", "DoseExport", "CSignalCleanup", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(name: "DoseDaemon", dependencies: ["DoseCore", "DoseFiles", "DoseStore", "DoseExport", "DoseApp", "CLinuxShim"]),
         .executableTarget(

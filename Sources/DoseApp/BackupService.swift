@@ -54,6 +54,9 @@ public struct BackupService {
         }
         let temporary = directory + "/." + FileIO.split(path).name + ".\(getpid()).tmp"
         BackupService.removeDatabaseFiles(temporary) // a leftover of an earlier process with our pid
+        Temporaries.removeStale(in: directory)
+        let registered = Temporaries.register(temporary)
+        defer { Temporaries.unregister(registered) }
         let contents = try store.backup(intoNewFile: temporary)
         guard rename(temporary, path) == 0 else {
             let message = FileIO.reason(errno)
@@ -103,7 +106,12 @@ public struct BackupService {
         }
         let staged = dbDirectory + "/.dosebar-restore.\(getpid()).sqlite"
         BackupService.removeDatabaseFiles(staged)
-        defer { BackupService.removeDatabaseFiles(staged) }
+        Temporaries.removeStale(in: dbDirectory)
+        let registered = Temporaries.register(staged)
+        defer {
+            BackupService.removeDatabaseFiles(staged)
+            Temporaries.unregister(registered)
+        }
         try BackupService.copyDatabaseFiles(from: source, to: staged)
         _ = try DoseStore.prepareRestore(staged: staged, named: source)
 

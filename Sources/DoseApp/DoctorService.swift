@@ -1,4 +1,5 @@
 import DoseCore
+import DoseFiles
 import DoseExport
 import Foundation
 
@@ -65,6 +66,10 @@ public struct DoctorService {
                 } catch let e as DosebarError { fix(e.description) }
             }
         } catch let e as DosebarError { fix(e.description) }
+        // A private copy a killed backup or restore left beside the database: removed here, named when it cannot be.
+        for left in Temporaries.removeStale(besideDatabase: context.dbPath) {
+            fix(c.text("doctor.temporary_left", ["path": left]))
+        }
         if context.dirFallback { fix(c.text("doctor.no_runtime_dir", ["path": context.dirPath])) }
         // The lock, not the pid in it: a killed daemon leaves its pid behind, and pids get reused.
         if let pid = daemonPID(context.dirPath) {

@@ -82,6 +82,12 @@ public final class DoseStore: Sendable {
         self.init(dbQueue: queue, path: path, clock: clock)
     }
 
+    /// Whether the file at `path` starts with a SQLite header carrying dosebar's application id
+    /// (a copy dosebar made; read from the header alone, nothing opened).
+    public static func isDosebarFile(_ path: String) -> Bool {
+        StoreFile.headerApplicationID(path) == Schema.applicationID
+    }
+
     /// A fresh private in-memory database, for tests.
     public static func inMemory(clock: @escaping @Sendable () -> Date = { Date() }) throws -> DoseStore {
         let path = ":memory:"

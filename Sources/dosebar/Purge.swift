@@ -63,6 +63,10 @@ struct Purge: ContextCommand {
                 catalog.text("purge.not_compacted", ["name": target.medication.name, "path": context.dbPath, "reason": reason])
             }
         }
+        // A copy of the data a killed backup or restore left beside the database holds the purged doses too.
+        for left in Temporaries.removeStale(besideDatabase: context.dbPath) {
+            Output.warning(catalog.text("doctor.temporary_left", ["path": left]))
+        }
         Output.line(catalog.counted("cli.purged", target.doses, args))
         if !compacted {
             Output.warning(catalog.text("purge.log_held", ["path": service.logPath]))

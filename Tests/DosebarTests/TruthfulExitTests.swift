@@ -303,6 +303,83 @@ struct TruthfulExitTests {
         #expect(failedToCompact > 0, "no size made the compaction fail: the case is not exercised")
     }
 
+    /// The private copies a backup or restore writes (and their SQLite companions) in `directory`.
+    static func temporaries(_ directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasPrefix(".dosebar-restore.") || $0.contains(".tmp")
+        }.sorted()
+    }
+
+    @Test("SIGTERM, SIGINT or SIGHUP at any moment of a backup or a restore leaves no copy of the data behind")
+    func interruptedCopiesLeaveNothing() throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        // A large database, so that a copy takes a while: a note per medicine, and padding.
+        _ = try Fault.sql(h.db, "INSERT INTO meta(key, value) VALUES('test.padding', hex(randomblob(12000000)));")
+        let backups = h.root + "/backups"
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        try h.ok("backup", backups + "/base.sqlite")
+        var random = FaultRandom(salt: 0x5167)
+        var interrupted = 0
+        for round in 0..<12 {
+            let signal = [SIGTERM, SIGINT, SIGHUP][round % 3]
+            let args = round % 2 == 0 ? ["backup", backups + "/b\(round).sqlite"] : ["restore", backups + "/base.sqlite"]
+            // Through python, which gives the binary the default dispositions and an empty signal
+            // mask, as a shell would (the test runner's children inherit its blocked signals).
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            p.arguments = ["-c", """
+                import os, signal, sys
+                for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_SETMASK, [])
+                os.execv(sys.argv[1], sys.argv[1:])
+                """, Harness.binary] + args
+            p.environment = h.env
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(UInt32(random.int(20_000...400_000)))
+            kill(p.processIdentifier, signal)
+            p.waitUntilExit()
+            if p.terminationReason == .uncaughtSignal { interrupted += 1 }
+            #expect(Self.temporaries(backups).isEmpty && Self.temporaries(h.root + "/data").isEmpty,
+                    "\(args[0]) after signal \(signal) (\(random.label)): \(Self.temporaries(backups)) \(Self.temporaries(h.root + "/data"))")
+        }
+        #expect(interrupted > 0, "no command was interrupted: the copies were too quick to test")
+        #expect(try Fault.integrity(h.db) == "ok")
+    }
+
+    @Test("a copy a killed process left (SIGKILL) is removed by the next backup there, restore, purge or doctor; a file not ours stays")
+    func staleCopiesRemoved() throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00", "--stock", "30")
+        try h.ok("add", "Zinc", "--at", "09:00")
+        let backups = h.root + "/backups"
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        try h.ok("backup", backups + "/base.sqlite")
+        // The pid of a process that has ended.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let pid = gone.processIdentifier
+        let fm = FileManager.default
+        let data = h.root + "/data"
+        for (command, directory, name) in [(["doctor"], data, ".dosebar-restore.\(pid).sqlite"),
+                                           (["purge", "Zinc", "--yes"], data, ".dosebar-restore.\(pid).sqlite"),
+                                           (["restore", backups + "/base.sqlite"], data, ".dosebar-restore.\(pid).sqlite"),
+                                           (["backup", backups + "/next.sqlite"], backups, ".next.sqlite.\(pid).tmp")] {
+            try fm.copyItem(atPath: backups + "/base.sqlite", toPath: directory + "/" + name)
+            try Data("log".utf8).write(to: URL(fileURLWithPath: directory + "/" + name + "-journal"))
+            try Data("not a database".utf8).write(to: URL(fileURLWithPath: directory + "/.notes.\(pid).tmp"))
+            _ = try Fault.dosebar(h, command)
+            #expect(!fm.fileExists(atPath: directory + "/" + name) && !fm.fileExists(atPath: directory + "/" + name + "-journal"),
+                    "\(command[0]) left \(Self.temporaries(directory))")
+            #expect(fm.fileExists(atPath: directory + "/.notes.\(pid).tmp"), "\(command[0]) removed a file that is not dosebar's")
+            unlink(directory + "/.notes.\(pid).tmp")
+        }
+    }
+
     @Test("the shared directory's lock held without end: export exits 75 after the busy timeout, take records the dose and exits 0")
     func heldLockIsBounded() throws {
         let h = Harness(now: Self.now)
