@@ -217,7 +217,11 @@ public struct BackupService {
         let base = store.path + ".replaced-" + utcStamp(now)
         let temporary = BackupService.directory(of: store.path) + "/.dosebar-replaced.\(getpid()).tmp"
         removeDatabaseFiles(temporary)
-        defer { removeDatabaseFiles(temporary) }
+        let registered = Temporaries.register(temporary)
+        defer {
+            removeDatabaseFiles(temporary)
+            Temporaries.unregister(registered)
+        }
         _ = try store.backup(intoNewFile: temporary)
         for n in 1...100 {
             let name = n == 1 ? base : base + "-\(n)"
