@@ -18,6 +18,10 @@ enum ExportLock {
         let lock = SharedDirectory(path: dir).path(of: SharedDirectory.exportLockName)
         let fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
+            // A link in its place is not dosebar's to follow, like every other file there (78).
+            if errno == ELOOP {
+                throw DosebarError.config("\(lock) is a symbolic link; dosebar uses only files of its own in the shared directory: remove it")
+            }
             throw DosebarError.io("cannot open \(lock): \(FileIO.reason(errno))")
         }
         defer { close(fd) }

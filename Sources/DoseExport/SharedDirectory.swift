@@ -165,6 +165,11 @@ public struct SharedDirectory: Hashable, Sendable {
             !(Self.olderNames.contains(name) || Self.olderTemporary(name)) || !Self.isOwnRegularFile(dfd, name, private: true)
         }
         if mode == 0o700 && foreign.isEmpty { return .olderDosebars(temporaries: names.filter(Self.olderTemporary).sorted()) }
+        if names.contains(Self.markerName) {
+            // The marker's name, but not a marker: a link, a directory, someone else's file.
+            throw DosebarError.config(
+                "shared directory \(path) has a \(Self.markerName) that is not dosebar's marker (a symbolic link, or not a private file of yours); remove it, or point --dir/DOSEBAR_DIR at a new directory")
+        }
         let shown = (foreign.isEmpty ? names : foreign).sorted()
         let listed = shown.prefix(3).map(Self.printable).joined(separator: ", ")
             + (shown.count > 3 ? " and \(shown.count - 3) more" : "")

@@ -380,6 +380,24 @@ struct TruthfulExitTests {
         }
     }
 
+    @Test("a symbolic link as the shared directory's marker or lock: 78 with a line that names it, the link left alone")
+    func symlinkedMarkerAndLock() throws {
+        let h = Harness(now: Self.now)
+        try h.ok("add", "Aspirin", "--at", "08:00")
+        let fm = FileManager.default
+        for name in [".dosebar-shared", ".lock"] {
+            let file = h.dir + "/" + name, aside = h.root + "/aside" + name
+            try fm.moveItem(atPath: file, toPath: aside)
+            try fm.createSymbolicLink(atPath: file, withDestinationPath: aside)
+            let r = try Fault.dosebar(h, ["export"])
+            #expect(r.status == 78 && Self.oneLine(r.err) && r.err.contains(name) && r.err.contains("symbolic link"), "\(name): \(r.status) \(r.err)")
+            #expect(!r.err.contains("no \(name) in it"), "\(r.err)")
+            #expect((try? fm.destinationOfSymbolicLink(atPath: file)) == aside)
+            try fm.removeItem(atPath: file)
+            try fm.moveItem(atPath: aside, toPath: file)
+        }
+    }
+
     @Test("the shared directory's lock held without end: export exits 75 after the busy timeout, take records the dose and exits 0")
     func heldLockIsBounded() throws {
         let h = Harness(now: Self.now)
