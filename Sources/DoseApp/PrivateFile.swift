@@ -13,6 +13,10 @@ public enum PrivateFile {
             throw DosebarError.io("cannot write \(path): the directory \(dir) does not exist")
         }
         var bytes = Array(contents.utf8)
+        // A report is medicine data: its temporary goes with a signal too (``Temporaries``).
+        let (directory, name) = FileIO.split(path)
+        let registered = Temporaries.register(directory + "/." + name + ".\(getpid()).tmp")
+        defer { Temporaries.unregister(registered) }
         do {
             try bytes.withUnsafeMutableBytes { buffer in
                 try FileIO.replace(path, bytes: UnsafeRawBufferPointer(buffer)) { "." + $0 + ".\(getpid()).tmp" }
