@@ -41,7 +41,7 @@ enum ExportLock {
             case EINTR: continue
             case EWOULDBLOCK:
                 guard Date() < deadline else {
-                    throw DosebarError.busy("the shared directory's lock \(lock) has been held by another process for "
+                    throw DosebarError.busy("\(lock) has been locked by another process for "
                         + "\(Int(limit)) s (a stopped or hung dosebar?); try again")
                 }
                 usleep(5_000)

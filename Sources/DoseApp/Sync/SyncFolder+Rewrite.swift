@@ -1,4 +1,5 @@
 import DoseCore
+import DoseStore
 import DoseExport
 import DoseFiles
 import Foundation
@@ -72,10 +73,7 @@ extension SyncFolder {
                 if errno == ENOENT { return nil }
                 throw DosebarError.io("\(name): cannot open (\(FileIO.reason(errno)))")
             }
-            guard flock(fd, LOCK_EX) == 0 else {
-                close(fd)
-                throw DosebarError.io("\(name): cannot lock (\(FileIO.reason(errno)))")
-            }
+            do { try ExportLock.acquire(fd, name, waiting: DoseStore.busyTimeout) } catch { close(fd); throw error }
             if isStillAt(fd, name) { return fd }
             close(fd)
         }
@@ -90,10 +88,13 @@ extension SyncFolder {
                 if errno == ELOOP { throw DosebarError.io("\(name): is a symbolic link; dosebar appends only to a file of its own (remove the link)") }
                 throw DosebarError.io("\(name): cannot open (\(FileIO.reason(errno)))")
             }
-            do { try requireRegular(fd, name) } catch { close(fd); throw error }
-            guard flock(fd, LOCK_EX) == 0 else {
+            do {
+                try requireRegular(fd, name)
+                // Bounded like every wait (DESIGN §9): a stopped `sync now` never freezes a take.
+                try ExportLock.acquire(fd, name, waiting: DoseStore.busyTimeout)
+            } catch {
                 close(fd)
-                throw DosebarError.io("\(name): cannot lock (\(FileIO.reason(errno)))")
+                throw error
             }
             if isStillAt(fd, name) { return fd }
             close(fd)
