@@ -25,29 +25,9 @@ enum ExportLock {
             throw DosebarError.io("cannot open \(lock): \(FileIO.reason(errno))")
         }
         defer { close(fd) }
-        try acquire(fd, lock, waiting: DoseStore.busyTimeout)
+        try FileIO.lockExclusive(fd, lock, waiting: DoseStore.busyTimeout)
         defer { flock(fd, LOCK_UN) }
         SharedDirectory(path: dir).removeStaleTemporaries()
         return try body()
-    }
-
-    /// Takes the lock, waiting at most `limit` (DESIGN §9: nothing waits without end). A holder
-    /// that never lets go (an `export` stopped with Ctrl-Z, a hung process) makes this a busy
-    /// error (75); a command whose change is already committed reports it as a warning.
-    static func acquire(_ fd: Int32, _ lock: String, waiting limit: TimeInterval) throws {
-        let deadline = Date().addingTimeInterval(limit)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            switch errno {
-            case EINTR: continue
-            case EWOULDBLOCK:
-                guard Date() < deadline else {
-                    throw DosebarError.busy("\(lock) has been locked by another process for "
-                        + "\(Int(limit)) s (a stopped or hung dosebar?); try again")
-                }
-                usleep(5_000)
-            default:
-                throw DosebarError.io("cannot lock \(lock): \(FileIO.reason(errno))")
-            }
-        }
     }
 }

@@ -91,12 +91,8 @@ public enum OutputTarget {
     /// Whether both paths name the same directory entry, existing or not: the same file name in
     /// the same directory (directories compared by device and inode).
     static func sameName(_ a: String, _ b: String) -> Bool {
-        let (da, na) = split(a), (db, nb) = split(b)
+        let (da, na) = FileIO.split(a), (db, nb) = FileIO.split(b)
         return na == nb && sameFile(da, db)
-    }
-
-    private static func split(_ path: String) -> (directory: String, name: String) {
-        FileIO.split(path)
     }
 
     /// The first `count` bytes of the regular file at `path`, read without following a link and

@@ -103,6 +103,28 @@ public enum FileIO {
         return (directory.isEmpty ? "/" : String(directory), String(rest[rest.index(after: slash)...]))
     }
 
+    /// An exclusive `flock` on `fd` (the file at `path`), waited for at most `limit` (DESIGN §9:
+    /// nothing waits without end). A holder that never lets go (a dosebar stopped with Ctrl-Z, a
+    /// hung process) makes this a busy error (75); a command whose change is already committed
+    /// reports it as a warning.
+    public static func lockExclusive(_ fd: Int32, _ path: String, waiting limit: TimeInterval) throws {
+        let deadline = Date().addingTimeInterval(limit)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            switch errno {
+            case EINTR: continue
+            case EWOULDBLOCK:
+                guard Date() < deadline else {
+                    throw DosebarError.busy("\(path) has been locked by another process for "
+                        + "\(Int(limit)) s (a stopped or hung dosebar?); try again")
+                }
+                // Short, so that a bar click behind another writer goes on within a millisecond.
+                usleep(1_000)
+            default:
+                throw DosebarError.io("cannot lock \(path): \(reason(errno))")
+            }
+        }
+    }
+
     /// `replace(in:name:bytes:temporary:)` for a path: its directory must exist.
     public static func replace(_ path: String, bytes: UnsafeRawBufferPointer, temporary: (String) -> String) throws(Failure) {
         let (dir, name) = split(path)

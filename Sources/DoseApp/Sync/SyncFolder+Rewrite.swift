@@ -73,7 +73,7 @@ extension SyncFolder {
                 if errno == ENOENT { return nil }
                 throw DosebarError.io("\(name): cannot open (\(FileIO.reason(errno)))")
             }
-            do { try ExportLock.acquire(fd, name, waiting: DoseStore.busyTimeout) } catch { close(fd); throw error }
+            do { try FileIO.lockExclusive(fd, name, waiting: DoseStore.busyTimeout) } catch { close(fd); throw error }
             if isStillAt(fd, name) { return fd }
             close(fd)
         }
@@ -91,7 +91,7 @@ extension SyncFolder {
             do {
                 try requireRegular(fd, name)
                 // Bounded like every wait (DESIGN §9): a stopped `sync now` never freezes a take.
-                try ExportLock.acquire(fd, name, waiting: DoseStore.busyTimeout)
+                try FileIO.lockExclusive(fd, name, waiting: DoseStore.busyTimeout)
             } catch {
                 close(fd)
                 throw error
