@@ -8,7 +8,9 @@ extension AppContext {
         options = base.options
         env = base.env
         self.now = now
-        (zone, zoneProblem) = AppContext.timeZone(base.env)
+        (systemZone, zoneProblem) = AppContext.timeZone(base.env)
+        // The log's zone as `base` followed it; the daemon follows the log again at each wake-up.
+        zone = base.zone
         dbPath = base.dbPath
         dirPath = base.dirPath
         dirFallback = base.dirFallback

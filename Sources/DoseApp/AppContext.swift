@@ -54,7 +54,11 @@ public struct AppContext: Sendable {
     public let options: AppOptions
     public let env: [String: String]
     public let now: Date
-    public let zone: Zone
+    /// The zone days are judged in: the zone log's (DESIGN §3 "Where the person is") once a command
+    /// followed it (``ZoneService/follow()``), else this device's.
+    public internal(set) var zone: Zone
+    /// This device's own zone: `TZ`, else the system's.
+    public let systemZone: Zone
     /// Set when `TZ` names no known zone (it then falls back to UTC).
     public let zoneProblem: String?
     public let dbPath: String
@@ -101,7 +105,8 @@ public struct AppContext: Sendable {
         self.options = options
         self.env = env
         now = try AppContext.clock(env)
-        (zone, zoneProblem) = AppContext.timeZone(env)
+        (systemZone, zoneProblem) = AppContext.timeZone(env)
+        zone = systemZone
         let home = env["HOME"] ?? NSHomeDirectory()
         func xdg(_ key: String, _ fallback: String) -> (String, SettingOrigin) {
             if let v = env[key], v.hasPrefix("/") { return (v, .environment(key)) }

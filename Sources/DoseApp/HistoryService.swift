@@ -20,7 +20,7 @@ public struct HistoryService {
         let zone = context.zone, today = context.today
         let (medications, known, events, version) = try store.read { r -> ([Medication], [LocalDate: DayOutcome], [DoseEvent], Int) in
             let known = days.lowerBound < today
-                ? try r.outcomes(days: days.lowerBound...min(days.upperBound, today.adding(days: -1)), zone: zone.identifier) : [:]
+                ? try r.outcomes(days: days.lowerBound...min(days.upperBound, today.adding(days: -1)), zone: zone.fingerprint) : [:]
             // Only the days not cached need their events: from the first of them on.
             var first = days.lowerBound
             while first < today && first <= days.upperBound && known[first] != nil { first = first.adding(days: 1) }
@@ -31,7 +31,7 @@ public struct HistoryService {
         if !ledger.fresh.isEmpty {
             // Only if nobody wrote in between: the outcomes were judged from what was read.
             _ = try? store.write { w in
-                if try w.reader.dataVersion() == version { try w.saveOutcomes(ledger.fresh, zone: zone.identifier) }
+                if try w.reader.dataVersion() == version { try w.saveOutcomes(ledger.fresh, zone: zone.fingerprint) }
             }
         }
         return ledger

@@ -27,6 +27,11 @@ public enum Output {
         _ = FileIO.writeAll(2, text)
     }
 
+    /// Something the person should know that is not a fault (the zone log followed a flight).
+    public static func notice(_ text: String) {
+        _ = FileIO.writeAll(2, "dosebar: " + oneLine(text) + "\n")
+    }
+
     public static func warning(_ text: String) {
         _ = FileIO.writeAll(2, "dosebar: warning: " + oneLine(text) + "\n")
     }

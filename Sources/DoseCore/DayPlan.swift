@@ -305,7 +305,8 @@ struct DayFrame {
         let startOffset = zone.offset(at: start)
         self.start = start
         self.end = end
-        offset = end.timeIntervalSince(start) == 86400 && zone.offset(at: end.addingTimeInterval(-1)) == startOffset ? startOffset : nil
+        offset = end.timeIntervalSince(start) == 86400 && zone.offset(at: end.addingTimeInterval(-1)) == startOffset
+            && zone.isSettled(start, end) ? startOffset : nil
     }
 
     /// The instant of the wall-clock time `t` on this day (``Zone/instant(_:_:)``'s rules on a day

@@ -40,9 +40,15 @@ final class LiveDaemonHost: DaemonHost {
         let clock = ContinuousClock(), started = clock.now
         defer { if clock.now - started > .seconds(1) { DoseStore.releaseFreeMemory() } }
         if base.env["TZ"].map({ $0.isEmpty }) ?? true { NSTimeZone.resetSystemTimeZone() }
-        let context = AppContext(base, now: now)
-        current = context
+        var context = AppContext(base, now: now)
+        // Another device's zone change arrives by sync: applied first, then the log is read.
         syncIfNeeded(context)
+        // A laptop that flew: its zone is appended to the log at the first wake-up after (DESIGN §3).
+        if let followed = try? ZoneService(context: context, store: store).follow() {
+            context = followed.context
+            if let notice = followed.notice { warn(notice) }
+        }
+        current = context
         return try Refresh.export(context, store, progress: WorkProgress.forLog(context, log), bulk: .daemon) { written in
             // Named once, not at every refresh, and again after it was fixed and came back.
             let leftAlone = written.leftAlone.joined(separator: "; ")
@@ -187,12 +193,12 @@ final class LiveDaemonHost: DaemonHost {
 
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws {
         if choice == .confirm {
-            let service = DoubleDoseService(context: AppContext(base, now: now), store: store)
+            let service = DoubleDoseService(context: AppContext(current, now: now), store: store)
             for slot in slots { try service.confirm(slot: slot) }
             return
         }
         let kind: DoseEvent.Kind = choice == .skip ? .skipped : .taken
-        try DoseRecorder(context: AppContext(base, now: now), store: store).record(kind, slots: slots)
+        try DoseRecorder(context: AppContext(current, now: now), store: store).record(kind, slots: slots)
     }
 
     var confirmsClicks: Bool { base.config.notifyClicks }
@@ -218,7 +224,7 @@ final class LiveDaemonHost: DaemonHost {
     }
 
     func undo(events: [Int64], now: Date) throws {
-        try UndoService(context: AppContext(base, now: now), store: store).undo(events: events, origin: .notification)
+        try UndoService(context: AppContext(current, now: now), store: store).undo(events: events, origin: .notification)
     }
 
     func takeClickRefusal(now: Date) -> String? {

@@ -55,6 +55,9 @@ enum Schema {
         migrator.registerMigration("v13-double-dose") { db in
             try db.execute(sql: v13DoubleDose)
         }
+        migrator.registerMigration("v16-zone-log") { db in
+            try db.execute(sql: v16ZoneLog)
+        }
         return migrator
     }
 
@@ -392,6 +395,21 @@ extension Schema {
     static let v13DoubleDose = """
         CREATE TABLE double_confirmed (
             op TEXT PRIMARY KEY
+        ) WITHOUT ROWID;
+        """
+
+    /// The zone log (DESIGN §3 "Where the person is"): the zone the person is in from `at` (Unix
+    /// seconds) on. `first`: a device's first entry (the zone it first ran in), not a change: the
+    /// earliest of them reaches back to the beginning, the others say nothing (every device that
+    /// synced holds the same rows, so all pick the same). `op`: the sync operation that carried it
+    /// (this device's or another's), NULL before sync. A set: one row per instant, zone and role.
+    static let v16ZoneLog = """
+        CREATE TABLE zone_change (
+            at    REAL    NOT NULL,
+            zone  TEXT    NOT NULL,
+            first INTEGER NOT NULL CHECK (first IN (0, 1)),
+            op    TEXT,
+            PRIMARY KEY (at, zone, first)
         ) WITHOUT ROWID;
         """
 

@@ -166,9 +166,36 @@ public struct StoreReader {
         return out
     }
 
+    /// The zone log, earliest first (DESIGN §3 "Where the person is"): empty until a command first ran
+    /// with this database.
+    public func zoneLog() throws -> [ZoneEntry] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT at, zone, first FROM zone_change ORDER BY at, zone, first")).map {
+            ZoneEntry(at: Date(timeIntervalSince1970: $0[0]), zone: $0[1], first: $0[2])
+        }
+    }
+
+    /// The zone log's entries with no sync operation yet (``StoreWriter/addZone(_:op:)``).
+    public func unsyncedZones() throws -> [ZoneEntry] {
+        try Row.fetchAll(db, sql: "SELECT at, zone, first FROM zone_change WHERE op IS NULL ORDER BY at, zone, first").map {
+            ZoneEntry(at: Date(timeIntervalSince1970: $0[0]), zone: $0[1], first: $0[2])
+        }
+    }
+
     /// SQLite's `PRAGMA data_version`: it changes when another connection commits.
     public func dataVersion() throws -> Int {
         try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+    }
+
+    /// One row of the zone log.
+    public struct ZoneEntry: Sendable, Equatable {
+        public var at: Date
+        public var zone: String
+        /// A device's first entry, not a change (the schema's notes on `zone_change`).
+        public var first: Bool
+
+        public init(at: Date, zone: String, first: Bool) {
+            self.at = at; self.zone = zone; self.first = first
+        }
     }
 
     /// The `meta` key naming the zone the cached day outcomes were judged in.

@@ -192,6 +192,20 @@ public struct StoreWriter {
         try db.cachedStatement(sql: "DELETE FROM day_outcome WHERE day >= ?").execute(arguments: [date.dayNumber])
     }
 
+    /// Adds an entry to the zone log; false when it was there already (a set: synced entries arrive
+    /// more than once). `op`: the sync operation carrying it, also given to one already there.
+    @discardableResult
+    public func addZone(_ entry: StoreReader.ZoneEntry, op: String? = nil) throws -> Bool {
+        let key: StatementArguments = [entry.at.timeIntervalSince1970, entry.zone, entry.first]
+        try db.execute(sql: "INSERT OR IGNORE INTO zone_change (at, zone, first, op) VALUES (?, ?, ?, ?)", arguments: key + [op])
+        let added = db.changesCount > 0
+        if !added, let op {
+            try db.execute(sql: "UPDATE zone_change SET op = ? WHERE at = ? AND zone = ? AND first = ? AND op IS NULL",
+                           arguments: [op] + key)
+        }
+        return added
+    }
+
     /// Keeps the outcomes of finished days judged in the zone named `zone`; outcomes judged in another
     /// zone are dropped first (a day's slots fall on other instants there).
     public func saveOutcomes(_ outcomes: [DayOutcome], zone: String) throws {

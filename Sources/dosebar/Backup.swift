@@ -32,6 +32,7 @@ struct Backup: ContextCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
     static let changesData = true
+    static let followsZone = false
 
     func run(_ context: AppContext) throws {
         let store = try context.openStore(.existing)

@@ -15,6 +15,9 @@ protocol ContextCommand: ParsableCommand {
     /// a script that retries on failure must not refill or undo twice. A command whose work is
     /// what it prints (`today`, `report`) still fails (74) when it cannot print it.
     static var changesData: Bool { get }
+    /// Whether the command judges days by the zone log (DESIGN §3 "Where the person is"): all but
+    /// the ones that replace or copy the database file as a whole.
+    static var followsZone: Bool { get }
     /// Checks of the arguments alone that must come before the context is built (its errors, like
     /// a config file's, would otherwise be reported first).
     func precheck() throws
@@ -24,6 +27,7 @@ protocol ContextCommand: ParsableCommand {
 extension ContextCommand {
     static var recordsDoses: Bool { false }
     static var changesData: Bool { recordsDoses }
+    static var followsZone: Bool { true }
     func precheck() throws {}
 
     func run() throws {
@@ -31,8 +35,11 @@ extension ContextCommand {
         // A command exits when done: its connections are closed by the system, not one by one.
         AppContext.exitsWhenDone()
         let configErrors: AppContext.ConfigErrors = Self.recordsDoses ? .useDefaults : .fail
-        let context = try HeadStart.claim(global.options, configErrors: configErrors)
+        var context = try HeadStart.claim(global.options, configErrors: configErrors)
             ?? AppContext(global.options, configErrors: configErrors)
+        // An unknown TZ would silently be UTC: every command says so (DESIGN §3).
+        if let problem = context.zoneProblem { Output.warning(problem) }
+        if Self.followsZone { context = context.followingZone() }
         try context.finishing { try run(context) }
         if Self.recordsDoses { Output.configWarning(context) }
     }

@@ -37,7 +37,7 @@ struct Dosebar: ParsableCommand {
         version: BuildInfo.text,
         subcommands: [Add.self, Edit.self, Remove.self, Resume.self, Purge.self, List.self, Take.self, Skip.self, Undo.self, Confirm.self, Refill.self,
                       Today.self, HistoryCommand.self, StatsCommand.self, ReportCommand.self, Status.self, Export.self,
-                      Import.self, Backup.self, Restore.self, Sync.self, Daemon.self, Watch.self, Doctor.self,
+                      Import.self, Backup.self, Restore.self, Sync.self, ZoneCommand.self, Daemon.self, Watch.self, Doctor.self,
                       ConfigCommand.self],
         // `dosebar` alone shows the day, as `git` alone would show the state of things if it could.
         defaultSubcommand: Today.self

@@ -33,6 +33,7 @@ struct Restore: ContextCommand {
     @OptionGroup(title: "Global options") var global: GlobalOptions
 
     static let changesData = true
+    static let followsZone = false
 
     func run(_ context: AppContext) throws {
         let restored = try BackupService.restore(context, from: file)

@@ -383,6 +383,17 @@ struct SyncApplier {
 
     /// Applies one operation; nil when it must wait.
     private mutating func applyOne(_ op: SyncOperation, hash: Int64) throws -> Applied? {
+        if op.knownKind == .zone {
+            guard let at = op.at, let name = op.name else { return nil }
+            let instant = Date(timeIntervalSince1970: at)
+            if try w.addZone(.init(at: instant, zone: name, first: op.first == true), op: op.id) {
+                // The days from the one before the change are judged again in the log it makes (this
+                // applier knows no zone: two days before its UTC date holds in every zone).
+                let day = LocalDate(dayNumber: Int(max(0, min(at, 1e11)) / 86_400)).adding(days: -2)
+                earliest = min(earliest ?? day, day)
+            }
+            return Applied()
+        }
         guard let kind = op.knownKind, let gid = op.medicine else { return nil }
         if kind == .add { return try add(op, gid) ? Applied() : nil }
         if kind == .purge { try purge(gid); return Applied() }
@@ -391,7 +402,7 @@ struct SyncApplier {
         if kind == .take || kind == .skip { return try dose(op, kind, medicationID: id, hash: hash) }
         guard var m = try w.reader.medication(id: id) else { return nil }
         switch kind {
-        case .add, .take, .skip, .purge:
+        case .add, .take, .skip, .purge, .zone:
             return nil
         case .edit:
             try details(op, &m)

@@ -185,6 +185,16 @@ public final class SyncJournal {
         try append(op)
     }
 
+    /// `zone`: the person is in `zone` from `at` on (an entry of the zone log, DESIGN §3).
+    public func zoneChanged(_ entry: StoreReader.ZoneEntry) throws {
+        var op = SyncOperation(kind: .zone, medicine: nil)
+        op.at = entry.at.timeIntervalSince1970
+        op.name = entry.zone
+        op.first = entry.first ? true : nil
+        let written = try append(op)
+        try w.addZone(entry, op: written.id)
+    }
+
     /// A take's stock as the service computed it, written only when the operations derive none
     /// (``finish()``): with sync on, the stock is computed once, by the derivation.
     private var computed: [Int64: Amount?] = [:]

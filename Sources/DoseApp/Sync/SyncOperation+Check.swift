@@ -108,6 +108,16 @@ extension SyncOperation {
         if let field = inexact.first { throw Refusal(reason: "\(field): an amount takes at most two decimals (hundredths)") }
         if let field = malformed.first { throw Refusal(reason: "\(field) is not an instant (Unix seconds) or null") }
         guard let kind = knownKind else { throw Refusal(reason: "unknown kind '\(LineHash.printable(self.kind))'") }
+        if kind == .zone {
+            // The zone log names no medicine: an instant and a zone every device knows.
+            guard medicine == nil else { throw Refusal(reason: "a 'zone' names no medicine") }
+            try Self.instant(try require(at, "at"), stamped: Date(timeIntervalSince1970: Double(millis) / 1000))
+            let name = try require(name, "name")
+            guard name.utf8.count <= 64, name.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }),
+                  TimeZone(identifier: name) != nil
+            else { throw Refusal(reason: "name '\(LineHash.printable(name))' is not a time zone this system knows") }
+            return
+        }
         let medicine = try require(medicine, "medicine")
         guard Self.isUUID(medicine) else { throw Refusal(reason: "medicine '\(LineHash.printable(medicine))' is not a medicine id") }
         // An instant is judged against the line's own stamp: a device stamps a change after it happened.
@@ -184,6 +194,8 @@ extension SyncOperation {
             for op in confirms where !Self.isUUID(op) {
                 throw Refusal(reason: "confirms '\(LineHash.printable(op))' is not an operation id")
             }
+        case .zone:
+            break
         case .undo:
             let target = try require(target, "target")
             guard Self.isUUID(target) else { throw Refusal(reason: "target '\(LineHash.printable(target))' is not an operation id") }

@@ -20,6 +20,7 @@ import Foundation
 /// | `undo`     | target (the id of the `take`/`skip` it reverts), at                 |
 /// | `purge`    | (medicine only): delete it and all its history, skip its later operations |
 /// | `confirm`  | day, slot, confirms (the ids of the slot's `take`s taken twice on purpose) |
+/// | `zone`     | at, name, first (no medicine): the person is in zone `name` from `at` on (DESIGN §3 "Where the person is"); `first`: a device's first entry, which reaches back to the beginning (the earliest one is the log's) |
 ///
 /// A line of an unknown kind (a newer dosebar) is kept and waits, never applied.
 ///
@@ -30,7 +31,7 @@ import Foundation
 /// given, so all of them judge the same slots.
 public struct SyncOperation: Encodable, Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case add, edit, archive, schedule, stock, refill, take, skip, undo, purge, confirm
+        case add, edit, archive, schedule, stock, refill, take, skip, undo, purge, confirm, zone
     }
 
     public var id: String
@@ -70,12 +71,15 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     /// See the type's notes. Never a decoded value a line did not carry as a number or `null`: such a
     /// line is refused by the gate (``malformed``).
     public var trackedFrom: TrackingStart?
+    /// Of a `zone`: the device's first entry of the log (true), not a change; absent otherwise.
+    public var first: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
         case distinctFrom = "distinct_from"
         case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", overLimit = "over_limit", target, confirms
         case trackedFrom = "tracked_from"
+        case first
     }
 
     /// The amount fields of a read line whose number has more than two decimals (`per_dose: 0.125`):
@@ -117,6 +121,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
         overLimit = try f.bool(Field.overLimit.rawValue)
         target = try string(.target)
         confirms = try f.strings(Field.confirms.rawValue)
+        first = try f.bool(Field.first.rawValue)
         if f.isNull(Field.trackedFrom.rawValue) {
             trackedFrom = .firstScheduleDay
         } else if f.contains(Field.trackedFrom.rawValue) {
@@ -158,7 +163,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     /// instead of a hash look-up for each of these (a take's line carries ten of the 25).
     enum Field: Int, CaseIterable {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose, lowDays, changed, distinctFrom
-        case archivedOn, effective, schedule, stock, units, day, slot, at, timeKnown, overLimit, target, trackedFrom, confirms
+        case archivedOn, effective, schedule, stock, units, day, slot, at, timeKnown, overLimit, target, trackedFrom, confirms, first
 
         /// The field's name on the wire: its coding key's.
         var key: CodingKeys {
@@ -189,6 +194,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
             case .target: .target
             case .trackedFrom: .trackedFrom
             case .confirms: .confirms
+            case .first: .first
             }
         }
     }

@@ -103,6 +103,8 @@ public struct SyncService {
         try w.setMeta(SyncMeta.dir, absolute)
         try w.setMeta(SyncMeta.written, "0")
         guard let journal = try scope.journal() else { throw DosebarError.internal("sync init: no journal") }
+        // The zone log first: every device judges the days of this history in the zones they were lived in.
+        for z in try w.reader.unsyncedZones() { try journal.zoneChanged(z) }
         let medications = try w.reader.medications(includeArchived: true)
         for m in medications { try journal.added(m, stock: false) }
         let byID = Dictionary(uniqueKeysWithValues: medications.map { ($0.id, $0) })
