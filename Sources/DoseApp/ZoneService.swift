@@ -33,39 +33,55 @@ public struct ZoneService {
         return Zone(base?.timeZone ?? fallback.base, name: base?.name ?? fallback.baseName, changes: changes)
     }
 
-    /// The context judging days by the log, and the one line to say when this run appended a change.
+    /// The context judging days by the log; what following it owes the database (``commit(_:)``) and
+    /// the one line to say once that is written.
     public struct Followed {
         public var context: AppContext
+        /// The entry this run appends (the log's first, or this device's new zone), if any.
+        var entry: StoreReader.ZoneEntry?
+        /// The device's zone to remember, when it is not remembered yet.
+        var seen: String?
+        /// Said once the change is written: the device's clock moved to another zone.
         public var notice: String?
     }
 
-    /// Reads the log and appends this device's zone when its system zone changed since it last ran
-    /// (or the log is empty: the first entry, silently). A database that cannot be written (read-only,
-    /// busy) is followed as if the change were there; the next command that can write appends it.
+    /// Reads the log (nothing is written here: a command that fails must leave the database as it
+    /// was). When this device's system zone changed since it last ran, or the log is empty, the
+    /// context already judges days with the entry ``commit(_:)`` then appends.
     public func follow() throws -> Followed {
         let system = context.systemZone
         let (log, seen) = try store.read { r in (try r.zoneLog(), try r.meta(Self.deviceZoneKey)) }
         var context = context
         let current = Self.zone(log, fallback: system)
-        // No change to record: the log as it is (the common case: one read).
-        if seen == system.identifier, !log.isEmpty {
-            context.zone = current
-            return Followed(context: context)
-        }
+        let remember = seen == system.identifier ? nil : system.identifier
         let moved = !log.isEmpty && seen != nil && seen != system.identifier && current.identifier != system.identifier
         let at = context.now
-        _ = try store.writeIfWritable { w in
-            if log.isEmpty || moved { try Self.record(w, context, .init(at: at, zone: system.identifier, first: log.isEmpty)) }
-            try w.setMeta(Self.deviceZoneKey, system.identifier)
-        }
-        var entries = log
-        if log.isEmpty || moved { entries.append(.init(at: at, zone: system.identifier, first: log.isEmpty)) }
-        context.zone = Self.zone(entries, fallback: system)
-        guard moved else { return Followed(context: context) }
-        let c = context.catalog
-        return Followed(context: context, notice: c.text("zone.moved", [
+        var entry: StoreReader.ZoneEntry?
+        if log.isEmpty || moved { entry = .init(at: at, zone: system.identifier, first: log.isEmpty) }
+        context.zone = entry.map { Self.zone(log + [$0], fallback: system) } ?? current
+        let notice = moved ? context.catalog.text("zone.moved", [
             "zone": system.identifier, "was": current.identifier(at: at), "time": context.zone.local(at).clock,
-        ]))
+        ]) : nil
+        return Followed(context: context, entry: entry, seen: remember, notice: notice)
+    }
+
+    /// Writes what `followed` owes: its entry with its sync operation, and the device's zone. A
+    /// database that cannot be written now (read-only, busy) is left: the next run appends it.
+    /// Returns the notice to say, nil when there is none or it was not written.
+    @discardableResult
+    public func commit(_ followed: Followed) throws -> String? {
+        guard followed.entry != nil || followed.seen != nil else { return nil }
+        let recorded: Bool? = try store.writeIfWritable { w in
+            var recorded = false
+            // A change made on purpose at this instant (`dosebar zone NAME`) is the one that holds.
+            if let entry = followed.entry, try !w.reader.zoneLog().contains(where: { $0.at == entry.at && !$0.first }) {
+                try Self.record(w, followed.context, entry)
+                recorded = true
+            }
+            if let seen = followed.seen { try w.setMeta(Self.deviceZoneKey, seen) }
+            return recorded
+        }
+        return recorded == true ? followed.notice : nil
     }
 
     /// Appends `zone` from `at` on to the log in `w`'s transaction, with its sync operation, and drops
@@ -76,6 +92,8 @@ public struct ZoneService {
             try journal.zoneChanged(entry)
             try journal.finish()
         }
+        // A first entry is the zone days were judged in already.
+        if entry.first { return }
         let day = context.zone.date(of: entry.at).adding(days: -1)
         try w.historyChanged(on: day, today: context.today)
     }
@@ -107,16 +125,39 @@ extension Zone {
     public func identifier(at instant: Date) -> String { name(at: instant) }
 }
 
+/// A command's following of the zone log: read before it runs, written once it succeeded
+/// (``ZoneService/commit(_:)``), so a command that fails changes nothing.
+public struct ZoneFollowing {
+    let followed: ZoneService.Followed?
+    let store: DoseStore?
+
+    /// Writes what following the log owes and says the notice of a change (stderr, once). A database
+    /// the command itself created (`add` on a first run) gets its log's first entry now.
+    public func settle(_ context: AppContext) {
+        if let followed, let store {
+            if let notice = try? ZoneService(context: context, store: store).commit(followed) { Output.notice(notice) }
+            return
+        }
+        guard !(context.dbIsDefault && !context.databaseExists), FileManager.default.fileExists(atPath: context.dbPath),
+              let store = try? context.openStore(.read),
+              let followed = try? ZoneService(context: context, store: store).follow() else { return }
+        _ = try? ZoneService(context: followed.context, store: store).commit(followed)
+    }
+}
+
 extension AppContext {
     /// This context judging days by the zone log (``ZoneService/follow()``), with the database it
-    /// opened for that; a change this run appended is said once on stderr. A database that cannot be
+    /// opened for that, and what to write once the command succeeded. A database that cannot be
     /// opened or read is left for the command to meet (its own error, in its own words): the context
     /// then keeps this device's zone.
-    public func followingZone() -> AppContext {
-        if dbIsDefault && !databaseExists { return self }
-        guard let store = try? openStore(.read) else { return self }
-        guard let followed = try? ZoneService(context: self, store: store).follow() else { return with(opened: store) }
-        if let notice = followed.notice { Output.notice(notice) }
-        return followed.context.with(opened: store)
+    public func followingZone() -> (AppContext, ZoneFollowing) {
+        if dbIsDefault && !databaseExists { return (self, ZoneFollowing(followed: nil, store: nil)) }
+        // Opened only if that changes nothing (a database to migrate, an empty file, is left for the
+        // command: a command that fails must leave it as it was).
+        guard let store = try? openStore(.read, changing: false) else { return (self, ZoneFollowing(followed: nil, store: nil)) }
+        guard let followed = try? ZoneService(context: self, store: store).follow() else {
+            return (with(opened: store), ZoneFollowing(followed: nil, store: nil))
+        }
+        return (followed.context.with(opened: store), ZoneFollowing(followed: followed, store: store))
     }
 }

@@ -187,7 +187,7 @@ public struct SnapshotBuilder: Sendable {
                           week: week) : ""
         let resolved = counts.taken + counts.skipped
         return Snapshot(
-            at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.name(at: t),
+            at: zone.local(t), validUntil: zone.local(validUntil), day: plan.date, timezone: zone.identifier,
             state: state, counts: counts, progress: counts.total == 0 ? 0 : resolved * 100 / counts.total,
             doses: tally.doses, asNeeded: asNeeded, next: nextLine,
             streak: streak, adherence: adherence, stock: stockLines, cycle: cycleLines, week: week,

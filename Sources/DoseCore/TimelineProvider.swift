@@ -53,7 +53,7 @@ public struct TimelineProvider: Sendable {
             entries.reserveCapacity(times.count)
             for i in times.indices { entries.append(i % 2 == 0 ? mine[i / 2] : others[i / 2]) }
         }
-        return Timeline(generatedAt: plan.zone.local(generatedAt), day: plan.date, timezone: plan.zone.name(at: generatedAt),
+        return Timeline(generatedAt: plan.zone.local(generatedAt), day: plan.date, timezone: plan.zone.identifier,
                         reloadAt: plan.zone.local(plan.dayEnd), entries: entries)
     }
 

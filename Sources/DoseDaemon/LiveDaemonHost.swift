@@ -44,9 +44,10 @@ final class LiveDaemonHost: DaemonHost {
         // Another device's zone change arrives by sync: applied first, then the log is read.
         syncIfNeeded(context)
         // A laptop that flew: its zone is appended to the log at the first wake-up after (DESIGN §3).
-        if let followed = try? ZoneService(context: context, store: store).follow() {
+        let zones = ZoneService(context: context, store: store)
+        if let followed = try? zones.follow() {
             context = followed.context
-            if let notice = followed.notice { warn(notice) }
+            if let notice = try? zones.commit(followed) { warn(notice) }
         }
         current = context
         return try Refresh.export(context, store, progress: WorkProgress.forLog(context, log), bulk: .daemon) { written in

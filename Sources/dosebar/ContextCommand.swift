@@ -39,8 +39,10 @@ extension ContextCommand {
             ?? AppContext(global.options, configErrors: configErrors)
         // An unknown TZ would silently be UTC: every command says so (DESIGN §3).
         if let problem = context.zoneProblem { Output.warning(problem) }
-        if Self.followsZone { context = context.followingZone() }
+        var following: ZoneFollowing?
+        if Self.followsZone { (context, following) = context.followingZone() }
         try context.finishing { try run(context) }
+        following?.settle(context)
         if Self.recordsDoses { Output.configWarning(context) }
     }
 }
