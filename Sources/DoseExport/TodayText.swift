@@ -12,6 +12,21 @@ public enum TodayText {
         .skipped: "90", .upcoming: "0",
     ]
 
+    /// `HH:MM`, after `MM-DD ` when it is on another date than `day`, with its offset when it differs from now's.
+    static func moment(_ at: LocalInstant, day: LocalDate, now: LocalInstant) -> String {
+        let date = at.localDate
+        let prefix = date == day ? "" : String(date.description.dropFirst(5)) + " "
+        return prefix + at.clock + offsetNote(at, now: now)
+    }
+
+    /// ` (UTC+09:00)` for a time lived at another offset than now's (the person travelled since), else nothing.
+    static func offsetNote(_ at: LocalInstant, now: LocalInstant) -> String {
+        guard at.offset != now.offset else { return "" }
+        let iso = at.iso8601
+        let zone = iso.hasSuffix("Z") ? "+00:00" : String(iso.suffix(6))
+        return " (UTC" + zone + ")"
+    }
+
     /// The lines of `today`, with colour when `color`.
     public static func lines(_ snapshot: Snapshot, catalog c: Catalog, color: Bool) -> [String] {
         func paint(_ s: String, _ status: SlotStatus) -> String {
@@ -28,10 +43,13 @@ public enum TodayText {
             var statuses: [SlotStatus?] = [nil]
             for d in snapshot.doses {
                 var status = c.status(d.status)
-                if let at = d.takenAt, d.status.isTaken { status += " " + at.clock }
+                // A take on another date than the dose's (a carried dose, one taken early the day
+                // before) writes its date; a time lived in another zone than now's, its offset.
+                if let at = d.takenAt, d.status.isTaken { status += " " + moment(at, day: d.day, now: snapshot.at) }
                 if let late = d.lateMinutes { status += " " + c.minutes(late) }
                 // A carried slot (yesterday's, still open) says so: "yesterday 22:00".
-                let time = d.day == snapshot.day ? d.scheduled.clock : c.text("slot.yesterday", ["time": d.scheduled.clock])
+                let clock = d.scheduled.clock + offsetNote(d.scheduled, now: snapshot.at)
+                let time = d.day == snapshot.day ? clock : c.text("slot.yesterday", ["time": clock])
                 rows.append([time, d.medication, d.dose ?? "", status])
                 statuses.append(d.status)
             }
