@@ -263,12 +263,22 @@ public struct AppContext: Sendable {
 
     /// Parses `--at` of take/skip: `HH:MM` (today) or a date-time (`YYYY-MM-DDTHH:MM`, or ISO-8601 with offset).
     public func instant(fromAt text: String) throws -> Date {
-        if let t = LocalTime(text) { return zone.instant(today, t) }
+        if let t = LocalTime(text) { return try reading(today, t, text) }
         if let d = ISO8601.parse(text) { return d }
         let parts = text.split(whereSeparator: { $0 == "T" || $0 == " " })
         if parts.count == 2, let date = LocalDate(String(parts[0])), let t = LocalTime(String(parts[1])) {
-            return zone.instant(date, t)
+            return try reading(date, t, text)
         }
         throw DosebarError.usage(catalog.text("usage.at", ["value": text]))
+    }
+
+    /// The instant the clock read `time` on `date`. After a flight west one reading can have come
+    /// twice, once in each zone: dosebar does not pick one (exit 65 naming both, to be given with
+    /// its offset). A reading the clock jumped over (a flight east, a DST gap) is placed as a slot is.
+    func reading(_ date: LocalDate, _ time: LocalTime, _ text: String) throws -> Date {
+        let found = zone.readings(date, time)
+        guard found.count > 1 else { return found.first ?? zone.instant(date, time) }
+        let choices = found.map { "\(zone.local($0).iso8601) (\(zone.name(at: $0)))" }
+        throw DosebarError.badData(catalog.text("cli.at_twice", ["value": text, "choices": choices.joined(separator: " or ")]))
     }
 }

@@ -214,7 +214,7 @@ public struct DayPlan: Sendable {
         guard let s = m.schedule(on: date), s.start <= date, s.until.map({ date <= $0 }) ?? true,
               !s.recurrence.isAsNeeded, s.occurs(on: date), !s.times.isEmpty else { return [] }
         let instants = s.times.map { frame.instant($0, zone: zone) }
-        let after = nextSlot(of: m, in: following, zone: zone, courseEnd: courseEnd)
+        let after = laterSlots(of: m, in: following, zone: zone, courseEnd: courseEnd)
         // The dose of this day's version: an earlier day keeps the dose it had (DESIGN §2 `edit`).
         let dated = m.on(date)
         var out: [PlannedSlot] = []
@@ -223,7 +223,8 @@ public struct DayPlan: Sendable {
             let key = SlotKey(medicationID: m.id, date: date, time: t)
             // The first slot after T by instant: on a spring-forward day a moved time (02:30 → 03:30)
             // can pass a later one (03:00).
-            var next = after
+            // (Strictly after: a change of zone can place two slots at one instant, DESIGN §3.)
+            var next = after.first { $0 > instants[i] }
             var later: Date?
             for other in instants where other > instants[i] && later.map({ other < $0 }) ?? true { later = other }
             if let later { next = later }
@@ -236,22 +237,19 @@ public struct DayPlan: Sendable {
         return out
     }
 
-    /// The first slot (by instant) of `m` on the two days `days` frame (the two after a slot's), past an as-needed stretch (a later one cannot move a cut-off: it is
-    /// at most T + 24 h, and a window at most 12 h). None once the course ends or it is archived.
-    static func nextSlot(of m: Medication, in days: (DayFrame, DayFrame), zone: Zone, courseEnd: LocalDate?) -> Date? {
+    /// The slots (instants, ascending) of `m` on the two days `days` frame (the two after a slot's), past an
+    /// as-needed stretch (a later one cannot move a cut-off: it is at most T + 24 h, and a window at most
+    /// 12 h). None once the course ends or it is archived. A slot's next one is the first of these after it.
+    static func laterSlots(of m: Medication, in days: (DayFrame, DayFrame), zone: Zone, courseEnd: LocalDate?) -> [Date] {
+        var out: [Date] = []
         for frame in [days.0, days.1] {
             let d = frame.date
-            if let courseEnd, d >= courseEnd { return nil }
-            guard let s = m.schedule(on: d) else { return nil }
+            if let courseEnd, d >= courseEnd { break }
+            guard let s = m.schedule(on: d) else { break }
             guard !s.recurrence.isAsNeeded, s.start <= d, s.until.map({ d <= $0 }) ?? true, s.occurs(on: d), !s.times.isEmpty else { continue }
-            var first: Date?
-            for t in s.times {
-                let instant = frame.instant(t, zone: zone)
-                if first.map({ instant < $0 }) ?? true { first = instant }
-            }
-            return first
+            for t in s.times { out.append(frame.instant(t, zone: zone)) }
         }
-        return nil
+        return out.sorted()
     }
 
     /// `t` with its offset from UTC (no time zone lookup when `t` falls on this day and the offset holds all day).

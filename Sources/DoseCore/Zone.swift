@@ -121,6 +121,23 @@ public struct Zone: Sendable {
         return t
     }
 
+    /// The instants at which the clock read `time` on `date`: in each zone of the log, the wall
+    /// instant when that zone was in force then. Flying west the same reading comes twice (several
+    /// instants); a reading the clock jumped over flying east never came (none). Without changes,
+    /// the one instant of ``instant(_:_:)``.
+    public func readings(_ date: LocalDate, _ time: LocalTime) -> [Date] {
+        if changes.isEmpty { return [instant(date, time)] }
+        var out: [Date] = []
+        for tz in [base] + changes.map(\.timeZone) {
+            let t = Zone.wallInstant(tz, date, time.minuteOfDay)
+            let plain = Zone(tz)
+            guard entry(at: t).timeZone.identifier == tz.identifier, plain.time(of: t) == time, plain.date(of: t) == date,
+                  !out.contains(t) else { continue }
+            out.append(t)
+        }
+        return out.sorted()
+    }
+
     /// The instant of a wall-clock minute of `date` in one time zone (DST rules of ``instant(_:_:)``).
     static func wallInstant(_ tz: TimeZone, _ date: LocalDate, _ minuteOfDay: Int) -> Date {
         func offset(_ t: Double) -> Int { tz.secondsFromGMT(for: Date(timeIntervalSince1970: t)) }

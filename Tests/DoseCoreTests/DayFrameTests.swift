@@ -14,12 +14,13 @@ import Testing
     static func expected(_ m: Medication, on date: LocalDate, zone: Zone) -> [(key: SlotKey, instant: Date, cutoff: Date)] {
         guard let s = m.schedule(on: date), s.occurs(on: date) else { return [] }
         let instants = s.times.map { zone.instant(date, $0) }
-        var after: Date?
+        var after: [Date] = []
         for d in [date.adding(days: 1), date.adding(days: 2)] {
-            if let n = m.schedule(on: d), n.occurs(on: d) { after = n.times.map { zone.instant(d, $0) }.min(); break }
+            if let n = m.schedule(on: d), n.occurs(on: d) { after += n.times.map { zone.instant(d, $0) } }
         }
         return s.times.indices.map { i in
-            let next = instants.filter { $0 > instants[i] }.min() ?? after
+            // The first slot strictly after T (a zone change can place two at one instant).
+            let next = (instants + after).filter { $0 > instants[i] }.min()
             return (SlotKey(medicationID: m.id, date: date, time: s.times[i]), instants[i],
                     PlannedSlot.cutoff(instant: instants[i], window: s.window, next: next))
         }

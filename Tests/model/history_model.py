@@ -158,33 +158,75 @@ class Model:
     def __init__(self, zone: str):
         self.zone = zone
         self.tz = ZoneInfo(zone)
+        self.changes: list[tuple] = []   # the zone log after its first zone: (instant, tzinfo, name)
         self.meds: dict[str, Medicine] = {}
         self.events: list[Event] = []
         self._by_slot: dict[tuple, list[Event]] = {}
 
     # ----- time
 
-    def offsets(self, naive: datetime):
-        return {naive.replace(tzinfo=self.tz, fold=f).utcoffset() for f in (0, 1)}
+    # The zone log (DESIGN §3 "Where the person is"): `self.tz` from the beginning, then each change
+    # (instant, zone) from its instant on. A wall time (D, h) is placed change after change: if its
+    # instant in the zone before is before the change it stays; else its instant in the new zone if
+    # that is at or after the change; else the change's instant itself.
 
-    def wall_kind(self, naive: datetime) -> str:
+    def change_zone(self, at: datetime, zone: str):
+        """The person is in `zone` from `at` on (a flight; `dosebar zone`)."""
+        current = self.changes[-1][2] if self.changes else self.zone
+        if zone != current:
+            self.changes.append((at, ZoneInfo(zone), zone))
+            self.changes.sort(key=lambda c: c[0])
+
+    def tz_at(self, at: datetime):
+        tz = self.tz
+        for c_at, c_tz, _ in self.changes:
+            if c_at <= at:
+                tz = c_tz
+        return tz
+
+    def zone_name_at(self, at: datetime) -> str:
+        name = self.zone
+        for c_at, _, c_name in self.changes:
+            if c_at <= at:
+                name = c_name
+        return name
+
+    def offsets(self, naive: datetime, tz=None):
+        tz = tz or self.tz
+        return {naive.replace(tzinfo=tz, fold=f).utcoffset() for f in (0, 1)}
+
+    def wall_kind(self, naive: datetime, tz=None) -> str:
         """'ok', 'gap' (does not exist) or 'repeated' (exists twice)."""
-        valid = [o for o in self.offsets(naive)
-                 if (naive - o).replace(tzinfo=UTC).astimezone(self.tz).replace(tzinfo=None) == naive]
+        tz = tz or self.tz
+        valid = [o for o in self.offsets(naive, tz)
+                 if (naive - o).replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None) == naive]
         return "gap" if not valid else ("repeated" if len(valid) > 1 else "ok")
 
-    def instant(self, d: date, t: str) -> datetime:
-        """The UTC instant of wall time `t` on local day `d` (DESIGN §3 Slots)."""
-        h, m = hhmm(t)
-        naive = datetime(d.year, d.month, d.day, h, m)
-        offs = self.offsets(naive)
+    @staticmethod
+    def wall_instant(tz, d: date, minutes: int) -> datetime:
+        """The UTC instant of a wall minute of day `d` in one zone (DESIGN §3 Slots)."""
+        naive = datetime(d.year, d.month, d.day) + timedelta(minutes=minutes)
+        offs = {naive.replace(tzinfo=tz, fold=f).utcoffset() for f in (0, 1)}
         valid = [(naive - o).replace(tzinfo=UTC) for o in offs
-                 if (naive - o).replace(tzinfo=UTC).astimezone(self.tz).replace(tzinfo=None) == naive]
+                 if (naive - o).replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None) == naive]
         if valid:
             return min(valid)                       # a repeated time: its first occurrence
         # A gap: the clock jumped forward from the smaller offset to the larger; moving the time
         # forward by the gap is reading it with the offset in force before the jump.
         return (naive - min(offs)).replace(tzinfo=UTC)
+
+    def instant(self, d: date, t: str, minutes: int | None = None) -> datetime:
+        """The UTC instant of wall time `t` on local day `d`, placed through the zone log."""
+        if minutes is None:
+            h, m = hhmm(t)
+            minutes = h * 60 + m
+        x = self.wall_instant(self.tz, d, minutes)
+        for c_at, c_tz, _ in self.changes:
+            if x < c_at:
+                break
+            there = self.wall_instant(c_tz, d, minutes)
+            x = there if there >= c_at else c_at
+        return x
 
     def start_of_day(self, d: date) -> datetime:
         return self.instant(d, "00:00")
@@ -193,10 +235,18 @@ class Model:
         return self.start_of_day(d + timedelta(days=1))
 
     def local(self, at: datetime) -> datetime:
-        return at.astimezone(self.tz)
+        return at.astimezone(self.tz_at(at))
 
     def local_date(self, at: datetime) -> date:
-        return self.local(at).date()
+        """The day whose start is the latest at or before `at` (after a westward change the clock
+        reads an earlier date than the day already lived)."""
+        wall = self.local(at).date()
+        if not self.changes:
+            return wall
+        d = wall + timedelta(days=2)
+        while d > wall - timedelta(days=3) and self.start_of_day(d) > at:
+            d -= timedelta(days=1)
+        return d
 
     def iso(self, at: datetime) -> str:
         return self.local(at).isoformat()
@@ -703,7 +753,7 @@ class Model:
             m["as_needed"] = sum(1 for e in self.events if e.med == name and e.kind == "as_needed"
                                  and not e.undone and e.at <= now and d1 <= self.local_date(e.at) <= d2)
             meds.append(m)
-        return {"from": d1.isoformat(), "to": d2.isoformat(), "timezone": self.zone, "medications": meds,
+        return {"from": d1.isoformat(), "to": d2.isoformat(), "timezone": self.changes[-1][2] if self.changes else self.zone, "medications": meds,
                 "days": self.history(d1, d2, now), "slots": self.report_rows(d1, d2, now)}
 
 
@@ -717,6 +767,23 @@ def selftest():
     assert ny.iso(ny.instant(date(2026, 11, 1), "01:30")) == "2026-11-01T01:30:00-04:00"   # repeated: first
     assert ny.iso(ny.instant(date(2026, 11, 1), "02:30")) == "2026-11-01T02:30:00-05:00"
     assert ldn.iso(ldn.instant(date(2026, 3, 29), "01:30")) == "2026-03-29T02:30:00+01:00"
+    # The zone log: Seoul, then New York from 2026-12-07 01:00Z (issue 43's flight). The past stays in
+    # Seoul, 12-07's 22:00 comes at 22:00 New York time (38 h after 12-06's), and 12-07 lasts until
+    # New York's midnight although the clock read 12-06 20:00 at the change.
+    kr = Model("Asia/Seoul")
+    c = datetime(2026, 12, 7, 1, 0, tzinfo=UTC)
+    before = kr.instant(date(2026, 12, 7), "08:00")
+    kr.change_zone(c, "America/New_York")
+    assert kr.instant(date(2026, 12, 7), "08:00") == before
+    assert kr.instant(date(2026, 12, 7), "22:00") - kr.instant(date(2026, 12, 6), "22:00") == timedelta(hours=38)
+    assert kr.local_date(c) == date(2026, 12, 7) and kr.iso(c) == "2026-12-06T20:00:00-05:00"
+    assert kr.iso(kr.end_of_day(date(2026, 12, 7))) == "2026-12-08T00:00:00-05:00"
+    # East: New York, then Seoul from 2026-12-08 00:00Z: a time the clock jumped over comes at the change.
+    us = Model("America/New_York")
+    e = datetime(2026, 12, 8, 0, 0, tzinfo=UTC)
+    us.change_zone(e, "Asia/Seoul")
+    assert us.instant(date(2026, 12, 7), "22:00") == e and us.instant(date(2026, 12, 8), "08:00") == e
+    assert us.iso(us.instant(date(2026, 12, 8), "10:00")) == "2026-12-08T10:00:00+09:00"
     assert ldn.iso(ldn.instant(date(2026, 10, 25), "01:30")) == "2026-10-25T01:30:00+01:00"
     assert ny.end_of_day(date(2026, 11, 1)) - ny.start_of_day(date(2026, 11, 1)) == timedelta(hours=25)
     assert ny.end_of_day(date(2026, 3, 8)) - ny.start_of_day(date(2026, 3, 8)) == timedelta(hours=23)

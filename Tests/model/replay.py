@@ -59,6 +59,7 @@ class RunSpec:
     zone: str
     start: date
     length: int      # days, the first is `start`, the last is "today" at the end
+    flights: tuple = ()  # (day index, zone): the laptop's clock moves to `zone` that day (issue 43)
 
 
 FULL = [
@@ -68,10 +69,15 @@ FULL = [
     RunSpec("london-spring", "Europe/London", date(2026, 3, 15), 21),        # 2026-03-29 springs forward
     RunSpec("seoul", "Asia/Seoul", date(2026, 10, 20), 30),
     RunSpec("utc", "UTC", date(2026, 10, 20), 30),
+    # Travel (issue 43): west and east, half-hour and 45-minute zones, a DST day on either side.
+    RunSpec("seoul-new-york-back", "Asia/Seoul", date(2026, 10, 20), 24, ((8, "America/New_York"), (16, "Asia/Seoul"))),
+    RunSpec("new-york-kathmandu-st-johns", "America/New_York", date(2026, 10, 24), 20,
+            ((4, "Asia/Kathmandu"), (9, "America/St_Johns"), (14, "Europe/London"))),
 ]
 QUICK = [
     RunSpec("new-york-fall", "America/New_York", date(2026, 10, 22), 16),
     RunSpec("new-york-spring", "America/New_York", date(2026, 2, 27), 14),
+    RunSpec("seoul-new-york-back", "Asia/Seoul", date(2026, 10, 26), 12, ((4, "America/New_York"), (8, "Asia/Kolkata"))),
 ]
 
 
@@ -152,6 +158,11 @@ class Replay:
     def wall(self, x: datetime) -> str:
         return self.m.local(x).strftime("%Y-%m-%dT%H:%M")
 
+    def at_arg(self, x: datetime) -> str:
+        """`--at` as a wall time; after a flight as an instant with its offset (a wall time may have
+        come twice, in each zone: dosebar then asks, DESIGN §3 Where the person is)."""
+        return self.m.iso(x) if self.m.changes else self.wall(x)
+
     def wall_ok(self, x: datetime) -> bool:
         return self.m.wall_kind(self.m.local(x).replace(tzinfo=None)) == "ok"
 
@@ -228,6 +239,10 @@ class Replay:
         self.push(self.local_at(d, "00:03"), "remove", "Ibuprofen")
         for i in range(2, L, 3):
             self.push(self.local_at(S + timedelta(days=i), "12:40"), "refill", "Warfarin")
+        # Flights: the laptop's clock moves, the person says so with `zone here` (DESIGN §3).
+        for day, zone in self.spec.flights:
+            self.push(self.local_at(S + timedelta(days=day), f"{r.randint(9, 11):02d}:{r.randint(0, 59):02d}") + timedelta(seconds=3),
+                      "fly", zone)
         # Checkpoints: two in the middle, then the end ("now" of the last day, in the afternoon).
         last = S + timedelta(days=L - 1)
         self.final_now = self.local_at(last, f"{r.randint(13, 17):02d}:{r.randint(0, 59):02d}")
@@ -324,7 +339,7 @@ class Replay:
                 return
             args += ["--slot", f"{day.isoformat()} {t}" if day is not None else t]
             if x is not None:
-                args += ["--at", self.wall(x)]
+                args += ["--at", self.at_arg(x)]
             record = [(name, s, x if x is not None else now)]
             label = "--slot"
             self.actions["slot"] += 1
@@ -337,7 +352,7 @@ class Replay:
             if (k == "slot" and (k2, s2) != ("slot", s)) or (k == "refuse" and k2 != "refuse") or k == "as_needed":
                 self.drop("--at readings differ")     # the two readings of --at differ here (see pick_at)
                 return
-            args += ["--at", self.wall(x)]
+            args += ["--at", self.at_arg(x)]
             record = [(name, s, x)] if k == "slot" else []
             label = f"--at {self.wall(x)}" + (f" (the {s.day} {s.time} dose was {'taken' if e.kind == 'take' else 'skipped'} at {self.wall(e.at)})" if e else "")
             self.actions["backdate"] += 1
@@ -411,7 +426,7 @@ class Replay:
         if m.as_needed_count(name, m.local_date(at), now) >= m.max_per_day(name, m.local_date(at)):
             self.drop("as-needed")
             return
-        args = ["take", name] + (["--at", self.wall(x)] if x is not None else [])
+        args = ["take", name] + (["--at", self.at_arg(x)] if x is not None else [])
         if self.expect_ok("take", args, now):
             e = m.log_take(name, at, None, now)
             self.actions["as_needed"] += 1
@@ -427,7 +442,7 @@ class Replay:
             x = now - hm(self.rng.randint(1, 600))
             if m.local_date(x) != d or not self.wall_ok(x):
                 return
-            if not self.expect_ok("take", ["take", name, "--at", self.wall(x)], now):
+            if not self.expect_ok("take", ["take", name, "--at", self.at_arg(x)], now):
                 return
             m.log_take(name, x, None, now)
             self.actions["as_needed"] += 1
@@ -455,7 +470,7 @@ class Replay:
         if m.local_date(x) != m.local_date(now) or not self.wall_ok(x):
             return
         name = names[0]
-        r = self.cli(["take", name, "--at", self.wall(x)], now)
+        r = self.cli(["take", name, "--at", self.at_arg(x)], now)
         self.actions["refused"] += 1
         if r.returncode == 0:
             self.fail(f"`dosebar take {name} --at {self.wall(x)}` at {m.iso(now)} (2 h in the future)",
@@ -511,6 +526,11 @@ class Replay:
                 self.do_fourth(now, payload)
             elif kind == "future":
                 self.do_future(now)
+            elif kind == "fly":
+                self.env["TZ"] = payload
+                self.script.append(f"export TZ={shlex.quote(payload)}")
+                if self.expect_ok("zone", ["zone", "here"], now):
+                    self.m.change_zone(now, payload)
             elif kind == "check":
                 self.checks(now, payload)
         self.elapsed = time.monotonic() - t0
