@@ -79,6 +79,9 @@ public struct DayPlan: Sendable {
     /// The day before's tracked slots that may still be open during this day (DESIGN §4 carried
     /// slots): cut-off after this day's start and not resolved before it. Empty unless planned with `carry`.
     public private(set) var carried: [PlannedSlot] = []
+    /// The day before's untracked slots still within their cut-off at this day's start (DESIGN §3
+    /// Tracking start): like ``untracked``, only `take --at`/`--slot` reach them.
+    public private(set) var carriedUntracked: [PlannedSlot] = []
     /// The day before's tracked slots that closed unresolved before this day began (cut-off at or
     /// before its start, no event before it), in instant order: `missed_yesterday` names those still
     /// unresolved at an instant (a skip recorded after the close resolves one). Empty unless planned with `carry`.
@@ -159,7 +162,12 @@ public struct DayPlan: Sendable {
             if carry {
                 for slot in DayPlan.slots(of: m, on: yesterdayFrame ?? DayFrame(yesterday, zone: zone), zone: zone, events: latest,
                                           courseEnd: courseEnds.isEmpty ? nil : courseEnds[m.id], following: (today, tomorrow))
-                where slot.tracked && (slot.event.map { $0.at >= start } ?? true) {
+                where slot.event.map({ $0.at >= start }) ?? true {
+                    if !slot.tracked {
+                        // Only `--at`/`--slot` reach it, as they reach the day's untracked ones.
+                        if slot.cutoff > start { carriedUntracked.append(slot) }
+                        continue
+                    }
                     if slot.cutoff > start {
                         previous.append(slot)
                         previousOrder.append((slot.instant, ranks[index]))

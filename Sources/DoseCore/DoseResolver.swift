@@ -44,7 +44,7 @@ public enum DoseResolver {
     /// before the medicine's tracking start (only a back-dated or named dose reaches them).
     static func slots(of m: Medication, plan: DayPlan, following: DayPlan?, untracked: Bool = false) -> [PlannedSlot] {
         var out = plan.carried.filter { $0.key.medicationID == m.id } + plan.slots.filter { $0.key.medicationID == m.id }
-        if untracked { out += plan.untracked.filter { $0.key.medicationID == m.id } }
+        if untracked { out += (plan.carriedUntracked + plan.untracked).filter { $0.key.medicationID == m.id } }
         if let following { out += following.slots.filter { $0.key.medicationID == m.id } }
         return out.sorted { $0.instant < $1.instant }
     }

@@ -509,8 +509,10 @@ class Model:
             if op:
                 picks[n] = op[0]
         if not picks and nxt:
+            # Never a dose before its window (DESIGN §2, issue 42): T - W <= now.
             cands = [(s.at, n, s) for n in self.names() if self.meds[n].present_on(self.local_date(now))
-                     for s in [self.next_unresolved(n, now)] if s is not None]
+                     for s in [self.next_unresolved(n, now)]
+                     if s is not None and s.at - timedelta(minutes=s.window) <= now]
             if cands:
                 first = min(c[0] for c in cands)
                 picks = {n: s for at, n, s in cands if at == first}
