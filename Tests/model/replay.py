@@ -342,6 +342,11 @@ class Replay:
                 args += ["--at", self.at_arg(x)]
             record = [(name, s, x if x is not None else now)]
             label = "--slot"
+            # A dose of a day after the day of --at (else of now) is refused, 65 (DESIGN §2: a named
+            # date to come is a typo more often than a plan).
+            if day is not None and day > m.local_date(x if x is not None else now):
+                record = []
+                label = "--slot of a day to come"
             self.actions["slot"] += 1
         elif x is not None:
             if not self.wall_ok(x):
