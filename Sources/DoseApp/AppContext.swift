@@ -87,7 +87,7 @@ public struct AppContext: Sendable {
     /// The refresh the changes committed in this context owe (``WriteScope``).
     let owedRefresh = OwedRefresh()
     /// The database ``HeadStart`` opened for this context, handed out by `openStore(.read)`.
-    private var opened: DoseStore?
+    private(set) var opened: DoseStore?
 
     /// Where the database, shared directory, config file, language and zone in force came from.
     public struct Origins: Sendable, Equatable {

@@ -18,7 +18,7 @@ public enum ZoneReport {
     /// The line for a machine whose zone is not the person's, nil when it is.
     public static func otherClock(_ context: AppContext) -> String? {
         let now = context.now
-        let person = context.zone.identifier(at: now), system = context.systemZone.identifier
+        let person = context.zone.name(at: now), system = context.systemZone.identifier
         guard person != system else { return nil }
         return context.catalog.text("zone.other", [
             "system": system, "zone": person, "abbr": abbreviation(context.zone, at: now),
@@ -26,9 +26,9 @@ public enum ZoneReport {
         ])
     }
 
-    public static func text(_ context: AppContext, store: DoseStore) throws -> String {
+    public static func text(_ context: AppContext) -> String {
         let c = context.catalog, zone = context.zone, now = context.now
-        var out = c.text("zone.now", ["zone": zone.identifier(at: now), "abbr": abbreviation(zone, at: now),
+        var out = c.text("zone.now", ["zone": zone.name(at: now), "abbr": abbreviation(zone, at: now),
                                        "now": zone.date(of: now).description + " " + zone.local(now).clock]) + "\n"
         out += c.text("zone.log") + "\n"
         let width = entries(zone).map { $0.name.count }.max() ?? 0
@@ -50,14 +50,14 @@ public enum ZoneReport {
         return out
     }
 
-    public static func json(_ context: AppContext, store: DoseStore) throws -> String {
+    public static func json(_ context: AppContext) -> String {
         let zone = context.zone, now = context.now
         return JSONValue.object { o in
-            o.set("zone", zone.identifier(at: now))
+            o.set("zone", zone.name(at: now))
             o.set("abbreviation", abbreviation(zone, at: now))
             o.set("now", zone.local(now).iso8601)
             o.set("system_zone", context.systemZone.identifier)
-            o.set("follows_system", zone.identifier(at: now) == context.systemZone.identifier)
+            o.set("follows_system", zone.name(at: now) == context.systemZone.identifier)
             o.setArray("log") { a in
                 for e in entries(zone) {
                     a.appendObject { item in

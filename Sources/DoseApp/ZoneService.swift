@@ -60,7 +60,7 @@ public struct ZoneService {
         if log.isEmpty || moved { entry = .init(at: at, zone: system.identifier, first: log.isEmpty) }
         context.zone = entry.map { Self.zone(log + [$0], fallback: system) } ?? current
         let notice = moved ? context.catalog.text("zone.moved", [
-            "zone": system.identifier, "was": current.identifier(at: at), "time": context.zone.local(at).clock,
+            "zone": system.identifier, "was": current.name(at: at), "time": context.zone.local(at).clock,
         ]) : nil
         return Followed(context: context, entry: entry, seen: remember, notice: notice)
     }
@@ -103,7 +103,7 @@ public struct ZoneService {
     public func move(to name: String) throws -> AppContext? {
         let log = try store.read { try $0.zoneLog() }
         let current = Self.zone(log, fallback: context.systemZone)
-        guard log.isEmpty || current.identifier(at: context.now) != name else { return nil }
+        guard log.isEmpty || current.name(at: context.now) != name else { return nil }
         try store.write { w in
             // The first entry reaches back to the beginning: the zone the days so far were judged in.
             if log.isEmpty { try Self.record(w, context, .init(at: context.now, zone: current.identifier, first: true)) }
@@ -113,16 +113,6 @@ public struct ZoneService {
         moved.zone = Self.zone(try store.read { try $0.zoneLog() }, fallback: context.systemZone)
         return moved
     }
-
-    /// The log, earliest first, for `dosebar zone`.
-    public func log() throws -> [StoreReader.ZoneEntry] {
-        try store.read { try $0.zoneLog() }
-    }
-}
-
-extension Zone {
-    /// The name of the zone in force at `instant`.
-    public func identifier(at instant: Date) -> String { name(at: instant) }
 }
 
 /// A command's following of the zone log: read before it runs, written once it succeeded
@@ -154,7 +144,7 @@ extension AppContext {
         if dbIsDefault && !databaseExists { return (self, ZoneFollowing(followed: nil, store: nil)) }
         // Opened only if that changes nothing (a database to migrate, an empty file, is left for the
         // command: a command that fails must leave it as it was).
-        guard let store = try? openStore(.read, changing: false) else { return (self, ZoneFollowing(followed: nil, store: nil)) }
+        guard let store = try? opened ?? openStore(.read, changing: false) else { return (self, ZoneFollowing(followed: nil, store: nil)) }
         guard let followed = try? ZoneService(context: self, store: store).follow() else {
             return (with(opened: store), ZoneFollowing(followed: nil, store: nil))
         }

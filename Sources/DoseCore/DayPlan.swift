@@ -222,7 +222,11 @@ public struct DayPlan: Sendable {
         guard let s = m.schedule(on: date), s.start <= date, s.until.map({ date <= $0 }) ?? true,
               !s.recurrence.isAsNeeded, s.occurs(on: date), !s.times.isEmpty else { return [] }
         let instants = s.times.map { frame.instant($0, zone: zone) }
-        let after = laterSlots(of: m, in: following, zone: zone, courseEnd: courseEnd)
+        // The days after's slots, sorted, read only when a change of zone put the first of them at
+        // or before one of this day's (DESIGN §3 "Where the person is"): every other day needs just
+        // the first, with no array made (this runs for every medicine and day of a history).
+        let first = nextSlot(of: m, in: following, zone: zone, courseEnd: courseEnd)
+        var after: [Date]?
         // The dose of this day's version: an earlier day keeps the dose it had (DESIGN §2 `edit`).
         let dated = m.on(date)
         var out: [PlannedSlot] = []
@@ -232,7 +236,11 @@ public struct DayPlan: Sendable {
             // The first slot after T by instant: on a spring-forward day a moved time (02:30 → 03:30)
             // can pass a later one (03:00).
             // (Strictly after: a change of zone can place two slots at one instant, DESIGN §3.)
-            var next = after.first { $0 > instants[i] }
+            var next = first
+            if let f = first, f <= instants[i] {
+                if after == nil { after = laterSlots(of: m, in: following, zone: zone, courseEnd: courseEnd) }
+                next = after?.first { $0 > instants[i] }
+            }
             var later: Date?
             for other in instants where other > instants[i] && later.map({ other < $0 }) ?? true { later = other }
             if let later { next = later }
@@ -245,9 +253,26 @@ public struct DayPlan: Sendable {
         return out
     }
 
-    /// The slots (instants, ascending) of `m` on the two days `days` frame (the two after a slot's), past an
-    /// as-needed stretch (a later one cannot move a cut-off: it is at most T + 24 h, and a window at most
-    /// 12 h). None once the course ends or it is archived. A slot's next one is the first of these after it.
+    /// The first slot (by instant) of `m` on the two days `days` frame (the two after a slot's), past an as-needed stretch (a later one cannot move a cut-off: it is
+    /// at most T + 24 h, and a window at most 12 h). None once the course ends or it is archived.
+    static func nextSlot(of m: Medication, in days: (DayFrame, DayFrame), zone: Zone, courseEnd: LocalDate?) -> Date? {
+        for frame in [days.0, days.1] {
+            let d = frame.date
+            if let courseEnd, d >= courseEnd { return nil }
+            guard let s = m.schedule(on: d) else { return nil }
+            guard !s.recurrence.isAsNeeded, s.start <= d, s.until.map({ d <= $0 }) ?? true, s.occurs(on: d), !s.times.isEmpty else { continue }
+            var first: Date?
+            for t in s.times {
+                let instant = frame.instant(t, zone: zone)
+                if first.map({ instant < $0 }) ?? true { first = instant }
+            }
+            return first
+        }
+        return nil
+    }
+
+    /// Every slot of `m` on the two days `days` frame, ascending, by ``nextSlot(of:in:zone:courseEnd:)``'s
+    /// rules: a slot's next one when a change of zone placed the first of them at or before it.
     static func laterSlots(of m: Medication, in days: (DayFrame, DayFrame), zone: Zone, courseEnd: LocalDate?) -> [Date] {
         var out: [Date] = []
         for frame in [days.0, days.1] {

@@ -92,6 +92,13 @@ public enum FieldRules {
         try text(s, field: "dose", max: shortTextMax, allowing: [])
     }
 
+    /// A zone of the zone log (DESIGN §3), typed or from another device's line: a name of the tz
+    /// database this system knows (`Asia/Seoul`), printable ASCII, at most 64 bytes.
+    public static func isZoneName(_ name: String) -> Bool {
+        name.utf8.count <= 64 && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F }
+            && TimeZone(identifier: name) != nil
+    }
+
     /// A medicine's group.
     public static func group(_ s: String?) throws(Violation) {
         guard let s else { return }

@@ -22,9 +22,7 @@ public enum TodayText {
     /// ` (UTC+09:00)` for a time lived at another offset than now's (the person travelled since), else nothing.
     static func offsetNote(_ at: LocalInstant, now: LocalInstant) -> String {
         guard at.offset != now.offset else { return "" }
-        let iso = at.iso8601
-        let zone = iso.hasSuffix("Z") ? "+00:00" : String(iso.suffix(6))
-        return " (UTC" + zone + ")"
+        return " (UTC" + String(at.iso8601.suffix(6)) + ")"
     }
 
     /// The lines of `today`, with colour when `color`.

@@ -38,7 +38,7 @@ struct ZoneCommand: ContextCommand {
 
     func precheck() throws {
         guard let zone, zone != "here" else { return }
-        guard TimeZone(identifier: zone) != nil, zone.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) else {
+        guard FieldRules.isZoneName(zone) else {
             throw ValidationError("'\(zone)' is not a time zone name this system knows (e.g. Asia/Seoul, America/New_York, UTC; `here` for this machine's)")
         }
     }
@@ -49,18 +49,19 @@ struct ZoneCommand: ContextCommand {
         if let zone {
             let store = try context.openStore(.create)
             let name = zone == "here" ? context.systemZone.identifier : zone
-            let was = context.zone.identifier(at: context.now)
+            let was = context.zone.name(at: context.now)
             if let moved = try ZoneService(context: context, store: store).move(to: name) {
                 context = moved
                 Output.line(c.text("zone.set", ["zone": name, "was": was, "time": context.zone.local(context.now).clock]))
             } else {
                 Output.line(c.text("zone.already", ["zone": name]))
             }
-            if json { Output.line(try ZoneReport.json(context, store: store)) }
+            if json { Output.line(ZoneReport.json(context)) }
             return
         }
-        let store = try context.openStore()
-        if json { Output.line(try ZoneReport.json(context, store: store)); return }
-        Output.write(try ZoneReport.text(context, store: store))
+        // A mistyped --db is exit 74 here too, never another machine's zone shown as this one's.
+        _ = try context.openStore()
+        if json { Output.line(ZoneReport.json(context)); return }
+        Output.write(ZoneReport.text(context))
     }
 }

@@ -113,9 +113,7 @@ extension SyncOperation {
             guard medicine == nil else { throw Refusal(reason: "a 'zone' names no medicine") }
             try Self.instant(try require(at, "at"), stamped: Date(timeIntervalSince1970: Double(millis) / 1000))
             let name = try require(name, "name")
-            guard name.utf8.count <= 64, name.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }),
-                  TimeZone(identifier: name) != nil
-            else { throw Refusal(reason: "name '\(LineHash.printable(name))' is not a time zone this system knows") }
+            guard FieldRules.isZoneName(name) else { throw Refusal(reason: "name '\(LineHash.printable(name))' is not a time zone this system knows") }
             return
         }
         let medicine = try require(medicine, "medicine")
