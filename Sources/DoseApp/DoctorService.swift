@@ -44,6 +44,15 @@ public struct DoctorService {
         let c = context.catalog
         if let p = context.zoneProblem { fix(p) }
         else { ok(c.text("doctor.zone", ["zone": context.zone.identifier, "now": context.zone.local(context.now).iso8601])) }
+        // The person travelled: the latest change of the log, and this clock when it is not theirs.
+        if let last = context.zone.changes.last {
+            let was = context.zone.entry(at: last.at.addingTimeInterval(-1)).name
+            note(c.counted("doctor.zone_log", context.zone.changes.count, [
+                "time": LocalInstant(date: last.at, offset: last.timeZone.secondsFromGMT(for: last.at)).localDate.description + " "
+                    + LocalInstant(date: last.at, offset: last.timeZone.secondsFromGMT(for: last.at)).clock,
+                "was": was, "zone": last.name]))
+        }
+        if let other = ZoneReport.otherClock(context) { note(other) }
         if FileManager.default.fileExists(atPath: context.configPath) { ok(c.text("doctor.config", ["path": context.configPath])) }
         else { note(c.text("doctor.no_config", ["path": context.configPath])) }
         if context.dbIsDefault && !context.databaseExists { note(c.text("doctor.no_database", ["path": context.dbPath])) }

@@ -16,6 +16,8 @@ public struct LocalInstant: Hashable, Sendable, Comparable {
 
     /// Local wall-clock `HH:MM`.
     public var clock: String { time.description }
+    /// The offset as `UTC+09:00` / `UTC-05:00` / `UTC+05:45`.
+    public var offsetText: String { "UTC" + String(iso8601.suffix(6)) }
 
     /// The local date at this instant.
     public var localDate: LocalDate { Self.split(Int(unixSecondsOf: date) + offset).day }

@@ -69,6 +69,17 @@ public struct Report: Sendable {
     /// The slots taken on two devices in the period, in slot order (``DoubleDose``), of the medicine.
     public let doubleDoses: [TakenTwice]
 
+    /// The changes of zone within the period (the person travelled), in instant order: the report
+    /// names each (DESIGN §3 "Where the person is").
+    public let zoneChanges: [ZoneMove]
+
+    /// A change of zone as the report names it: when, on the new zone's clock, and from where to where.
+    public struct ZoneMove: Sendable, Equatable {
+        public var at: LocalInstant
+        public var from: String
+        public var to: String
+    }
+
     /// A slot taken on two devices as the report lists it: each take as `device HH:MM`.
     public struct TakenTwice: Sendable, Equatable {
         public var date: LocalDate
@@ -83,7 +94,14 @@ public struct Report: Sendable {
     public init(_ ledger: HistoryLedger, medicationID: Int64? = nil, doubleDoses: [DoubleDose] = []) {
         from = ledger.days.lowerBound
         to = ledger.days.upperBound
-        timezone = ledger.zone.identifier
+        // The zone the period ended in: a later flight does not change a past period's report.
+        let zone = ledger.zone
+        let periodStart = zone.startOfDay(from), periodEnd = zone.endOfDay(to)
+        timezone = zone.name(at: periodEnd.addingTimeInterval(-1))
+        zoneChanges = zone.changes(in: periodStart..<periodEnd).map { c in
+            ZoneMove(at: LocalInstant(date: c.at, offset: c.timeZone.secondsFromGMT(for: c.at)),
+                     from: zone.name(at: c.at.addingTimeInterval(-1)), to: c.name)
+        }
         let figures = ledger.figuresByMedication(), counts = ledger.asNeededCounts(), mostLate = ledger.mostLateSlots()
         lines = ledger.medications.filter { medicationID == nil || $0.id == medicationID }.map { m in
             Line(medication: m.on(ledger.days.upperBound), schedule: m.schedule(on: ledger.days.upperBound) ?? m.currentSchedule,
@@ -101,7 +119,6 @@ public struct Report: Sendable {
             }
         }
         self.slots = slots
-        let zone = ledger.zone
         self.doubleDoses = twice.map {
             TakenTwice(date: $0.slot.date, time: $0.slot.time, medication: $0.medication, takes: $0.takeTexts(zone: zone), confirmed: $0.confirmed)
         }

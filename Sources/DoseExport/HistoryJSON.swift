@@ -57,7 +57,7 @@ public enum HistoryJSON {
     }
 
     /// `{from, to, timezone, medications:[{name, dose, schedule, adherence, on_time, taken, late, early,
-    /// skipped, missed, as_needed}], days:[…], slots:[…the CSV rows as objects…]}`.
+    /// skipped, missed, as_needed}], days:[…], slots:[…the CSV rows as objects…], zone_changes:[{at, from, to}]}`.
     public static func report(_ r: Report, catalog: Catalog) -> String {
         JSONValue.object { o in
             o.set("from", r.from.description)
@@ -97,6 +97,15 @@ public enum HistoryJSON {
                         o.set("decided_after_close", row.decidedAfterClose)
                         o.set("origin", row.origin)
                         o.set("double_dose", row.doubleDose)
+                    }
+                }
+            }
+            o.setArray("zone_changes") { a in
+                for move in r.zoneChanges {
+                    a.appendObject { o in
+                        o.set("at", move.at.iso8601)
+                        o.set("from", move.from)
+                        o.set("to", move.to)
                     }
                 }
             }

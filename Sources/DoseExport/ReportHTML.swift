@@ -80,7 +80,11 @@ fileprivate struct ReportPage {
             el("h1", [:], text: catalog.text("report.title")),
             el("p", ["class": "period"], text: period()),
             el("p", ["class": "meta"], text: meta.joined(separator: " · ")),
-        ])
+        ] + report.zoneChanges.map { move in
+            el("p", ["class": "meta zone-change"], text: catalog.text("report.zone_change", [
+                "date": longDate(move.at.localDate), "time": move.at.clock, "offset": move.at.offsetText,
+                "from": move.from, "to": move.to]))
+        })
     }
 
     private func overall() -> Markup {

@@ -22,7 +22,7 @@ public enum TodayText {
     /// ` (UTC+09:00)` for a time lived at another offset than now's (the person travelled since), else nothing.
     static func offsetNote(_ at: LocalInstant, now: LocalInstant) -> String {
         guard at.offset != now.offset else { return "" }
-        return " (UTC" + String(at.iso8601.suffix(6)) + ")"
+        return " (" + at.offsetText + ")"
     }
 
     /// The lines of `today`, with colour when `color`.

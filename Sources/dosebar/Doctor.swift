@@ -33,7 +33,11 @@ struct Doctor: ParsableCommand {
             Output.line("FIX   " + e.description)
             throw ExitCode(1)
         }
-        try run(context)
+        // Judged by the zone log, as every command (DESIGN §3): a clock that moved since is followed,
+        // and said, whatever doctor finds.
+        let (followed, following) = context.followingZone()
+        defer { following.settle(followed) }
+        try run(followed)
     }
 
     /// Prints what ``DoctorService`` found, then the verdict; exit 1 when something is to fix.
