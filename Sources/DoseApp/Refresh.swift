@@ -16,6 +16,8 @@ public enum Refresh {
         /// One line for each file left alone because something dosebar did not write is in its
         /// place (the other files were written).
         public var leftAlone: [String] = []
+        /// The medicines whose next dose a recent change of zone moved (``SnapshotBuilder/travelNotices``).
+        public var travelGaps: [(gap: TravelGap, text: String, resolvedAt: Date?)] = []
     }
 
     /// Computes today's timeline at `context.now` and writes the files that changed, holding the export lock.
@@ -31,13 +33,14 @@ public enum Refresh {
         try ExportLock.run(dir: context.dirPath) {
             let service = DayService(store: store, context: context, progress: progress, bulk: bulk)
             let day = try service.load()
-            let timeline = TimelineProvider(builder: service.builder(day)).timeline(generatedAt: context.now, concurrent: bulk.concurrent)
+            let builder = service.builder(day)
+            let timeline = TimelineProvider(builder: builder).timeline(generatedAt: context.now, concurrent: bulk.concurrent)
             let exporter = Exporter(options: context.config.renderOptions(context.catalog))
             // ExportLock.run has prepared the directory.
             let outcome = try exporter.write(timeline, now: context.now, to: SharedDirectory(path: context.dirPath), prepared: true,
                                              concurrent: bulk.concurrent)
             return try body(Written(timeline: timeline, slots: day.plan.carried + day.plan.slots, changed: outcome.changed,
-                                    leftAlone: outcome.leftAlone))
+                                    leftAlone: outcome.leftAlone, travelGaps: builder.travelNotices))
         }
     }
 

@@ -40,6 +40,10 @@ public enum MessageID {
     public static let doubleDose = "double_dose"
     public static let dueNow = "due_now"
     public static let missedYesterday = "missed_yesterday"
+    /// The person changed zone (DESIGN §3 "Where the person is"): for a day from the change.
+    public static let zoneChanged = "zone_changed"
+    /// A medicine whose interval between doses the change moved by more than its window: both choices.
+    public static let travelGap = "travel_gap"
     public static let lowStock = "low_stock"
     public static let allDone = "all_done"
     public static let allDoneMilestone = "all_done_milestone"
@@ -49,6 +53,6 @@ public enum MessageID {
     public static let nothingToday = "nothing_today"
 
     /// Every id a catalog must translate.
-    public static let all = [empty, late4h, late2h, late, doubleDose, dueNow, missedYesterday, lowStock, allDone,
+    public static let all = [empty, late4h, late2h, late, doubleDose, dueNow, missedYesterday, zoneChanged, travelGap, lowStock, allDone,
                              allDoneMilestone, restDay, nextUp, moveSuggestion, nothingToday]
 }

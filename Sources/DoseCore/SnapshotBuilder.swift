@@ -72,6 +72,28 @@ public struct SnapshotBuilder: Sendable {
         // Archived medicines included: a medicine archived since rested on the days before.
         pastWeek = SnapshotBuilder.pastWeek(history, medications: medications)
         restingToday = HistoryState.isResting(medications, on: plan.date)
+        // The person changed zone during the day or the one before (DESIGN §3 "Where the person is").
+        let moves = zone.changes(in: plan.dayStart.addingTimeInterval(-86400)..<plan.dayEnd)
+        zoneMoves = moves.map { ($0, zone.name(at: $0.at.addingTimeInterval(-1))) }
+        travelGaps = moves.flatMap { TravelGap.find(medications: self.medications, zone: zone, change: $0) }
+        var resolved: [SlotKey: Date] = [:]
+        if !travelGaps.isEmpty {
+            for slot in plan.carried + plan.slots { if let e = slot.event { resolved[slot.key] = e.at } }
+        }
+        gapResolvedAt = resolved
+    }
+
+    /// Each travel gap with its message in the catalog's language and when its next dose was
+    /// resolved (nil: not yet, or not in this plan): what the daemon's notice says.
+    public var travelNotices: [(gap: TravelGap, text: String, resolvedAt: Date?)] {
+        travelGaps.map { ($0, catalog.render($0.message(zone: plan.zone)).text, gapResolvedAt[$0.next]) }
+    }
+
+    /// Instants the messages change at besides the hours and the slots' own: a change of zone, a
+    /// day after it (`zone_changed` ends), a travel gap's end.
+    public var messageInstants: [Date] {
+        zoneMoves.flatMap { [$0.change.at, $0.change.at.addingTimeInterval(86400)] }
+            + travelGaps.map { $0.nextAt.addingTimeInterval(Double($0.window)) }
     }
 
     /// The 6 days before today, oldest first, from their summaries (a day without one had no
@@ -111,6 +133,11 @@ public struct SnapshotBuilder: Sendable {
     private let yesterdaysDoses: [(slot: PlannedSlot, dose: Message.Dose)]
     /// ` · Warfarin low (3 days)`: appended to the bar line when no dose is due or late; nil when no stock is low.
     private let lowText: String?
+    /// The changes of zone of the day and the one before, each with the zone before it.
+    private var zoneMoves: [(change: ZoneChange, was: String)] = []
+    /// The medicines whose interval those changes moved (``TravelGap``), and when each next dose was resolved.
+    public private(set) var travelGaps: [TravelGap] = []
+    private var gapResolvedAt: [SlotKey: Date] = [:]
 
     /// Average scheduled units per day of a medicine's schedule in force on `date`; 0 for a schedule
     /// an older dosebar stored out of range (every 0 days, a cycle of 0/0, a per-dose below 1).
@@ -396,6 +423,13 @@ public struct SnapshotBuilder: Sendable {
         if !missed.isEmpty || counted > 0 {
             messages.append(Message(MessageID.missedYesterday, .warning,
                                     ["count": .number(missed.isEmpty ? counted : missed.count), "doses": .doses(missed)]))
+        }
+        for move in zoneMoves where t >= move.change.at && t < move.change.at.addingTimeInterval(86400) {
+            messages.append(Message(MessageID.zoneChanged, .info, ["zone": .text(move.change.name), "was": .text(move.was),
+                                                                   "time": .text(plan.zone.local(move.change.at).clock)]))
+        }
+        for gap in travelGaps where gap.stands(at: t, resolvedAt: gapResolvedAt[gap.next]) {
+            messages.append(gap.message(zone: plan.zone))
         }
         for s in stockLines where s.low {
             messages.append(Message(MessageID.lowStock, .warning, ["name": .text(s.medication), "days": .number(s.daysLeft ?? 0)]))

@@ -20,6 +20,7 @@ public struct TimelineProvider: Sendable {
             for t in slot.transitions { set.insert(t) }
             if let e = slot.event { set.insert(e.at) }
         }
+        for t in builder.messageInstants { set.insert(t) }
         for item in plan.asNeeded {
             for taken in item.taken {
                 set.insert(taken)

@@ -13,7 +13,7 @@ struct AlertAnswer: Hashable, Sendable {
         static func offered(for kind: DoseAlert.Kind) -> [Choice] {
             switch kind {
             case .due, .late: reminder
-            case .missed, .nothing: []
+            case .missed, .nothing, .travel: []
             case .double: [.confirm]
             case .took: [.undo]
             }

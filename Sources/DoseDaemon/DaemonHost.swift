@@ -69,6 +69,9 @@ struct DaemonDay: Sendable {
     var offset: Int
     /// Slots taken on two devices not confirmed yet, as `double` alerts (any day: until confirmed or undone).
     var doubles: [DoseAlert] = []
+    /// The medicines whose next dose a recent change of zone moved, each with its message and when
+    /// that dose was resolved (``TravelGap``).
+    var travelGaps: [(gap: TravelGap, text: String, resolvedAt: Date?)] = []
 
     init(timeline: Timeline, slots: [PlannedSlot], changed: [String]) {
         entryInstants = timeline.entries.map(\.at.date)

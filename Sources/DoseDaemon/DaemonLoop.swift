@@ -224,7 +224,7 @@ final class DaemonLoop {
                 ask(InFlight(alert: alert, replacing: record.id), now: now)
                 continue
             }
-            if alert.kind == .missed || alert.kind == .nothing {
+            if alert.kind.isNotice {
                 // A missed notice has no action to take over: left on screen, forgotten here.
                 host.release(record, close: false)
                 notes.open.removeAll { $0.id == record.id }
@@ -268,6 +268,11 @@ final class DaemonLoop {
             pending.contains(key) || ((try? host.alertKeyWasClaimed(key)) ?? false)
         }
         for a in doubles { ask(InFlight(alert: a), now: now) }
+        // One notice per medicine whose next dose a change of zone moved (DESIGN §3 "Where the person is").
+        let travels = DoseAlert.owedTravels(day.travelGaps, now: now) { key in
+            pending.contains(key) || ((try? host.alertKeyWasClaimed(key)) ?? false)
+        }
+        for a in travels { ask(InFlight(alert: a), now: now) }
     }
 
     private func ask(_ entry: InFlight, now: Date) {

@@ -13,19 +13,24 @@ struct DoseAlert: Hashable, Sendable, Codable {
     /// those events (``events``). `nothing`: a click that recorded nothing, saying what is next
     /// (``note``: the refusal the click got). Neither is about a transition of a slot.
     /// `double`: a slot taken on two devices (DESIGN §10), once per slot; its one action confirms
-    /// both takes (undoing one is `dosebar undo`).
+    /// both takes (undoing one is `dosebar undo`). `travel`: a change of zone moved the medicine's
+    /// next dose (``TravelGap``), once per change and medicine; no action, its text (``note``) names
+    /// both choices.
     enum Kind: String, Sendable, Comparable, Codable {
-        case due, late, missed, double, took, nothing
+        case due, late, missed, double, took, nothing, travel
         private var rank: Int {
             switch self {
             case .due: 0
             case .late: 1
             case .missed: 2
             case .double: 3
-            case .took: 4
-            case .nothing: 5
+            case .travel: 4
+            case .took: 5
+            case .nothing: 6
             }
         }
+        /// Says something, offers nothing to do, and stays on screen until closed.
+        var isNotice: Bool { self == .missed || self == .nothing || self == .travel }
         static func < (a: Kind, b: Kind) -> Bool { a.rank < b.rank }
         /// Feedback on a click, not a reminder: no Taken/Snooze/Skip, never withdrawn because a slot got resolved.
         var isFeedback: Bool { self == .took || self == .nothing }
@@ -112,6 +117,16 @@ struct DoseAlert: Hashable, Sendable, Codable {
             }
         }
         return groups
+    }
+
+    /// The `travel` alert of each gap standing at `now` (``TravelGap/stands(at:resolvedAt:)``) not
+    /// announced yet: one per change and medicine, its text the snapshot's message.
+    static func owedTravels(_ gaps: [(gap: TravelGap, text: String, resolvedAt: Date?)], now: Date,
+                            alreadySent: (String) -> Bool) -> [DoseAlert] {
+        gaps.filter { $0.gap.stands(at: now, resolvedAt: $0.resolvedAt) }.map { g in
+            DoseAlert(kind: .travel, scheduled: g.gap.changeAt,
+                      doses: [Dose(slot: g.gap.next, medication: g.gap.medication, dose: nil)], note: g.text)
+        }.filter { !$0.keys.contains(where: alreadySent) }
     }
 
     /// The `double` alerts owed for the slots taken on two devices not confirmed yet (`doubles`,

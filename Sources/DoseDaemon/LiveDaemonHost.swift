@@ -55,7 +55,9 @@ final class LiveDaemonHost: DaemonHost {
             let leftAlone = written.leftAlone.joined(separator: "; ")
             if leftAlone != lastLeftAlone, !leftAlone.isEmpty { warn(leftAlone) }
             lastLeftAlone = leftAlone
-            return DaemonDay(timeline: written.timeline, slots: written.slots, changed: filesChangedSinceLastLook(context.dirPath))
+            var day = DaemonDay(timeline: written.timeline, slots: written.slots, changed: filesChangedSinceLastLook(context.dirPath))
+            day.travelGaps = written.travelGaps
+            return day
         }.withDoubles(try doubleAlerts(context))
     }
 

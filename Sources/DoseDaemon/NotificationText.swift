@@ -22,6 +22,9 @@ struct NotificationText {
                 "name": .text(d.medication), "time": .text(d.slot.time.description), "takes": .list(alert.takes ?? []),
             ])).text
             body = catalog.text("notify.double_body", ["name": d.medication])
+        } else if alert.kind == .travel {
+            summary = catalog.text("notify.travel", args)
+            body = alert.note ?? ""
         } else {
             summary = catalog.text("notify." + alert.kind.rawValue, args)
             body = catalog.text("notify.\(alert.kind.rawValue)_body", args)

@@ -58,7 +58,8 @@ final class Notifier {
             }
             // A missed notice stays on screen until closed, whatever comes after it; a double dose's
             // until confirmed or undone.
-            if (other.alert.kind == .missed || other.alert.kind == .double) && other.alert.kind != alert.kind { continue }
+            if (other.alert.kind == .missed || other.alert.kind == .double || other.alert.kind == .travel)
+                && other.alert.kind != alert.kind { continue }
             let pending = other.alert.kind == .double ? doubles : unresolved
             let stillOpen = Set(other.alert.slots).intersection(pending ?? Set(other.alert.slots))
             if stillOpen.isSubset(of: slots) { close(pid) }
@@ -69,7 +70,7 @@ final class Notifier {
                          "--icon=\(alert.kind.isFeedback ? "dialog-information" : "appointment-soon")", "--print-id"]
         if let replacing { arguments.append("--replace-id=\(replacing)") }
         switch alert.kind {
-        case .missed, .nothing:
+        case .missed, .nothing, .travel:
             // Nothing to take or snooze: it waits on screen until closed, like the others.
             arguments.append("--wait")
         case .took, .due, .late, .double:
@@ -126,7 +127,7 @@ final class Notifier {
         self.unresolved = unresolved
         self.doubles = doubles
         // A missed notice is about a closed slot: it stays until the person closes it; so does feedback on a click.
-        for (pid, shown) in open where shown.alert.kind != .missed && !shown.alert.kind.isFeedback
+        for (pid, shown) in open where !shown.alert.kind.isNotice && !shown.alert.kind.isFeedback
             && !shown.alert.slots.contains(where: (shown.alert.kind == .double ? doubles : unresolved).contains) {
             close(pid)
         }

@@ -59,6 +59,10 @@ public enum TodayText {
         // The stock of each tracked medicine, as the exact decimal ("Iron: 8.75 left").
         for s in snapshot.stock { out.append(c.text("cli.stock_left", ["name": s.medication, "stock": s.remaining.description])) }
         out.append(snapshot.message.text)
+        // A change of zone and each dose it moved are said whatever comes first (DESIGN §3 "Where the person is").
+        for m in snapshot.messages.dropFirst() where m.id == MessageID.zoneChanged || m.id == MessageID.travelGap {
+            out.append(m.text)
+        }
         return out
     }
 }

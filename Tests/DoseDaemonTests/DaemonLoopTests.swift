@@ -84,7 +84,7 @@ final class SimLedger {
 
 /// The store, shared directory and notification server of a simulated user.
 final class SimHost: DaemonHost {
-    let zone = Zone(TimeZone(identifier: "Asia/Seoul")!)
+    var zone = Zone(TimeZone(identifier: "Asia/Seoul")!)
     var medications: [Medication]
     var events: [DoseEvent] = []
     let ledger: SimLedger
@@ -136,7 +136,9 @@ final class SimHost: DaemonHost {
         let text = timeline.entry(at: now)!.text + " " + timeline.entry(at: now)!.state.rawValue
         let changed = text == lastText ? [] : ["snapshot.txt"]
         lastText = text
-        return DaemonDay(timeline: timeline, slots: plan.slots, changed: changed).withDoubles(doubles)
+        var day = DaemonDay(timeline: timeline, slots: plan.slots, changed: changed).withDoubles(doubles)
+        day.travelGaps = builder.travelNotices
+        return day
     }
 
     func reloadConfig() throws { reloads += 1 }
@@ -344,6 +346,31 @@ struct DaemonLoopTests {
         #expect(restarted.recorded.map(\.0) == [.confirm] && restarted.recorded.first?.1 == [slot])
         #expect(restarted.doubles.isEmpty)
         #expect(restarted.withdrawnDoubles.last.map { !$0.contains(slot) } == true, "confirmed: withdrawn")
+    }
+
+    @Test("a change of zone that moves a dose is one notice per medicine naming the gap and both choices, never again after a restart")
+    func travelNotice() throws {
+        let ledger = SimLedger()
+        let ny = TimeZone(identifier: "America/New_York")!
+        // Left Seoul at 12-07 10:00 KST; New York's clock read 12-06 20:00.
+        let zone = Zone(TimeZone(identifier: "Asia/Seoul")!, changes: [ZoneChange(at: Sim.t("2026-12-07T10:00:00+09:00"), timeZone: ny)])
+        // Both next doses come 14 h later than usual; only Yasmin's window (2 h) is smaller than that.
+        let meds = [Sim.med(1, "Yasmin", ["22:00"]), Sim.med(2, "Vitamin D", ["12:00"], window: 15 * 3600)]
+        let host = SimHost(medications: meds, ledger: ledger)
+        host.zone = zone
+        _ = try Sim.run(host: host, from: "2026-12-06T20:01:00-05:00", script: [SimEvent(at: Sim.t("2026-12-06T21:00:00-05:00"), wake: .stop)])
+        let travel = host.shown.filter { $0.alert.kind == .travel }.map(\.alert)
+        #expect(travel.map { $0.doses.map(\.medication) } == [["Yasmin"]], "\(host.shown)")
+        let yasmin = try #require(travel.first)
+        let text = NotificationText(yasmin, zone: zone, now: Sim.t("2026-12-06T20:01:00-05:00"), catalog: .english)
+        #expect(text.summary == "Yasmin: the change of zone moved the next dose")
+        #expect(text.body.contains("38 h after the last (usually 24 h)") && text.body.contains("at 08:00 here")
+                && text.body.contains("--keep-zone Asia/Seoul"), "\(text.body)")
+        // A restart (the same store): not announced again.
+        let restarted = SimHost(medications: meds, ledger: ledger)
+        restarted.zone = zone
+        _ = try Sim.run(host: restarted, from: "2026-12-06T21:01:00-05:00", script: [SimEvent(at: Sim.t("2026-12-06T22:00:00-05:00"), wake: .stop)])
+        #expect(restarted.shown.allSatisfy { $0.alert.kind != .travel }, "\(restarted.shown)")
     }
 
     @Test("Taken and Skip act on exactly the notified doses; Snooze shows them again 10 minutes later")

@@ -92,6 +92,11 @@ import Testing
         #expect(today["day"] as? String == "2026-12-07", "the day already lived goes on: \(today)")
         let doses = (today["doses"] as? [[String: Any]]) ?? []
         #expect(doses.map { $0["scheduled"] as? String } == ["2026-12-07T22:00:00-05:00"], "\(doses)")
+        // The gap is said on the bar, in the tooltip and by `today`, with both choices.
+        let messages = (today["messages"] as? [[String: Any]])?.compactMap { $0["text"] as? String } ?? []
+        #expect(messages.contains { $0.hasPrefix("Yasmin: next dose 38 h after the last (usually 24 h). Take it at 08:00 here") }, "\(messages)")
+        let text = try h.ok("today", now: "2026-12-06T20:30:00-05:00").out
+        #expect(text.contains("--keep-zone Asia/Seoul") && text.contains("Now on America/New_York time"), "\(text)")
         // 22:00 in New York on the evening of landing (12-06 by its clock) is not a second 12-06 dose.
         let take = try h.run(["take", "Yasmin"], now: "2026-12-06T22:00:00-05:00")
         #expect(take.status == 65, "\(take.out)\(take.err)")
