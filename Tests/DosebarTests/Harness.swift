@@ -21,8 +21,12 @@ struct Harness {
     var db: String { root + "/data/dosebar.sqlite" }
     var dir: String { root + "/shared" }
 
+    /// Every harness's directory, removed when the test process exits (a run left hundreds in /tmp).
+    private static let made = TemporaryRoots()
+
     init(tz: String = "Asia/Seoul", now: String = "2026-11-22T07:00:00+09:00") {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-e2e-" + UUID().uuidString).path
+        Harness.made.add(root)
         // The database's directory exists, as it would for a user who names one with --db/DOSEBAR_DB
         // (only the default location's directories are created: DESIGN §9).
         try? FileManager.default.createDirectory(atPath: root + "/data", withIntermediateDirectories: true,
@@ -168,4 +172,28 @@ enum TestClock {
 
     /// Now, as the processes under test see it.
     static func now() -> Date { Date().addingTimeInterval(Double(offset ?? 0)) }
+}
+
+/// Directories to remove at exit: not when a harness goes out of use (a value's last use may come
+/// before the test is done with the paths it gave).
+final class TemporaryRoots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var roots: [String] = []
+    nonisolated(unsafe) private static var shared: TemporaryRoots?
+
+    init() {
+        TemporaryRoots.shared = self
+        atexit { TemporaryRoots.shared?.removeAll() }
+    }
+
+    func add(_ root: String) {
+        lock.lock(); defer { lock.unlock() }
+        roots.append(root)
+    }
+
+    func removeAll() {
+        lock.lock(); defer { lock.unlock() }
+        for r in roots { try? FileManager.default.removeItem(atPath: r) }
+        roots = []
+    }
 }
