@@ -70,7 +70,7 @@ public struct DayService {
                 }
                 var summarising: [(days: ClosedRange<LocalDate>, summaries: Parallel.Background<[DaySummary]>)] = []
                 for days in years {
-                    let events = try w.reader.events(days: days)
+                    let events = try w.reader.events(days: DayPlan.eventDays(days, medications: medications))
                     guard bulk.concurrent else {
                         try save(days, summarise(days, events))
                         continue
@@ -91,7 +91,7 @@ public struct DayService {
             }
             (medications, events, recent, doubles) = try store.read { r in
                 let medications = try r.medications(includeArchived: true)
-                return (medications, try r.events(days: date.adding(days: -1)...date),
+                return (medications, try r.events(days: DayPlan.eventDays(date.adding(days: -1)...date, medications: medications)),
                         try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)),
                         try DoubleDoseService.read(r, medications: medications))
             }
@@ -105,7 +105,7 @@ public struct DayService {
     /// summary would be.
     private func unkeptSummaries(_ pending: ClosedRange<LocalDate>, after last: DaySummary?, medications: [Medication],
                                  recent: [DaySummary], today: LocalDate) throws -> [DaySummary] {
-        let events = try store.read { r in try r.events(days: pending) }
+        let events = try store.read { r in try r.events(days: DayPlan.eventDays(pending, medications: medications)) }
         var computed = History.summaries(of: pending, medications: medications, events: events, zone: context.zone, after: nil)
         for i in computed.indices { computed[i].chain(after: i == 0 ? last : computed[i - 1]) }
         let window = today.adding(days: -29)
@@ -117,7 +117,7 @@ public struct DayService {
     private func read(_ date: LocalDate) throws -> ([Medication], DaySummary?, [DoseEvent], [DaySummary], [DoubleDose]) {
         try store.read { r in
             let medications = try r.medications(includeArchived: true)
-            return (medications, try r.lastSummary(), try r.events(days: date.adding(days: -1)...date),
+            return (medications, try r.lastSummary(), try r.events(days: DayPlan.eventDays(date.adding(days: -1)...date, medications: medications)),
                     try r.summaries(from: date.adding(days: -29), through: date.adding(days: -1)),
                     try DoubleDoseService.read(r, medications: medications))
         }

@@ -45,13 +45,15 @@ public struct DoseRecorder {
             let all = try w.reader.medications(includeArchived: true)
             let active = all.filter { $0.archivedOn == nil }
             // The day before too: its slots still open after midnight are taken as last night's (DESIGN §2).
-            let plan = DayPlan(date: day, medications: active, events: try w.reader.events(days: day.adding(days: -1)...day), zone: zone)
+            let plan = DayPlan(date: day, medications: active,
+                               events: try w.reader.events(days: DayPlan.eventDays(day.adding(days: -1)...day, medications: active)), zone: zone)
             // The next day's slots matter only to a named medicine with nothing open or to come today.
             var following: DayPlan?
             let nextDay = { () throws -> DayPlan? in
                 if following == nil {
                     let next = day.adding(days: 1)
-                    following = DayPlan(date: next, medications: active, events: try w.reader.events(days: next...next), zone: zone, carry: false)
+                    following = DayPlan(date: next, medications: active,
+                                        events: try w.reader.events(days: DayPlan.eventDays(next...next, medications: active)), zone: zone, carry: false)
                 }
                 return following
             }
@@ -89,7 +91,8 @@ public struct DoseRecorder {
             let logged = try w.reader.actionInstant(now: context.now)
             var recorded: [Recorded] = []
             for day in Set(slots.map(\.date)).sorted() {
-                let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: day...day), zone: zone, carry: false)
+                let plan = DayPlan(date: day, medications: meds, events: try w.reader.events(days: DayPlan.eventDays(day...day, medications: meds)),
+                                   zone: zone, carry: false)
                 for key in slots where key.date == day {
                     guard let slot = (plan.slots + plan.untracked).first(where: { $0.key == key }), slot.event == nil else { continue }
                     recorded.append(try write(kind, .slot(slot), at: context.now, logged: logged, day: day, origin: origin, in: w, journal))

@@ -24,8 +24,9 @@ public struct HistoryService {
             // Only the days not cached need their events: from the first of them on.
             var first = days.lowerBound
             while first < today && first <= days.upperBound && known[first] != nil { first = first.adding(days: 1) }
-            let events = first <= days.upperBound ? try r.events(days: first...days.upperBound) : []
-            return (try r.medications(includeArchived: true), known, events, try r.dataVersion())
+            let medications = try r.medications(includeArchived: true)
+            let events = first <= days.upperBound ? try r.events(days: DayPlan.eventDays(first...days.upperBound, medications: medications)) : []
+            return (medications, known, events, try r.dataVersion())
         }
         let ledger = HistoryLedger(days: days, medications: medications, events: events, zone: zone, now: context.now, known: known)
         if !ledger.fresh.isEmpty {

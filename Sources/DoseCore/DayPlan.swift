@@ -134,9 +134,13 @@ public struct DayPlan: Sendable {
         // Which events count: ``CountingEvents``. Events may come with the undo events that cancel
         // them (the store filters those out already; a raw log does not).
         let cancelled = CountingEvents.cancelled(in: events)
+        // A medicine on a zone of its own has slots of the dates around the day in it (`--keep-zone`).
+        let keeps = medications.contains { $0.keepsZone }
         for e in events where CountingEvents.counts(e, cancelled: cancelled) {
             if let key = e.slot {
-                guard key.date == date || (carry && key.date == date.adding(days: -1)) else { continue }
+                guard key.date == date || (carry && key.date == date.adding(days: -1))
+                    || (keeps && key.date >= date.adding(days: -DayPlan.keptReach - 1) && key.date <= date.adding(days: DayPlan.keptReach))
+                else { continue }
                 if let old = latest[key], !CountingEvents.resolves(e, over: old) { continue }
                 latest[key] = e
             } else if e.kind == .taken, zone.date(of: e.at) == date {
@@ -218,8 +222,68 @@ public struct DayPlan: Sendable {
     /// each with its cut-off and event. `following`: the frames of the two days after it.
     static func slots(of m: Medication, on frame: DayFrame, zone: Zone, events: [SlotKey: DoseEvent], courseEnd: LocalDate?,
                       following: (DayFrame, DayFrame)) -> [PlannedSlot] {
+        let mine = placedSlots(of: m, on: frame, zone: zone, events: events, courseEnd: courseEnd, following: following)
+        guard m.keepsZone else { return mine }
+        return (mine + keptSlots(of: m, on: frame, zone: zone, events: events, courseEnd: courseEnd)).sorted { $0.instant < $1.instant }
+    }
+
+    /// The days whose events plans of `days` need: those days, and with a medicine on a zone of its
+    /// own (`--keep-zone`), the dates around them its slots on those days may be of.
+    public static func eventDays(_ days: ClosedRange<LocalDate>, medications: [Medication]) -> ClosedRange<LocalDate> {
+        guard medications.contains(where: { $0.keepsZone }) else { return days }
+        return days.lowerBound.adding(days: -keptReach - 1)...days.upperBound.adding(days: keptReach)
+    }
+
+    /// How many dates either side of a day a kept zone's slots may come from (offsets differ by at most 26 h,
+    /// and a day after a change may last 50).
+    static let keptReach = 2
+
+    /// The slots of `m`'s versions that keep their own zone (`--keep-zone`) whose instants fall on
+    /// `frame`'s day: (D, h) at h on D in that zone, whatever the person's clock reads then.
+    static func keptSlots(of m: Medication, on frame: DayFrame, zone: Zone, events: [SlotKey: DoseEvent],
+                          courseEnd: LocalDate?) -> [PlannedSlot] {
+        var out: [PlannedSlot] = []
+        for d in (-keptReach...keptReach).map({ frame.date.adding(days: $0) }) {
+            if let courseEnd, d >= courseEnd { continue }
+            guard let s = m.schedule(on: d), let kept = s.keepZone, s.start <= d, s.until.map({ d <= $0 }) ?? true,
+                  !s.recurrence.isAsNeeded, s.occurs(on: d) else { continue }
+            let dated = m.on(d)
+            for t in s.times {
+                let instant = Zone.wallInstant(kept, d, t.minuteOfDay)
+                guard instant >= frame.start, instant < frame.end else { continue }
+                let key = SlotKey(medicationID: m.id, date: d, time: t)
+                let event = events[key]
+                let tracked = event != nil || m.trackedFrom.map { instant >= $0 } ?? true
+                out.append(PlannedSlot(key: key, medication: dated, instant: instant, window: s.window,
+                                       cutoff: PlannedSlot.cutoff(instant: instant, window: s.window,
+                                                                  next: keptNext(of: m, after: instant, from: d, zone: zone, courseEnd: courseEnd)),
+                                       event: event, tracked: tracked))
+            }
+        }
+        return out
+    }
+
+    /// The first slot of `m` after `instant` (a slot of date `from`) on that date and the two after,
+    /// each version placed by its own rule.
+    static func keptNext(of m: Medication, after instant: Date, from: LocalDate, zone: Zone, courseEnd: LocalDate?) -> Date? {
+        var best: Date?
+        for d in (0...2).map({ from.adding(days: $0) }) {
+            if let courseEnd, d >= courseEnd { break }
+            guard let s = m.schedule(on: d) else { break }
+            guard !s.recurrence.isAsNeeded, s.start <= d, s.until.map({ d <= $0 }) ?? true, s.occurs(on: d) else { continue }
+            for t in s.times {
+                let y = s.keepZone.map { Zone.wallInstant($0, d, t.minuteOfDay) } ?? zone.instant(d, t)
+                if y > instant, best.map({ y < $0 }) ?? true { best = y }
+            }
+        }
+        return best
+    }
+
+    /// The slots of `m` on `frame`'s day placed on the person's clock (the zone log).
+    static func placedSlots(of m: Medication, on frame: DayFrame, zone: Zone, events: [SlotKey: DoseEvent], courseEnd: LocalDate?,
+                            following: (DayFrame, DayFrame)) -> [PlannedSlot] {
         let date = frame.date
-        guard let s = m.schedule(on: date), s.start <= date, s.until.map({ date <= $0 }) ?? true,
+        guard let s = m.schedule(on: date), s.keepZone == nil, s.start <= date, s.until.map({ date <= $0 }) ?? true,
               !s.recurrence.isAsNeeded, s.occurs(on: date), !s.times.isEmpty else { return [] }
         let instants = s.times.map { frame.instant($0, zone: zone) }
         // The days after's slots, sorted, read only when a change of zone put the first of them at
@@ -263,7 +327,7 @@ public struct DayPlan: Sendable {
             guard !s.recurrence.isAsNeeded, s.start <= d, s.until.map({ d <= $0 }) ?? true, s.occurs(on: d), !s.times.isEmpty else { continue }
             var first: Date?
             for t in s.times {
-                let instant = frame.instant(t, zone: zone)
+                let instant = s.keepZone.map { Zone.wallInstant($0, d, t.minuteOfDay) } ?? frame.instant(t, zone: zone)
                 if first.map({ instant < $0 }) ?? true { first = instant }
             }
             return first
@@ -280,7 +344,7 @@ public struct DayPlan: Sendable {
             if let courseEnd, d >= courseEnd { break }
             guard let s = m.schedule(on: d) else { break }
             guard !s.recurrence.isAsNeeded, s.start <= d, s.until.map({ d <= $0 }) ?? true, s.occurs(on: d), !s.times.isEmpty else { continue }
-            for t in s.times { out.append(frame.instant(t, zone: zone)) }
+            for t in s.times { out.append(s.keepZone.map { Zone.wallInstant($0, d, t.minuteOfDay) } ?? frame.instant(t, zone: zone)) }
         }
         return out.sorted()
     }

@@ -181,9 +181,13 @@ public struct HistoryLedger: Sendable {
         // Days are independent: many are judged in parts side by side, then joined in order.
         let parts = missing.count < 120 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let archived = archivedOn, grouped = byDay, toJudge = missing
+        // A medicine on a zone of its own (`--keep-zone`) has slots of the dates around a day in it.
+        let around = planned.contains { $0.keepsZone } ? Array(-DayPlan.keptReach - 1...DayPlan.keptReach) : [0]
         let judgedParts = Parallel.map(parts: parts) { k in
             toJudge[toJudge.count * k / parts ..< toJudge.count * (k + 1) / parts].map { day in
-                HistoryLedger.judge(DayPlan(date: day, medications: planned, events: grouped[day] ?? [], zone: zone, byName: true,
+                HistoryLedger.judge(DayPlan(date: day, medications: planned,
+                                            events: around.count == 1 ? grouped[day] ?? [] : around.flatMap { grouped[day.adding(days: $0)] ?? [] },
+                                            zone: zone, byName: true,
                                             courseEnds: archived),
                                     archivedOn: archived, now: now)
             }

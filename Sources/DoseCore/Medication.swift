@@ -45,6 +45,11 @@ public struct Medication: Hashable, Sendable, Identifiable {
         name.lowercased().precomposedStringWithCanonicalMapping
     }
 
+    /// Whether a version of its schedule keeps its times in a zone of its own (`--keep-zone`): its
+    /// slots then belong to the person's day their instant falls in, and their events may be of the
+    /// dates around it.
+    public var keepsZone: Bool { versions.contains { $0.schedule.keepZone != nil } }
+
     /// The newest schedule version (what `list` shows).
     public var currentSchedule: Schedule? { versions.last?.schedule }
 

@@ -44,6 +44,8 @@ public enum MessageID {
     public static let zoneChanged = "zone_changed"
     /// A medicine whose interval between doses the change moved by more than its window: both choices.
     public static let travelGap = "travel_gap"
+    /// A travel gap whose usual interval ends on a day before the next dose's (it cannot be taken then).
+    public static let travelGapLater = "travel_gap_later"
     public static let lowStock = "low_stock"
     public static let allDone = "all_done"
     public static let allDoneMilestone = "all_done_milestone"
@@ -53,6 +55,6 @@ public enum MessageID {
     public static let nothingToday = "nothing_today"
 
     /// Every id a catalog must translate.
-    public static let all = [empty, late4h, late2h, late, doubleDose, dueNow, missedYesterday, zoneChanged, travelGap, lowStock, allDone,
+    public static let all = [empty, late4h, late2h, late, doubleDose, dueNow, missedYesterday, zoneChanged, travelGap, travelGapLater, lowStock, allDone,
                              allDoneMilestone, restDay, nextUp, moveSuggestion, nothingToday]
 }

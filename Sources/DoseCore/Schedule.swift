@@ -1,3 +1,5 @@
+import Foundation
+
 /// How often a medicine recurs. Every kind counts from the schedule's `start` date.
 public enum Recurrence: Hashable, Sendable {
     case daily
@@ -26,16 +28,21 @@ public struct Schedule: Hashable, Sendable {
     public var start: LocalDate
     /// Last day of the course, inclusive.
     public var until: LocalDate?
+    /// The zone whose clock the times are on wherever the person is (`--keep-zone`, DESIGN §3 "Where
+    /// the person is"): a slot (D, h) is at h on D in this zone, and belongs to the person's day its
+    /// instant falls in. Nil: the times follow the person's clock (the zone log).
+    public var keepZone: TimeZone?
 
     public static let defaultWindow = 7200
 
     public init(recurrence: Recurrence, times: [LocalTime], window: Int = Schedule.defaultWindow,
-                start: LocalDate, until: LocalDate? = nil) {
+                start: LocalDate, until: LocalDate? = nil, keepZone: TimeZone? = nil) {
         self.recurrence = recurrence
         self.times = times.count < 2 ? times : Array(Set(times)).sorted()
         self.window = window
         self.start = start
         self.until = until
+        self.keepZone = keepZone
     }
 
     /// Where a day falls in a cycle, if this is a cycle schedule and the course has begun.

@@ -39,7 +39,7 @@ public struct SnapshotBuilder: Sendable {
                           takenAt: nil, timeKnown: slot.event?.timeKnown != false, lateMinutes: nil)
         }
         slotLabels = plan.slots.map { slot in
-            var line = zone.local(slot.instant).clock + "  " + slot.medication.name
+            var line = zone.local(slot.instant).clock + SnapshotBuilder.keptClock(slot, zone: zone) + "  " + slot.medication.name
             if let dose = slot.medication.dose, !dose.isEmpty { line += " " + dose }
             return line
         }
@@ -94,6 +94,14 @@ public struct SnapshotBuilder: Sendable {
     public var messageInstants: [Date] {
         zoneMoves.flatMap { [$0.change.at, $0.change.at.addingTimeInterval(86400)] }
             + travelGaps.map { $0.nextAt.addingTimeInterval(Double($0.window)) }
+    }
+
+    /// ` (22:00 Asia/Seoul)` for a slot on a zone of its own whose clock reads otherwise than the
+    /// person's (`--keep-zone`: "08:00 here = 22:00 Asia/Seoul"), else nothing.
+    static func keptClock(_ slot: PlannedSlot, zone: Zone) -> String {
+        guard let kept = slot.medication.schedule(on: slot.key.date)?.keepZone,
+              kept.identifier != zone.name(at: slot.instant) || slot.key.time != zone.local(slot.instant).time else { return "" }
+        return " (" + slot.key.time.description + " " + kept.identifier + ")"
     }
 
     /// The 6 days before today, oldest first, from their summaries (a day without one had no

@@ -41,7 +41,8 @@ public struct TravelGap: Sendable, Equatable {
             var next: (key: SlotKey, at: Date, window: Int)?
             var keep: Date?
             for d in (-reach...reach).map({ around.adding(days: $0) }) {
-                guard let s = m.schedule(on: d), !s.recurrence.isAsNeeded, s.occurs(on: d) else { continue }
+                // A version on a zone of its own (`--keep-zone`) keeps its interval wherever the person is.
+                guard let s = m.schedule(on: d), s.keepZone == nil, !s.recurrence.isAsNeeded, s.occurs(on: d) else { continue }
                 for t in s.times {
                     let old = before.instant(d, t)
                     if old < c {
@@ -74,12 +75,15 @@ public struct TravelGap: Sendable, Equatable {
     public func message(zone: Zone) -> Message {
         let hours = { (seconds: Int) in Int((Double(seconds) / 3600).rounded()) }
         // A day named when it is not the slot's own (flying east, the usual interval ends the day after).
-        let sameDay = zone.date(of: keep) == next.date
-        let time = (sameDay ? "" : String(zone.date(of: keep).description.dropFirst(5)) + " ") + zone.local(keep).clock
-        let slot = sameDay ? next.time.description : "'\(next.date) \(next.time)'"
-        return Message(MessageID.travelGap, .warning, [
+        let keepDay = zone.date(of: keep)
+        let time = (keepDay == next.date ? "" : String(keepDay.description.dropFirst(5)) + " ") + zone.local(keep).clock
+        let slot = keepDay == next.date ? next.time.description : "'\(next.date) \(next.time)'"
+        // The usual interval ends on a day before the slot's: a dose of a day to come cannot be taken
+        // then (DESIGN §2 `--slot`), so the only choice offered is the old zone's time.
+        let id = keepDay < next.date ? MessageID.travelGapLater : MessageID.travelGap
+        return Message(id, .warning, [
             "name": .text(medication), "gap": .number(hours(gap)), "usual": .number(hours(usual)),
-            "time": .text(time), "slot": .text(slot), "was": .text(was),
+            "time": .text(time), "slot": .text(slot), "was": .text(was), "next": .text(zone.local(nextAt).clock),
         ])
     }
 }

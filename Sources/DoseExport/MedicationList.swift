@@ -101,6 +101,7 @@ public enum MedicationList {
 
         enum CodingKeys: String, CodingKey {
             case kind, times, days, every, cycle, as_needed, max_per_day, min_interval_seconds, window_seconds, from, until, effective
+            case keep_zone
         }
         enum CycleKeys: String, CodingKey { case active, rest }
 
@@ -131,6 +132,7 @@ public enum MedicationList {
             try c.encode(schedule.window, forKey: .window_seconds)
             try c.encode(schedule.start.description, forKey: .from); try c.encode(schedule.until?.description, forKey: .until)
             try c.encode(effective.description, forKey: .effective)
+            try c.encode(schedule.keepZone?.identifier, forKey: .keep_zone)
         }
     }
 
@@ -196,6 +198,7 @@ public enum MedicationList {
         } else {
             parts.append(c.text("list.window", ["window": c.minutes(s.window / 60)]))
         }
+        if let kept = s.keepZone { parts.append(c.text("list.keep_zone", ["zone": kept.identifier])) }
         if m.stock != nil || m.perDose != 1 { parts.append(c.text("list.per_dose", ["amount": m.perDose.description])) }
         if let group = m.group { parts.append(c.text("list.group", ["group": group])) }
         var lines = [parts.joined(separator: " · ")]

@@ -60,7 +60,7 @@ public enum TodayText {
         for s in snapshot.stock { out.append(c.text("cli.stock_left", ["name": s.medication, "stock": s.remaining.description])) }
         out.append(snapshot.message.text)
         // A change of zone and each dose it moved are said whatever comes first (DESIGN §3 "Where the person is").
-        for m in snapshot.messages.dropFirst() where m.id == MessageID.zoneChanged || m.id == MessageID.travelGap {
+        for m in snapshot.messages.dropFirst() where [MessageID.zoneChanged, MessageID.travelGap, MessageID.travelGapLater].contains(m.id) {
             out.append(m.text)
         }
         return out

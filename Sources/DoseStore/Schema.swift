@@ -58,8 +58,18 @@ enum Schema {
         migrator.registerMigration("v16-zone-log") { db in
             try db.execute(sql: v16ZoneLog)
         }
+        migrator.registerMigration("v17-keep-zone") { db in
+            try db.execute(sql: v17KeepZone)
+        }
         return migrator
     }
+
+    /// A schedule version whose times stay in a zone of their own (`--keep-zone`, DESIGN §3 "Where
+    /// the person is"): its name, nil for the person's clock.
+    static let v17KeepZone = """
+        ALTER TABLE schedule_version ADD COLUMN keep_zone TEXT
+            CHECK (keep_zone IS NULL OR length(keep_zone) BETWEEN 1 AND 64);
+        """
 
     // Dates are `LocalDate.dayNumber` (days since 1970-01-01), times of day `LocalTime.minuteOfDay`,
     // instants Unix seconds (REAL).

@@ -17,6 +17,7 @@ struct Add: ContextCommand {
           $ dosebar add Yaz --at 22:00 --cycle 21/7 --from 2026-11-01
           $ dosebar add Ibuprofen --as-needed --max-per-day 3 --min-interval 6h
           $ dosebar add Warfarin --at 18:00 --per-dose 0.5 --stock 9.75
+          $ dosebar add Yasmin --at 22:00 --keep-zone Asia/Seoul   (home time wherever you travel)
 
         Amounts go to hundredths: --per-dose 0.5 is half a tablet.
         """

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DoseCore
+import Foundation
 
 /// Schedule flags shared by `add` and `edit`.
 struct ScheduleOptions: ParsableArguments {
@@ -36,10 +37,15 @@ struct ScheduleOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Last day of the course, inclusive.", valueName: "YYYY-MM-DD|none"))
     var until: String?
 
+    @Option(name: .customLong("keep-zone"), help: ArgumentHelp(
+        "Keep the times on this zone's clock wherever you are (home time for the pill, warfarin); none: follow your clock.",
+        valueName: "ZONE|none"))
+    var keepZone: String?
+
     /// Whether any flag that changes the schedule was given.
     var changesSchedule: Bool {
         at != nil || days != nil || every != nil || cycle != nil || asNeeded || daily || maxPerDay != nil
-            || minInterval != nil || window != nil || from != nil || until != nil
+            || minInterval != nil || window != nil || from != nil || until != nil || keepZone != nil
     }
 
     func validate() throws {
@@ -51,6 +57,15 @@ struct ScheduleOptions: ParsableArguments {
             throw ValidationError(Catalog.english.text("usage.as_needed_limits"))
         }
         if let m = maxPerDay, !(1...100).contains(m) { throw ValidationError(Catalog.english.text("usage.max_per_day")) }
+        if let keepZone, keepZone.lowercased() != "none", !FieldRules.isZoneName(keepZone) {
+            throw ValidationError(Catalog.english.text("usage.keep_zone", ["zone": keepZone]))
+        }
+    }
+
+    /// The zone `--keep-zone` names on top of `base`'s: nil for `none` (or never given, without a base).
+    func keptZone(base: Schedule?) -> TimeZone? {
+        guard let keepZone else { return base?.keepZone }
+        return keepZone.lowercased() == "none" ? nil : TimeZone(identifier: keepZone)
     }
 
     /// The recurrence named by the flags, or nil when none was given.
@@ -85,6 +100,13 @@ struct ScheduleOptions: ParsableArguments {
             end = until.lowercased() == "none" ? nil : try InputParser.date(until, flag: "--until", today: today)
         }
         if let end, end < start { throw DosebarError.usage(Catalog.english.text("usage.until_before", ["until": end.description, "from": start.description])) }
-        return Schedule(recurrence: recurrence, times: times, window: window, start: start, until: end)
+        var kept = keptZone(base: base)
+        if recurrence.isAsNeeded {
+            if keepZone.map({ $0.lowercased() != "none" }) ?? false {
+                throw DosebarError.usage(Catalog.english.text("usage.keep_zone_as_needed"))
+            }
+            kept = nil
+        }
+        return Schedule(recurrence: recurrence, times: times, window: window, start: start, until: end, keepZone: kept)
     }
 }

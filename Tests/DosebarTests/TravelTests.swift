@@ -165,6 +165,55 @@ import Testing
         #expect(again.out.contains("already"), "\(again.out)")
     }
 
+    @Test("--keep-zone: the pill stays on Seoul time in New York (08:00 here = 22:00 Seoul), versioned, listed, synced; a bad zone is 64")
+    func keepZone() throws {
+        let shared = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-travel-" + UUID().uuidString).path
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        var h = Harness(tz: "Asia/Seoul", now: Self.seoulNow)
+        let server = Harness(tz: "Asia/Seoul", now: Self.seoulNow)
+        defer { for p in [shared, h.root, server.root] { try? FileManager.default.removeItem(atPath: p) } }
+        try h.ok("add", "Aspirin", "--at", "09:00", now: Self.seoulNow)
+        let before = h.dump()
+        for bad in [["add", "Yasmin", "--at", "22:00", "--keep-zone", "Mars/Olympus"], ["edit", "Aspirin", "--keep-zone", "../../etc/passwd"],
+                    ["add", "Ibuprofen", "--as-needed", "--keep-zone", "Asia/Seoul"]] {
+            let r = try h.run(bad, now: Self.seoulNow)
+            #expect(r.status == 64 && r.err.split(separator: "\n").count == 1 && r.err.contains("--keep-zone"), "\(bad): \(r.err)")
+        }
+        #expect(h.dump() == before, "nothing written")
+        try h.ok("add", "Yasmin", "--at", "22:00", "--keep-zone", "Asia/Seoul", now: Self.seoulNow)
+        let list = try #require(try h.ok("list", "--json", now: Self.seoulNow).json as? [[String: Any]])
+        let yasmin = try #require(list.first { $0["name"] as? String == "Yasmin" })
+        #expect((yasmin["schedule"] as? [String: Any])?["keep_zone"] as? String == "Asia/Seoul", "\(yasmin)")
+        #expect(try h.ok("list", now: Self.seoulNow).out.contains("times on Asia/Seoul time wherever you are"))
+        try h.ok("sync", "init", shared, now: Self.seoulNow)
+        try server.ok("sync", "init", shared, now: "2026-12-01T08:00:00+09:00")
+        try h.ok("take", "Yasmin", now: "2026-12-06T22:05:00+09:00")
+        // New York: the pill comes at 08:00 (22:00 in Seoul), 24 h after the last; no travel gap for it.
+        h.env["TZ"] = "America/New_York"
+        let landed = try h.today(at: "2026-12-07T07:00:00-05:00")
+        let doses = (landed["doses"] as? [[String: Any]]) ?? []
+        #expect(doses.filter { $0["medication"] as? String == "Yasmin" }.map { $0["scheduled"] as? String } == ["2026-12-07T08:00:00-05:00"], "\(doses)")
+        let texts = ((landed["messages"] as? [[String: Any]]) ?? []).compactMap { $0["text"] as? String }
+        #expect(!texts.contains { $0.hasPrefix("Yasmin:") }, "kept on Seoul time, its interval did not move: \(texts)")
+        #expect(texts.contains { $0.hasPrefix("Aspirin:") }, "Aspirin follows the person: \(texts)")
+        #expect((landed["tooltip"] as? String)?.contains("08:00 (22:00 Asia/Seoul)  Yasmin") == true, "\(landed["tooltip"] ?? "")")
+        try h.ok("take", "Yasmin", now: "2026-12-07T07:55:00-05:00")
+        let csv = try h.ok("report", "--format", "csv", "--from", "2026-12-06", "--to", "2026-12-07", now: "2026-12-08T09:00:00-05:00").out
+        let rows = csv.split(whereSeparator: \.isNewline).filter { $0.contains("Yasmin") }.map(String.init)
+        #expect(rows.count == 2 && rows[1].hasPrefix("2026-12-07,2026-12-07T08:00:00-05:00,Yasmin,,taken,2026-12-07T07:55:00-05:00"), "\(rows)")
+        // Back to the person's clock from 12-09: the days before keep Seoul time.
+        try h.ok("edit", "Yasmin", "--keep-zone", "none", "--effective", "2026-12-09", now: "2026-12-08T09:00:00-05:00")
+        let later = try h.today(at: "2026-12-09T07:00:00-05:00")
+        #expect(((later["doses"] as? [[String: Any]]) ?? []).filter { $0["medication"] as? String == "Yasmin" && $0["day"] as? String == "2026-12-09" }
+            .compactMap { $0["scheduled"] as? String } == ["2026-12-09T22:00:00-05:00"], "\(later["doses"] ?? "")")
+        #expect(try h.ok("report", "--format", "csv", "--from", "2026-12-06", "--to", "2026-12-07", now: "2026-12-09T09:00:00-05:00").out == csv)
+        // The home server learns the medicine, its zone and the change by sync.
+        try h.ok("sync", "now", now: "2026-12-09T09:01:00-05:00")
+        try server.ok("sync", "now", now: "2026-12-09T23:02:00+09:00")
+        #expect(try server.ok("report", "--format", "csv", "--from", "2026-12-06", "--to", "2026-12-07", now: "2026-12-09T23:04:00+09:00").out == csv,
+                "both devices see the same doses at the same instants")
+    }
+
     @Test("two devices in two zones agree: the home server follows the log the laptop appended")
     func devicesAgree() throws {
         let shared = FileManager.default.temporaryDirectory.appendingPathComponent("dosebar-travel-" + UUID().uuidString).path

@@ -14,6 +14,12 @@ public struct SyncSchedule: Encodable, Sendable, Equatable {
     public var window: Int
     public var start: String
     public var until: String?
+    /// The zone the times stay in (`--keep-zone`); absent: the person's clock.
+    public var keepZone: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, a, b, weekdays, times, window, start, until, keepZone = "keep_zone"
+    }
 
     public init(_ s: Schedule) {
         let flat = s.recurrence.flat
@@ -25,6 +31,7 @@ public struct SyncSchedule: Encodable, Sendable, Equatable {
         window = s.window
         start = s.start.description
         until = s.until?.description
+        keepZone = s.keepZone?.identifier
     }
 
     /// The schedule an operation's `schedule` object holds; throws as ``SyncOperation``'s reader does
@@ -40,6 +47,7 @@ public struct SyncSchedule: Encodable, Sendable, Equatable {
         self.window = window
         self.start = start
         until = try o.string("until")
+        keepZone = try o.string("keep_zone")
     }
 
     /// The domain value; nil for a schedule this dosebar cannot read.
@@ -50,6 +58,8 @@ public struct SyncSchedule: Encodable, Sendable, Equatable {
         guard parsed.count == times.count, let startDay = LocalDate(start) else { return nil }
         var untilDay: LocalDate?
         if let until { guard let u = LocalDate(until) else { return nil }; untilDay = u }
-        return Schedule(recurrence: recurrence, times: parsed, window: window, start: startDay, until: untilDay)
+        var kept: TimeZone?
+        if let keepZone { guard FieldRules.isZoneName(keepZone), let tz = TimeZone(identifier: keepZone) else { return nil }; kept = tz }
+        return Schedule(recurrence: recurrence, times: parsed, window: window, start: startDay, until: untilDay, keepZone: kept)
     }
 }

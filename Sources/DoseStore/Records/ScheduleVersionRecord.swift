@@ -1,4 +1,5 @@
 import DoseCore
+import Foundation
 import GRDB
 
 /// One row of `schedule_version`: a schedule in force for a medicine from `effective` on.
@@ -11,7 +12,7 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
     enum CodingKeys: String, CodingKey {
         case medicationID = "medication_id", effective, kind, paramA = "param_a", paramB = "param_b"
         case weekdayMask = "weekday_mask", times, window = "window_seconds", start = "start_day", until = "until_day"
-        case dose, perDose = "per_dose"
+        case dose, perDose = "per_dose", keepZone = "keep_zone"
     }
 
     enum Columns {
@@ -34,6 +35,8 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
     var dose: String?
     /// Hundredths of a unit; nil: the version has no dose of its own (the medicine's applies).
     var perDose: Int?
+    /// The zone the times stay in (migration v17-keep-zone); nil: the person's clock.
+    var keepZone: String?
 
     init(medicationID: Int64, _ v: ScheduleVersion) {
         self.medicationID = medicationID
@@ -50,10 +53,11 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
         until = s.until?.dayNumber
         dose = v.dosing?.text
         perDose = v.dosing?.perDose.hundredths
+        keepZone = s.keepZone?.identifier
     }
 
     /// The columns `init(indexed:)` reads, in its order (the queries of ``StoreReader``).
-    static let indexedColumns = "v.medication_id, v.effective, v.kind, v.param_a, v.param_b, v.weekday_mask, v.times, v.window_seconds, v.start_day, v.until_day, v.dose, v.per_dose"
+    static let indexedColumns = "v.medication_id, v.effective, v.kind, v.param_a, v.param_b, v.weekday_mask, v.times, v.window_seconds, v.start_day, v.until_day, v.dose, v.per_dose, v.keep_zone"
 
     /// A row of `indexedColumns`, read by position (see ``MedicationRecord/init(indexed:)``).
     init(indexed row: Row) throws {
@@ -69,6 +73,7 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
         until = try row.decode(atIndex: 9)
         dose = try row.decode(atIndex: 10)
         perDose = try row.decode(atIndex: 11)
+        keepZone = try row.decode(atIndex: 12)
     }
 
     /// The domain value; throws `badData` for a row this version of dosebar cannot understand.
@@ -93,8 +98,13 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
                 parsed.append(t)
             }
         }
+        var kept: TimeZone?
+        if let keepZone {
+            guard FieldRules.isZoneName(keepZone), let tz = TimeZone(identifier: keepZone) else { throw invalid("zone '\(keepZone)'") }
+            kept = tz
+        }
         let schedule = Schedule(recurrence: recurrence, times: parsed, window: window,
-                                start: LocalDate(dayNumber: start), until: until.map(LocalDate.init(dayNumber:)))
+                                start: LocalDate(dayNumber: start), until: until.map(LocalDate.init(dayNumber:)), keepZone: kept)
         return ScheduleVersion(effective: LocalDate(dayNumber: effective), schedule: schedule,
                                dosing: perDose.map { Dosing(text: dose, perDose: Amount(hundredths: $0)) })
     }
