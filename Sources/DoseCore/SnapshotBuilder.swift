@@ -35,7 +35,8 @@ public struct SnapshotBuilder: Sendable {
         slotEventAt = plan.slots.map { $0.event.map { zone.local($0.at) } }
         slotDoses = zip(plan.slots, slotScheduled).map { slot, scheduled in
             Snapshot.Dose(medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
-                          group: slot.medication.group, day: slot.key.date, scheduled: scheduled, status: .upcoming,
+                          // The person's day it is on: a slot on a zone of its own may be of another date there.
+                          group: slot.medication.group, day: plan.date, scheduled: scheduled, status: .upcoming,
                           takenAt: nil, timeKnown: slot.event?.timeKnown != false, lateMinutes: nil)
         }
         slotLabels = plan.slots.map { slot in
@@ -274,7 +275,7 @@ public struct SnapshotBuilder: Sendable {
             tally.labels.append(carriedLabels[index])
             tally.doses.append(Snapshot.Dose(
                 medication: slot.medication.name, medicationID: slot.key.medicationID, dose: slot.medication.dose,
-                group: slot.medication.group, day: slot.key.date, scheduled: carriedScheduled[index], status: status,
+                group: slot.medication.group, day: plan.date.adding(days: -1), scheduled: carriedScheduled[index], status: status,
                 takenAt: nil, lateMinutes: lateMinutes))
         }
         for index in plan.slots.indices {

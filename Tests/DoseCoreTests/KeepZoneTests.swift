@@ -45,6 +45,12 @@ import Testing
         for plan in plans {
             #expect(plan.slots.allSatisfy { $0.instant >= plan.dayStart && $0.instant < plan.dayEnd }, "\(plan.date)")
         }
+        // A snapshot puts each on the person's day (the bars' "yesterday" is for carried slots only).
+        for plan in plans {
+            let t = plan.dayStart.addingTimeInterval(60)
+            let snapshot = Fx.builder(plan, meds: meds).snapshot(at: t, validUntil: t.addingTimeInterval(60))
+            #expect(snapshot.doses.allSatisfy { $0.day == plan.date }, "\(plan.date): \(snapshot.doses.map(\.day))")
+        }
         // In New York, 22:00 Seoul is 08:00 of the same date.
         let ny = plans.first { $0.date == Fx.date("2026-12-08") }!
         #expect(ny.slots.filter { $0.key.medicationID == 1 }.map { Self.flights.local($0.instant).clock } == ["08:00"])
