@@ -237,11 +237,16 @@ extension StoreReader {
         var args: StatementArguments = []
         if let days { filter += " AND e.day BETWEEN ? AND ?"; _ = args.append(contentsOf: [days.lowerBound.dayNumber, days.upperBound.dayNumber]) }
         if let medicationID { filter += " AND e.medication_id = ?"; _ = args.append(contentsOf: [medicationID]) }
+        // Nothing lost to an earlier dose: nothing to read (every snapshot asks).
+        guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_duplicate)")) == true else { return [] }
+        // CROSS JOIN keeps the order written: from the few duplicates to their slots' takes by the
+        // `event_slot` index. Left to itself SQLite 3.40 scanned every event twice (1.1 s of each
+        // `today` with 50 medicines × 20 years, the benchmark).
         let rows = try Row.fetchAll(db, sql: """
-            SELECT e.id, e.medication_id, e.day, e.slot_time, e.at FROM event e
-            JOIN (SELECT DISTINCT e.medication_id AS m, e.day AS d, e.slot_time AS t FROM sync_duplicate s JOIN event e ON e.id = s.event_id
-                  WHERE \(live)\(filter)) slots
-              ON e.medication_id = slots.m AND e.day = slots.d AND e.slot_time = slots.t
+            SELECT e.id, e.medication_id, e.day, e.slot_time, e.at
+            FROM (SELECT DISTINCT e.medication_id AS m, e.day AS d, e.slot_time AS t
+                  FROM sync_duplicate s CROSS JOIN event e ON e.id = s.event_id WHERE \(live)\(filter)) slots
+            CROSS JOIN event e ON e.medication_id = slots.m AND e.day = slots.d AND e.slot_time = slots.t
             WHERE \(live) ORDER BY e.medication_id, e.day, e.slot_time, e.id
             """, arguments: args)
         let first = try db.cachedStatement(sql: """
