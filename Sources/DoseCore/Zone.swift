@@ -60,8 +60,19 @@ public struct Zone: Sendable {
 
     /// The time zone and name in force at `instant`.
     public func entry(at instant: Date) -> (timeZone: TimeZone, name: String) {
-        guard let i = changes.lastIndex(where: { $0.at <= instant }) else { return (base, baseName) }
+        guard let i = lastChange(atOrBefore: instant) else { return (base, baseName) }
         return (changes[i].timeZone, changes[i].name)
+    }
+
+    /// The index of the last change at or before `instant` (a binary search: a history of many
+    /// flights costs a log lookup, not a walk through the log, DESIGN §8).
+    func lastChange(atOrBefore instant: Date) -> Int? {
+        var low = 0, high = changes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if changes[mid].at <= instant { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? nil : low - 1
     }
 
     /// The name of the zone in force at `instant`.
@@ -77,7 +88,11 @@ public struct Zone: Sendable {
 
     /// Whether no change falls in `start...end`: a day there is lived in one zone.
     func isSettled(_ start: Date, _ end: Date) -> Bool {
-        changes.isEmpty || !changes.contains { $0.at >= start && $0.at <= end }
+        if changes.isEmpty { return true }
+        // The first change at or after `start`, if any, is after `end`.
+        let first = (lastChange(atOrBefore: start).map { $0 + 1 } ?? 0)
+        let i = first > 0 && changes[first - 1].at == start ? first - 1 : first
+        return i == changes.count || changes[i].at > end
     }
 
     /// Seconds east of UTC at `instant`.
@@ -112,8 +127,20 @@ public struct Zone: Sendable {
     /// Like `instant(_:_:)` for a minute of the day that may be 1440 (next midnight). With changes,
     /// the placement rule (the type's notes) moves it from zone to zone.
     public func instant(_ date: LocalDate, minuteOfDay: Int) -> Date {
-        var t = Zone.wallInstant(base, date, minuteOfDay)
-        for c in changes {
+        if changes.isEmpty { return Zone.wallInstant(base, date, minuteOfDay) }
+        // Changes two days or more before the wall time cannot hold it back: the time is past each
+        // of them in every zone (offsets are within ±14 h), so the fold through them ends at the
+        // last one's wall instant. Only the changes after it are folded.
+        let naive = Date(timeIntervalSince1970: Double(date.dayNumber * 86400 + minuteOfDay * 60 - 2 * 86400))
+        var t: Date
+        var rest = changes[...]
+        if let k = lastChange(atOrBefore: naive) {
+            t = Zone.wallInstant(changes[k].timeZone, date, minuteOfDay)
+            rest = changes[(k + 1)...]
+        } else {
+            t = Zone.wallInstant(base, date, minuteOfDay)
+        }
+        for c in rest {
             if t < c.at { break }
             let there = Zone.wallInstant(c.timeZone, date, minuteOfDay)
             t = there >= c.at ? there : c.at

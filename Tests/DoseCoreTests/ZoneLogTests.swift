@@ -153,4 +153,46 @@ import Testing
             }
         }
     }
+
+    /// The placement rule as DESIGN §3 states it: change after change, from the first zone on.
+    static func folded(_ zone: Zone, _ date: LocalDate, _ minute: Int) -> Date {
+        var t = Zone.wallInstant(zone.base, date, minute)
+        for c in zone.changes {
+            if t < c.at { break }
+            let there = Zone.wallInstant(c.timeZone, date, minute)
+            t = there >= c.at ? there : c.at
+        }
+        return t
+    }
+
+    @Test("a log of many flights places every time as the whole fold does, looking up only the changes near it")
+    func manyChangesAgreeWithTheFold() {
+        var g = SplitMix64(seed: 43)
+        let zones = ["Asia/Seoul", "America/New_York", "Asia/Kathmandu", "America/St_Johns", "Pacific/Kiritimati",
+                     "Pacific/Pago_Pago", "Europe/London", "Australia/Lord_Howe", "UTC"].map(Self.tz)
+        for _ in 0..<20 {
+            var at = Fx.instant("2024-01-01T00:00:00Z").timeIntervalSince1970
+            var changes: [ZoneChange] = []
+            for _ in 0..<Int.random(in: 1...60, using: &g) {
+                // From an hour to two months apart: flights on consecutive days, and long stays.
+                at += Double(Int.random(in: 3600...(60 * 86400), using: &g))
+                changes.append(ZoneChange(at: Date(timeIntervalSince1970: at), timeZone: zones.randomElement(using: &g)!))
+            }
+            let zone = Zone(zones.randomElement(using: &g)!, changes: changes)
+            for _ in 0..<300 {
+                let date = Fx.date("2023-12-25").adding(days: Int.random(in: 0...(365 * 4), using: &g))
+                let minute = Int.random(in: 0...1440, using: &g)
+                #expect(zone.instant(date, minuteOfDay: minute) == Self.folded(zone, date, minute), "\(date) \(minute)")
+            }
+            // The zone in force and whether a span holds a change, as a walk through the log says.
+            for _ in 0..<100 {
+                let t = Date(timeIntervalSince1970: Double(Int.random(in: 1_703_000_000...1_830_000_000, using: &g)))
+                let walked = zone.changes.lastIndex { $0.at <= t }.map { zone.changes[$0].name } ?? zone.baseName
+                #expect(zone.name(at: t) == walked)
+                let end = t.addingTimeInterval(Double(Int.random(in: 0...(3 * 86400), using: &g)))
+                #expect(zone.isSettled(t, end) == !zone.changes.contains { $0.at >= t && $0.at <= end })
+            }
+            for c in zone.changes { #expect(!zone.isSettled(c.at, c.at) && zone.name(at: c.at) == c.name) }
+        }
+    }
 }
