@@ -42,14 +42,19 @@ def main():
     p.add_argument("--no-daemon", action="store_true",
                    help="skip the daemon rows (take → file and → watch line, RSS, idle wake-ups)")
     p.add_argument("--quick", action="store_true", help="1 and 50 medicines, 5 runs: a smoke test")
+    p.add_argument("--smoke", action="store_true",
+                   help="CI's row: --quick without the comparisons, instruction counts and daemon, 3 runs; exits 1 "
+                        "when a row is beyond twice its DESIGN §8 budget (a ten-fold regression cannot land)")
     p.add_argument("--sizes", action="store_true",
                    help="only the timeline.json size rows (50 and 1,000 medicines × 1 month against the DESIGN §4 "
                         "budget): no timing, no floors; any build will do (--bin .build/debug/dosebar)")
     p.add_argument("--data", default=os.environ.get("DOSEBAR_BENCH_DATA", "/var/tmp/dosebar-bench"),
                    help="where scenario databases are cached and runs happen (a disk, like a real database)")
     a = p.parse_args()
+    if a.smoke:
+        a.quick = a.no_compare = a.no_instructions = a.no_daemon = True
     if a.quick:
-        a.runs, a.warmup = 5, 1
+        a.runs, a.warmup = (3, 1) if a.smoke else (5, 1)
     a.meds = a.meds or ("1,50" if a.quick else "1,50,1000")
     meds = [int(x) for x in a.meds.split(",")]
     histories = a.histories.split(",")
@@ -72,7 +77,7 @@ def main():
     if a.sizes:
         sizes_only(a, binary, run_dir)
         return
-    sizes = binary_sizes(binary, run_dir)
+    sizes = None if a.smoke else binary_sizes(binary, run_dir)
     linked = "static Swift runtime" if "libswiftCore" not in subprocess.run(
         ["ldd", binary], capture_output=True, text=True).stdout else "dynamic Swift runtime"
     runtime = os.environ.get("XDG_RUNTIME_DIR")
@@ -173,6 +178,45 @@ def main():
     with open(os.path.join(run_dir, "results.txt"), "w") as f:
         f.write(table + "\n")
     log(f"\n(full hyperfine output: {hf.logfile.name}; table: {run_dir}/results.txt)")
+    if a.smoke:
+        failed = smoke_failures(hf.results, meds, histories)
+        for line in failed:
+            print(f"bench --smoke: {line}", file=sys.stderr)
+        if failed:
+            sys.exit(1)
+        print("bench --smoke: every row within twice its DESIGN §8 budget")
+
+
+def smoke_failures(res, meds, histories):
+    """The rows beyond twice their DESIGN §8 budget: wall time on a shared CI machine moves, a
+    ten-fold regression (a query that scans the history) does not hide under twice."""
+    mean = lambda k: res[k]["mean"] if k in res else None
+    ins = mean("insert")
+    out = []
+
+    def check(what, value, bound, unit=lambda v: f"{v * 1000:.1f} ms"):
+        if value is None:
+            out.append(f"{what}: not measured")
+        elif value > bound:
+            out.append(f"{what}: {unit(value)} > {unit(bound)} (twice the budget)")
+
+    for n in [n for n in meds if n <= 50]:
+        for h in histories:
+            check(f"take, {n} meds × {h}", mean(("take", n, h)), 2 * 3 * ins)
+            for kind in ("history", "stats", "report"):
+                check(f"{kind} over a year, {n} meds × {h}", mean((kind, n, h)), 2 * 0.050)
+        if "1m" in histories and "20y" in histories:
+            for kind in ("take", "export"):
+                a, b = mean((kind, n, "1m")), mean((kind, n, "20y"))
+                if a and b:
+                    check(f"{kind}, {n} meds: 20 years / 1 month", b / a, 2 * 1.10, unit=lambda v: f"{v:.2f}×")
+    for h in histories:
+        if 50 in meds:
+            check(f"export, 50 meds × {h}", mean(("export", 50, h)), 2 * 0.050)
+    if 50 in meds and "20y" in histories:
+        check("sync now, another device's 50 meds × 20 years, fresh device", mean(("sync-all", 50, "20y")), 2 * 5.0,
+              unit=lambda v: f"{v:.2f} s")
+    return out
 
 
 if __name__ == "__main__":

@@ -34,7 +34,10 @@ def scenario_key():
 def scenario(data, binary, meds, history, extras):
     """The cached scenario directory, generated on first use."""
     d = os.path.join(data, "scenarios", f"{meds}-{history}-{scenario_key()}")
-    if not os.path.exists(os.path.join(d, "info.json")):
+    # A cache made without the comparisons' files (--no-compare, --smoke) is made again when they are asked.
+    lacks = extras and not (os.path.exists(os.path.join(d, "doses.jsonl"))
+                            and os.path.exists(os.path.join(d, "habitrack", "habits.json")))
+    if lacks or not os.path.exists(os.path.join(d, "info.json")):
         for old in glob.glob(os.path.join(data, "scenarios", f"{meds}-{history}-*")):
             shutil.rmtree(old)      # made by an older generator or schema: up to 770 MB each
         log(f"  generating {meds} medicines × {HISTORY_NAMES[history]} into {d} (once) …")
