@@ -6,7 +6,6 @@ import DoseCore
 struct Add: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        _superCommandName: "dosebar",
         abstract: "Add a medicine or supplement with its schedule.",
         discussion: """
         Examples:
@@ -17,9 +16,10 @@ struct Add: ContextCommand {
           $ dosebar add Yaz --at 22:00 --cycle 21/7 --from 2026-11-01
           $ dosebar add Ibuprofen --as-needed --max-per-day 3 --min-interval 6h
           $ dosebar add Warfarin --at 18:00 --per-dose 0.5 --stock 9.75
-          $ dosebar add Yasmin --at 22:00 --keep-zone Asia/Seoul   (home time wherever you travel)
+          $ dosebar add Yasmin --at 22:00 --keep-zone Asia/Seoul
 
-        Amounts go to hundredths: --per-dose 0.5 is half a tablet.
+        Amounts go to hundredths: --per-dose 0.5 is half a tablet. --keep-zone keeps a \
+        medicine on home time wherever you travel.
         """
     )
 
