@@ -21,23 +21,23 @@ let package = Package(
         .systemLibrary(name: "CLinuxShim"),
         // sqlite3_db_config (variadic) for DoseStore: the same libsqlite3 GRDB links.
         .systemLibrary(name: "CSQLiteShim"),
-        // GRDB's statement authorizer behind a filter that skips the columns read (authorizer.c).
-        .target(name: "CSQLiteAuthorizer", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Threads started off their caller's CPU; .bss made writable before a second thread runs.
         .target(name: "CThreadShim"),
         // Private copies (a backup being written, a restore's staged copy) removed when a signal ends the process.
         .target(name: "CSignalCleanup"),
-        .target(name: "DoseCore", dependencies: ["CThreadShim"]),
+        .target(name: "DoseCore"),
+        // The process's threads (where they start, work split among them), outside the domain.
+        .target(name: "DoseRuntime", dependencies: ["DoseCore", "CThreadShim"]),
         // The one home of POSIX file writing (atomic replace, EINTR, private mkdir, errno words).
         .target(name: "DoseFiles", dependencies: ["DoseCore"]),
         .target(
             name: "DoseStore",
-            dependencies: ["DoseCore", "DoseFiles", "CSQLiteShim", "CSQLiteAuthorizer", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["DoseCore", "DoseFiles", "DoseRuntime", "CSQLiteShim", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "DoseExport", dependencies: ["DoseCore", "DoseFiles", "CJSONC"]),
+        .target(name: "DoseExport", dependencies: ["DoseCore", "DoseFiles", "DoseRuntime", "CJSONC"]),
         .target(
             name: "DoseApp",
-            dependencies: ["DoseCore", "DoseFiles", "DoseStore", "DoseExport", "CSignalCleanup", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["DoseCore", "DoseFiles", "DoseRuntime", "DoseStore", "DoseExport", "CSignalCleanup", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(name: "DoseDaemon", dependencies: ["DoseCore", "DoseFiles", "DoseStore", "DoseExport", "DoseApp", "CLinuxShim"]),
         .executableTarget(
@@ -49,8 +49,9 @@ let package = Package(
         ),
         // What several test targets share: the seedable generator of the property, fault and sync suites.
         .target(name: "DoseTestSupport", path: "Tests/Support"),
-        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport", "CThreadShim"]),
-        .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore", "DoseTestSupport", "CSQLiteAuthorizer"]),
+        .testTarget(name: "DoseCoreTests", dependencies: ["DoseCore", "DoseTestSupport"]),
+        .testTarget(name: "DoseRuntimeTests", dependencies: ["DoseRuntime", "DoseCore", "CThreadShim"]),
+        .testTarget(name: "DoseStoreTests", dependencies: ["DoseStore", "DoseTestSupport"]),
         .testTarget(name: "DoseFilesTests", dependencies: ["DoseFiles", "DoseTestSupport"]),
         .testTarget(name: "DoseAppTests", dependencies: ["DoseApp", "DoseCore", "DoseStore", "DoseExport", "DoseTestSupport"]),
         .testTarget(name: "DoseDaemonTests", dependencies: ["DoseDaemon", "DoseApp", "DoseCore"]),

@@ -232,11 +232,10 @@ public struct AppContext: Sendable {
     }
 
     /// For a command that exits when its work is done: the stores it opens stay open until then
-    /// (``DoseStore/keepConnectionsUntilExit()``: closing them cost a take 1.4 ms), and what its
-    /// refreshes computed is left for the process's end to free (``UntilExit``).
+    /// (``DoseStore/keepConnectionsUntilExit()``): closing a connection disposes of GRDB's dispatch
+    /// queue, which starts threads the process's exit then waits for.
     public static func exitsWhenDone() {
         DoseStore.keepConnectionsUntilExit()
-        UntilExit.begin()
     }
 
     /// The name of the newest database migration this build knows (`dosebar --version`).

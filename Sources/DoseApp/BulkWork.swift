@@ -1,3 +1,6 @@
+import DoseCore
+import DoseRuntime
+
 /// Who does long work (another device's first file, the first summaries of years of history), and
 /// so how: a command exits after it; the daemon lives on under DESIGN §8's 30 MB (measured after
 /// applying another device's 50 medicines × 20 years, `scripts/bench`).
@@ -13,5 +16,7 @@ public enum BulkWork: Sendable {
     case daemon
 
     var concurrent: Bool { self == .command }
+    /// Who computes a timeline's entries: threads for a command, the daemon's own thread for it.
+    var workers: any Workers { self == .command ? Parallel.threads : SameThread() }
     var logMegabytes: Int { self == .command ? 128 : 64 }
 }

@@ -1,4 +1,5 @@
 import DoseCore
+import DoseRuntime
 import DoseStore
 import Foundation
 

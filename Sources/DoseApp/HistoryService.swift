@@ -1,4 +1,5 @@
 import DoseCore
+import DoseRuntime
 import DoseStore
 import Foundation
 
@@ -28,7 +29,8 @@ public struct HistoryService {
             let events = first <= days.upperBound ? try r.events(days: DayPlan.eventDays(first...days.upperBound, medications: medications)) : []
             return (medications, known, events, try r.dataVersion())
         }
-        let ledger = HistoryLedger(days: days, medications: medications, events: events, zone: zone, now: context.now, known: known)
+        let ledger = HistoryLedger(days: days, medications: medications, events: events, zone: zone, now: context.now, known: known,
+                                   workers: Parallel.threads)
         if !ledger.fresh.isEmpty {
             // Only if nobody wrote in between: the outcomes were judged from what was read.
             _ = try? store.write { w in

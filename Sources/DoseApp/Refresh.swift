@@ -34,7 +34,7 @@ public enum Refresh {
             let service = DayService(store: store, context: context, progress: progress, bulk: bulk)
             let day = try service.load()
             let builder = service.builder(day)
-            let timeline = TimelineProvider(builder: builder).timeline(generatedAt: context.now, concurrent: bulk.concurrent)
+            let timeline = TimelineProvider(builder: builder).timeline(generatedAt: context.now, workers: bulk.workers)
             let exporter = Exporter(options: context.config.renderOptions(context.catalog))
             // ExportLock.run has prepared the directory.
             let outcome = try exporter.write(timeline, now: context.now, to: SharedDirectory(path: context.dirPath), prepared: true,
@@ -59,7 +59,6 @@ public enum Refresh {
         do {
             let written = try export(context, store, progress: progress)
             if !written.leftAlone.isEmpty { Output.warning("saved, but " + written.leftAlone.joined(separator: "; ")) }
-            UntilExit.keep(written)
         } catch let e as DosebarError {
             Output.warning("saved, but the shared directory was not updated: \(e.description)")
         } catch {

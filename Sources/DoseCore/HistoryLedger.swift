@@ -153,8 +153,9 @@ public struct HistoryLedger: Sendable {
 
     /// Judges `days` (clamped to end today) at `now`. `events` are the effective events of the days
     /// not in `known`; `known` holds outcomes of finished days judged before (the store's cache).
+    /// Many days to judge are shared out among `workers`.
     public init(days: ClosedRange<LocalDate>, medications: [Medication], events: [DoseEvent], zone: Zone, now: Date,
-                known: [LocalDate: DayOutcome] = [:]) {
+                known: [LocalDate: DayOutcome] = [:], workers: any Workers = SameThread()) {
         let today = zone.date(of: now)
         self.today = today
         self.zone = zone
@@ -179,11 +180,11 @@ public struct HistoryLedger: Sendable {
             d = d.adding(days: 1)
         }
         // Days are independent: many are judged in parts side by side, then joined in order.
-        let parts = missing.count < 120 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let parts = missing.count < 120 ? 1 : min(4, max(1, workers.width))
         let archived = archivedOn, grouped = byDay, toJudge = missing
         // A medicine on a zone of its own (`--keep-zone`) has slots of the dates around a day in it.
         let around = planned.contains { $0.keepsZone } ? Array(-DayPlan.keptReach - 1...DayPlan.keptReach) : [0]
-        let judgedParts = Parallel.map(parts: parts) { k in
+        let judgedParts = workers.map(parts: parts) { k in
             toJudge[toJudge.count * k / parts ..< toJudge.count * (k + 1) / parts].map { day in
                 HistoryLedger.judge(DayPlan(date: day, medications: planned,
                                             events: around.count == 1 ? grouped[day] ?? [] : around.flatMap { grouped[day.adding(days: $0)] ?? [] },
@@ -259,7 +260,7 @@ public struct HistoryLedger: Sendable {
             if archivedOn[slot.key.medicationID] == d && slot.event.map({ $0.at > now }) ?? true { continue }
             let status = slot.status(at: now)
             var late: Int?
-            if status == .takenLate, let e = slot.event { late = Int(saturating: (e.at.timeIntervalSince(slot.instant) / 60).rounded(.down)) }
+            if status == .takenLate, let e = slot.event { late = slot.lateMinutes(at: e.at) }
             if status == .missed { late = slot.lateMinutes(at: slot.cutoff) }
             outcome.slots.append(DayOutcome.Slot(
                 medicationID: slot.key.medicationID, time: slot.key.time, scheduled: plan.local(slot.instant), status: status,

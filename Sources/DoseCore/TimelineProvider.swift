@@ -33,7 +33,7 @@ public struct TimelineProvider: Sendable {
     /// The whole day's timeline. Only the entry in force at `generatedAt` is complete (with its
     /// tooltip and every message, for `snapshot.json` and the bars); the others carry what
     /// `timeline.json` holds of them.
-    public func timeline(generatedAt: Date, concurrent: Bool = false) -> Timeline {
+    public func timeline(generatedAt: Date, workers: any Workers = SameThread()) -> Timeline {
         let plan = builder.plan
         let times = instants()
         let entry: @Sendable (Int) -> Snapshot = { [builder] i in
@@ -42,17 +42,17 @@ public struct TimelineProvider: Sendable {
             let inForce = (t <= generatedAt || i == 0) && generatedAt < until
             return builder.snapshot(at: t, validUntil: until, complete: inForce)
         }
-        // A command's export (a bar click) computes every other entry on the other core: one in
-        // two, as later entries cost more (the later half took 1.7 times the earlier one).
-        let step = concurrent && times.count >= Self.concurrentEntries ? 2 : 1
-        let odd = step == 2 ? Parallel.Background { stride(from: 1, to: times.count, by: 2).map(entry) } : nil
-        let mine = stride(from: 0, to: times.count, by: step).map(entry)
-        var entries = mine
-        if let odd {
-            let others = odd.result()
+        // With workers to spare, the entries are shared out one in turn, as later entries cost more
+        // (a later half would keep one worker waiting for the other).
+        let parts = times.count >= Self.concurrentEntries ? min(2, workers.width) : 1
+        var entries: [Snapshot]
+        if parts > 1 {
+            let shares = workers.map(parts: parts) { k in stride(from: k, to: times.count, by: parts).map(entry) }
             entries = []
             entries.reserveCapacity(times.count)
-            for i in times.indices { entries.append(i % 2 == 0 ? mine[i / 2] : others[i / 2]) }
+            for i in times.indices { entries.append(shares[i % parts][i / parts]) }
+        } else {
+            entries = times.indices.map(entry)
         }
         return Timeline(generatedAt: plan.zone.local(generatedAt), day: plan.date, timezone: plan.zone.identifier,
                         reloadAt: plan.zone.local(plan.dayEnd), entries: entries)

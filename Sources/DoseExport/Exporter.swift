@@ -1,4 +1,5 @@
 import DoseCore
+import DoseRuntime
 import Foundation
 
 /// One file of the shared directory and what it should contain.

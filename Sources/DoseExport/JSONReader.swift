@@ -123,13 +123,11 @@ public struct JSONObjectView {
     /// The values of `table`'s keys in this object, found in one pass over its entries.
     public func fields(_ table: JSONKeyTable) -> JSONFields {
         var fields = JSONFields(count: table.count)
-        var entry = json_object_get_object(raw)?.pointee.head
-        while let e = entry {
-            if let key = e.pointee.k?.assumingMemoryBound(to: CChar.self), let slot = table.slot(of: key) {
-                fields.values[slot] = OpaquePointer(e.pointee.v)
+        JSONObjectView.forEachEntry(of: raw) { key, value in
+            if let slot = table.slot(of: key) {
+                fields.values[slot] = value
                 fields.present |= 1 << UInt64(slot)
             }
-            entry = e.pointee.next
         }
         return fields
     }
@@ -193,17 +191,23 @@ public struct JSONObjectView {
         return out
     }
 
+    /// Each key and value of the object `object`, through json-c's public iterator.
+    fileprivate static func forEachEntry(of object: OpaquePointer, _ body: (UnsafePointer<CChar>, OpaquePointer?) -> Void) {
+        var it = json_object_iter_begin(object)
+        var end = json_object_iter_end(object)
+        while json_object_iter_equal(&it, &end) == 0 {
+            if let key = json_object_iter_peek_name(&it) { body(key, json_object_iter_peek_value(&it)) }
+            json_object_iter_next(&it)
+        }
+    }
+
     /// The keys of every object in the tree under `v` (json-c keeps one entry per key).
     fileprivate static func keyCount(_ v: OpaquePointer?) -> Int {
         guard let v else { return 0 }
         switch json_object_get_type(v) {
         case json_type_object:
             var count = 0
-            var entry = json_object_get_object(v)?.pointee.head
-            while let e = entry {
-                count += 1 + keyCount(OpaquePointer(e.pointee.v))
-                entry = e.pointee.next
-            }
+            forEachEntry(of: v) { _, value in count += 1 + keyCount(value) }
             return count
         case json_type_array:
             var count = 0

@@ -1,5 +1,6 @@
 import CSQLiteShim
 import DoseCore
+import DoseRuntime
 
 /// Copies the log into the main file on a thread of its own, with a connection of its own, while
 /// one long write (another device's first file, a batch per transaction) goes on appending to it.

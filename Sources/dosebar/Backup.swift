@@ -7,7 +7,6 @@ import Foundation
 struct Backup: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
-        _superCommandName: "dosebar",
         abstract: "Write a consistent copy of the database to a file, safe while the daemon runs.",
         usage: "dosebar backup <file> [<global options>]",
         discussion: """

@@ -6,7 +6,6 @@ import DoseCore
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        _superCommandName: "dosebar",
         abstract: "Show the paths and settings in force, and where each came from.",
         usage: "dosebar config [--json] [<global options>]",
         discussion: """

@@ -6,7 +6,6 @@ import DoseDaemon
 struct Daemon: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
-        _superCommandName: "dosebar",
         abstract: "Keep the shared directory current (no polling).",
         usage: "dosebar daemon [--notify] [<global options>]",
         discussion: """

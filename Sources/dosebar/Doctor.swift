@@ -8,7 +8,6 @@ import Foundation
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        _superCommandName: "dosebar",
         abstract: "Check the set-up and say what to fix.",
         usage: "dosebar doctor [<global options>]",
         discussion: """

@@ -43,30 +43,6 @@ struct Dosebar: ParsableCommand {
         defaultSubcommand: Today.self
     )
 
-    /// Parses `arguments` with ArgumentParser. When they start with the names of a command that
-    /// has no subcommands of its own (`take`, `sync now`), that command is parsed as the root of
-    /// its own tree (`parseAsRoot`), without the whole tree's checks (every command's
-    /// configuration, the default command's arguments reflected, `--generate-completion-script`
-    /// looked for: a tenth of a `take`, Benchmarks/README.md, "Measured reasons in the code").
-    /// Such a command is configured with `_superCommandName`, which only that last check and the
-    /// help's usage line read, and no help is printed from here: anything the command alone does
-    /// not parse into itself (help, a typo, `--version`, `--generate-completion-script`) is parsed
-    /// again by the whole tree, so every message, help page and exit code stays the whole tree's.
-    static func parse(_ arguments: [String]) throws -> ParsableCommand {
-        var command: ParsableCommand.Type = self
-        var rest = arguments[...]
-        while let name = rest.first,
-              let sub = command.configuration.subcommands.first(where: { $0.configuration.commandName == name }) {
-            command = sub
-            rest = rest.dropFirst()
-        }
-        if command != self, command.configuration.subcommands.isEmpty,
-           let parsed = try? command.parseAsRoot(Array(rest)), type(of: parsed) == command {
-            return parsed
-        }
-        return try parseAsRoot(arguments)
-    }
-
     /// A command that records doses (a bar click's `take --next`, `take NAME`) opens its context and
     /// database on the other core while its arguments are parsed (``HeadStart``).
     static func beginHeadStart(_ arguments: [String]) {
@@ -132,7 +108,7 @@ struct Dosebar: ParsableCommand {
     /// Parses and runs the command; its exit status.
     static func run(_ arguments: [String]) -> Int32 {
         do {
-            var command = try parse(arguments)
+            var command = try parseAsRoot(arguments)
             try command.run()
             if let failure = Output.outputFailure {
                 // The change is committed: exit 0, so that nothing retries it (DESIGN §9).

@@ -6,7 +6,6 @@ import DoseCore
 struct Edit: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        _superCommandName: "dosebar",
         abstract: "Change a medicine's schedule or details.",
         discussion: """
         A schedule change, a new --dose or --per-dose takes effect from --effective (default \

@@ -6,7 +6,6 @@ import DoseCore
 struct Export: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        _superCommandName: "dosebar",
         abstract: "Write every file of the shared directory once.",
         usage: "dosebar export [--quiet] [<global options>]",
         discussion: """

@@ -7,7 +7,6 @@ import DoseExport
 struct HistoryCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        _superCommandName: "dosebar",
         abstract: "Show a calendar of past days, coloured by how each day went.",
         usage: """
         dosebar history [<name>] [--from <date>] [--to <date>] [--days <N>]

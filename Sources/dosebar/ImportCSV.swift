@@ -6,7 +6,6 @@ import DoseCore
 struct ImportCSV: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "csv",
-        _superCommandName: "dosebar import",
         abstract: "Import takes and skips from a CSV in the columns of 'report --format csv'.",
         usage: "dosebar import csv <file> [--dry-run] [--json] [<global options>]",
         discussion: """

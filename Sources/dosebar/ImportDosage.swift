@@ -7,7 +7,6 @@ import Foundation
 struct ImportDosage: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "dosage",
-        _superCommandName: "dosebar import",
         abstract: "Import the treatments and history of the GTK app Dosage.",
         usage: """
         dosebar import dosage [<dir>] [--zone <zone>] [--dry-run] [--json]

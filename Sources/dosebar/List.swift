@@ -7,7 +7,6 @@ import DoseExport
 struct List: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        _superCommandName: "dosebar",
         abstract: "List medicines and their schedules.",
         usage: "dosebar list [--all] [--json] [<global options>]",
         discussion: """

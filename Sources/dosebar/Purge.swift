@@ -10,7 +10,6 @@ import Glibc
 struct Purge: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
-        _superCommandName: "dosebar",
         abstract: "Delete a medicine and all its history for good.",
         usage: "dosebar purge <name> [--yes] [<global options>]",
         discussion: """

@@ -6,7 +6,6 @@ import DoseCore
 struct Refill: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "refill",
-        _superCommandName: "dosebar",
         abstract: "Add units to a medicine's stock, or set it with --set.",
         usage: "dosebar refill <name> (<units> | --set <N>) [<global options>]",
         discussion: """

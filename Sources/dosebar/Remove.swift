@@ -6,7 +6,6 @@ import DoseCore
 struct Remove: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        _superCommandName: "dosebar",
         abstract: "Archive a medicine: gone from today on, its history kept.",
         usage: "dosebar remove <name> [<global options>]",
         discussion: """

@@ -7,7 +7,6 @@ import DoseExport
 struct ReportCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        _superCommandName: "dosebar",
         abstract: "Write a report of past days for your doctor (HTML, CSV or JSON).",
         usage: """
         dosebar report [<name>] [--from <date>] [--to <date>] [--days <N>]

@@ -6,7 +6,6 @@ import DoseCore
 struct Restore: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        _superCommandName: "dosebar",
         abstract: "Replace the database by a backup; the replaced one is kept beside it.",
         usage: "dosebar restore <file> [<global options>]",
         discussion: """

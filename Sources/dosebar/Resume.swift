@@ -6,7 +6,6 @@ import DoseCore
 struct Resume: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
-        _superCommandName: "dosebar",
         abstract: "Bring a removed medicine back from today, with its history and stock.",
         usage: "dosebar resume <name> [<global options>]",
         discussion: """

@@ -6,7 +6,6 @@ import DoseCore
 struct Skip: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "skip",
-        _superCommandName: "dosebar",
         abstract: "Log doses as skipped on purpose (they do not break the streak).",
         usage: "dosebar skip <names> ... [--at <time>] [--slot <dose>] [<global options>]",
         discussion: """

@@ -7,7 +7,6 @@ import DoseExport
 struct StatsCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        _superCommandName: "dosebar",
         abstract: "Show adherence over the last N days, next to the N days before.",
         usage: """
         dosebar stats [<name>] [--from <date>] [--to <date>] [--days <N>]

@@ -7,7 +7,6 @@ import DoseExport
 struct Status: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        _superCommandName: "dosebar",
         abstract: "Print what a bar would show now, in one output format.",
         usage: "dosebar status [--format <format>] [--json] [<global options>]",
         discussion: """

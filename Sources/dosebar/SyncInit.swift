@@ -6,7 +6,6 @@ import DoseCore
 struct SyncInit: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        _superCommandName: "dosebar sync",
         abstract: "Start syncing through DIR (a folder Syncthing shares), writing this machine's history there.",
         usage: "dosebar sync init <dir> [<global options>]",
         discussion: """

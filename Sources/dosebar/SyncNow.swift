@@ -6,7 +6,6 @@ import DoseCore
 struct SyncNow: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "now",
-        _superCommandName: "dosebar sync",
         abstract: "Apply the other machines' changes now (the daemon does it whenever they arrive).",
         usage: "dosebar sync now [<global options>]",
         discussion: """

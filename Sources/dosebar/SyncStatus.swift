@@ -6,7 +6,6 @@ import DoseCore
 struct SyncStatus: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        _superCommandName: "dosebar sync",
         abstract: "List the devices, how many of their operations were applied, and the lines skipped, held or waiting.",
         usage: "dosebar sync status [--json] [<global options>]",
         discussion: """

@@ -6,7 +6,6 @@ import DoseCore
 struct Take: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "take",
-        _superCommandName: "dosebar",
         abstract: "Log doses as taken (every due dose when no name is given).",
         usage: """
         dosebar take [<names> ...] [--at <time>] [--slot <dose>] [--next]

@@ -7,7 +7,6 @@ import DoseExport
 struct Today: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "today",
-        _superCommandName: "dosebar",
         abstract: "Show today's doses and their status.",
         usage: "dosebar today [--json] [<global options>]",
         discussion: """

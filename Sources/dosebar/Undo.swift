@@ -6,7 +6,6 @@ import DoseCore
 struct Undo: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo",
-        _superCommandName: "dosebar",
         abstract: "Revert the most recent take or skip (of NAME, if given), restoring stock.",
         usage: "dosebar undo [<name>] [<global options>]",
         discussion: """

@@ -6,7 +6,6 @@ import DoseExport
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        _superCommandName: "dosebar",
         abstract: "Print the current line for a bar, then one line per change.",
         usage: "dosebar watch [--format <format>] [--json] [<global options>]",
         discussion: """

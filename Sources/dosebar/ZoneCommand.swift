@@ -8,7 +8,6 @@ import Foundation
 struct ZoneCommand: ContextCommand {
     static let configuration = CommandConfiguration(
         commandName: "zone",
-        _superCommandName: "dosebar",
         abstract: "Show the time zone the person is in and its log, or say the person is now in another.",
         usage: "dosebar zone [here|<zone>] [--json] [<global options>]",
         discussion: """

@@ -104,10 +104,8 @@ struct HelpPagesTests {
         }
     }
 
-    /// `dosebar take …` is parsed with `take` as the root of its own tree (Dosebar.parse); what
-    /// `take` alone cannot parse into itself goes to the whole tree. Each leaf command answers its
-    /// help flag, `--version`, `--generate-completion-script` and an unknown option exactly as the
-    /// whole tree does (`help take` is the whole tree's page: `take` alone leaves out `--version`).
+    /// Each leaf command answers its help flag, `--version`, `--generate-completion-script` and an
+    /// unknown option exactly as the whole tree does (`help take` is the whole tree's page).
     @Test("a command parsed on its own answers help, --version, completion and typos as the whole tree")
     func leafCommandsAnswerAsTheWholeTree() throws {
         let h = Harness()

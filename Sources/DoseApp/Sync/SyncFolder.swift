@@ -1,4 +1,5 @@
 import DoseCore
+import DoseRuntime
 import DoseExport
 import DoseFiles
 import Foundation

@@ -1,5 +1,6 @@
 import CThreadShim
 import Dispatch
+import DoseCore
 import Foundation
 
 /// Work split into parts that run on every core at once (`DispatchQueue.concurrentPerform`), each
@@ -61,16 +62,6 @@ public enum Parallel {
         if !detach({ _ in box.value = nil }) { box.value = nil }
     }
 
-    /// Makes this program's zero-initialised data writable, every page, before a second thread
-    /// runs (`shim_prefault_bss`): a page first read and then written costs a TLB flush on every
-    /// other CPU running this process, an interrupt and a VM exit each way on this VM. Call it
-    /// while this is the only thread, before work that starts others at once (a take's head start).
-    /// False when the kernel cannot (before Linux 5.14): nothing is done then.
-    @discardableResult
-    public static func prefaultStaticData() -> Bool {
-        shim_prefault_bss() == 0
-    }
-
     /// `body`, run on a new thread that starts on another CPU than `avoid` (this thread's) when
     /// there is one (`shim_thread_start`: Linux put most new threads on their parent's CPU, and the
     /// two took turns there while the other core idled), given the CPU it started on. False when
@@ -97,6 +88,28 @@ public enum Parallel {
         // @unchecked: written by the releasing thread only, once the handing thread let go of it.
         var value: T?
         init(_ value: consuming T) { self.value = value }
+    }
+
+    /// The workers a command hands DoseCore: this thread and threads of their own, one per CPU
+    /// this process may use.
+    public static let threads: any Workers = Threads()
+
+    /// Part 0 on the caller's thread, every other part on a thread of its own started off the
+    /// caller's CPU (``detach(avoiding:_:)``).
+    struct Threads: Workers {
+        var width: Int { max(1, Int(shim_allowed_cpu_count())) }
+
+        func map<T>(parts: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+            guard parts > 1 else { return parts == 1 ? [body(0)] : [] }
+            let results = Results<T>(count: parts)
+            let others = (1..<parts).map { k in Parallel.Background.started { results.set(k, body(k)) } }
+            results.set(0, body(0))
+            for (k, other) in zip(1..., others) {
+                // No thread could be started: that part runs here.
+                if let other { other.result() } else { results.set(k, body(k)) }
+            }
+            return results.all
+        }
     }
 
     /// `body(0) … body(parts - 1)`, run concurrently; the results in part order. `body` must only
