@@ -49,10 +49,17 @@ public struct PlannedSlot: Sendable {
     /// Whole minutes late at `t` (only meaningful when late).
     public func lateMinutes(at t: Date) -> Int { Int(saturating: (t.timeIntervalSince(instant) / 60).rounded(.down)) }
 
+    /// Within the span the dose is open in, whatever was recorded: T ≤ t < C.
+    public func spans(_ t: Date) -> Bool { instant <= t && t < cutoff }
+
+    /// Opening within its window after `t`: T − W ≤ t < T (`take` takes such a dose early).
+    public func opensWithinWindow(after t: Date) -> Bool { t < instant && instant.timeIntervalSince(t) <= Double(window) }
+
     /// Instants at which this slot's status (or lateness grade) may change, ignoring events.
     public var transitions: [Date] {
-        [instant, instant.addingTimeInterval(Double(window)), instant.addingTimeInterval(7200),
-         instant.addingTimeInterval(14400), cutoff]
+        [instant, instant.addingTimeInterval(Double(window))]
+            + LateGrade.allCases.compactMap { $0.startMinutes.map { instant.addingTimeInterval(Double($0 * 60)) } }
+            + [cutoff]
     }
 
     /// The cut-off of a slot at `instant` whose medicine's next slot is at `next` (nil: none within reach).
@@ -61,6 +68,28 @@ public struct PlannedSlot: Sendable {
         let closes = next.map { min($0.addingTimeInterval(-Double(window)), day) } ?? day
         return max(instant.addingTimeInterval(Double(window)), closes)
     }
+}
+
+/// How late a dose is, in the grades of DESIGN §3's messages: late, then from 2 hours, then from 4
+/// hours (critical).
+public enum LateGrade: Int, CaseIterable, Comparable, Sendable {
+    case late, twoHours, fourHours
+
+    /// The grade of a dose `minutes` late.
+    public init(minutes: Int) {
+        self = Self.allCases.last { ($0.startMinutes ?? 0) <= minutes } ?? .late
+    }
+
+    /// Minutes after the scheduled time at which this grade begins (plain late: at the window's end).
+    public var startMinutes: Int? {
+        switch self {
+        case .late: nil
+        case .twoHours: 120
+        case .fourHours: 240
+        }
+    }
+
+    public static func < (a: LateGrade, b: LateGrade) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// The slots, as-needed medicines and cycle positions of one local day.

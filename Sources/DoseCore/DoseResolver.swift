@@ -66,9 +66,9 @@ public enum DoseResolver {
             mine = slots(of: m, plan: plan, following: following)
             upcoming = mine.first { $0.event == nil && $0.status(at: now) == .upcoming }
         }
-        if let soon = upcoming, soon.instant.timeIntervalSince(now) <= Double(soon.window) { return .slot(soon) }
+        if let soon = upcoming, soon.opensWithinWindow(after: now) { return .slot(soon) }
         if let taken = mine.first(where: {
-            $0.isResolvedLater(than: now) && now < $0.cutoff && $0.instant.timeIntervalSince(now) <= Double($0.window)
+            $0.isResolvedLater(than: now) && ($0.spans(now) || $0.opensWithinWindow(after: now))
         }) {
             throw resolved(taken, plan: plan, today: plan.zone.date(of: now), catalog: catalog)
         }
@@ -137,8 +137,8 @@ public enum DoseResolver {
     public static func target(for m: Medication, plan: DayPlan, following: () throws -> DayPlan? = { nil }, at x: Date,
                               allowExtra: Bool, force: Bool = false, now: Date? = nil, catalog: Catalog = .english) throws -> Target {
         let mine = slots(of: m, plan: plan, following: try following(), untracked: true)
-        let openAtX = mine.filter { $0.instant <= x && x < $0.cutoff }
-        let opening = mine.filter { $0.instant > x && $0.instant.timeIntervalSince(x) <= Double($0.window) }
+        let openAtX = mine.filter { $0.spans(x) }
+        let opening = mine.filter { $0.opensWithinWindow(after: x) }
         if let free = openAtX.first(where: { $0.event == nil }) ?? opening.first(where: { $0.event == nil }) { return .slot(free) }
         if let resolved = openAtX.first ?? opening.first {
             throw Self.resolved(resolved, plan: plan, today: now.map(plan.zone.date(of:)) ?? plan.date, catalog: catalog)
@@ -232,7 +232,7 @@ public enum DoseResolver {
         let due = open.filter { $0.event == nil }.sorted { order[$0.key]! < order[$1.key]! }
         if !due.isEmpty || !next || !open.isEmpty { return due }
         let upcoming = plan.slots.filter {
-            $0.event == nil && $0.status(at: now) == .upcoming && $0.instant.addingTimeInterval(-Double($0.window)) <= now
+            $0.event == nil && $0.status(at: now) == .upcoming && $0.opensWithinWindow(after: now)
         }
         guard let first = upcoming.first else { return [] }
         var once = Set<Int64>()

@@ -413,8 +413,11 @@ public struct SnapshotBuilder: Sendable {
         if state == .empty { messages.append(Message(MessageID.empty, .info)) }
         let maxLate = tally.lateSlots.map(\.1).max() ?? 0
         if !tally.lateSlots.isEmpty {
-            let id = maxLate >= 240 ? MessageID.late4h : (maxLate >= 120 ? MessageID.late2h : MessageID.late)
-            let sev: Severity = maxLate >= 240 ? .critical : .warning
+            let (id, sev): (String, Severity) = switch LateGrade(minutes: maxLate) {
+            case .late: (MessageID.late, .warning)
+            case .twoHours: (MessageID.late2h, .warning)
+            case .fourHours: (MessageID.late4h, .critical)
+            }
             messages.append(Message(id, sev, ["names": .list(uniqueNames(tally.lateSlots.map(\.0))), "late": .minutes(maxLate)]))
         }
         // A dose taken twice outranks all but a late one (DESIGN §3 Messages): by slot, so every

@@ -32,6 +32,27 @@ import Testing
         #expect(status(now, events: [Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:30:00+09:00", kind: .skipped)]) == .skipped)
     }
 
+    @Test("the late grades begin at 2 h and 4 h, and the slot's transitions are at those instants")
+    func lateGrades() {
+        #expect(LateGrade(minutes: 0) == .late && LateGrade(minutes: 119) == .late)
+        #expect(LateGrade(minutes: 120) == .twoHours && LateGrade(minutes: 239) == .twoHours)
+        #expect(LateGrade(minutes: 240) == .fourHours && LateGrade(minutes: 100_000) == .fourHours)
+        let slot = Fx.plan("2026-11-22", [aspirin], []).slots[0]
+        #expect(slot.transitions.contains(Fx.instant("2026-11-22T10:00:00+09:00")), "2 h")
+        #expect(slot.transitions.contains(Fx.instant("2026-11-22T12:00:00+09:00")), "4 h")
+    }
+
+    @Test("spans T ≤ t < C; opens within its window T − W ≤ t < T")
+    func openAndOpening() {
+        let slot = Fx.plan("2026-11-22", [aspirin], []).slots[0]
+        #expect(!slot.spans(Fx.instant("2026-11-22T07:59:59+09:00")) && slot.spans(Fx.instant("2026-11-22T08:00:00+09:00")))
+        #expect(slot.spans(Fx.instant("2026-11-23T05:59:59+09:00")) && !slot.spans(Fx.instant("2026-11-23T06:00:00+09:00")))
+        #expect(!slot.opensWithinWindow(after: Fx.instant("2026-11-22T05:59:59+09:00")))
+        #expect(slot.opensWithinWindow(after: Fx.instant("2026-11-22T06:00:00+09:00")))
+        #expect(slot.opensWithinWindow(after: Fx.instant("2026-11-22T07:59:59+09:00")))
+        #expect(!slot.opensWithinWindow(after: Fx.instant("2026-11-22T08:00:00+09:00")))
+    }
+
     @Test func anEventCountsOnlyFromItsInstant() {
         let e = Fx.taken(1, "2026-11-22", "08:00", at: "2026-11-22T08:30:00+09:00")
         #expect(status("2026-11-22T08:29:00+09:00", events: [e]) == .due)
