@@ -1,12 +1,15 @@
-/* Threads started off their caller's CPU (Parallel in DoseRuntime). A C file of its own, not a system-library
+/* Threads started off their caller's CPU, and the program's zero-initialised data made writable
+   before a second thread runs (Parallel in DoseRuntime). A C file of its own, not a system-library
    header: sched_getcpu and pthread_attr_setaffinity_np need _GNU_SOURCE, which must not reach the
    modules Swift builds from glibc's headers (it changes fd_set's fields, and clang refuses the two
    definitions). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <link.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "CThreadShim.h"
 
@@ -77,4 +80,42 @@ int shim_allowed_cpu_count(void) {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
     return CPU_COUNT(&set);
+}
+
+/* The executable's zero-initialised data (.bss: the tail of its writable segment that the file
+   does not hold), as [0] start and [1] end; the segment with the longest such tail. */
+static int shim_bss_of_executable(struct dl_phdr_info *info, size_t size, void *out) {
+    (void)size;
+    uintptr_t *range = out;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        if (p->p_type != PT_LOAD || !(p->p_flags & PF_W) || p->p_memsz <= p->p_filesz) continue;
+        uintptr_t start = info->dlpi_addr + p->p_vaddr + p->p_filesz;
+        uintptr_t end = info->dlpi_addr + p->p_vaddr + p->p_memsz;
+        if (end - start > range[1] - range[0]) { range[0] = start; range[1] = end; }
+    }
+    return 1; /* the first object is the executable */
+}
+
+/* Where the executable's .bss begins (0: none found). */
+uintptr_t shim_bss_start(void) {
+    uintptr_t range[2] = {0, 0};
+    dl_iterate_phdr(shim_bss_of_executable, range);
+    return range[0];
+}
+
+/* Gives every page of the executable's .bss its own zeroed page now, in one call
+   (MADV_POPULATE_WRITE, Linux 5.14), instead of at its first write. A page read before it is
+   written is first mapped to the shared zero page; the write then replaces that mapping, and once
+   a second thread runs on another CPU, replacing a mapping makes the kernel interrupt that CPU to
+   flush it (an IPI, a VM exit each way here). 0, or -1: no .bss found, or a kernel before 5.14
+   (nothing done). */
+int shim_prefault_bss(void) {
+    uintptr_t range[2] = {0, 0};
+    dl_iterate_phdr(shim_bss_of_executable, range);
+    long page = sysconf(_SC_PAGESIZE);
+    if (range[1] == 0 || page <= 0) return -1;
+    uintptr_t start = range[0] & ~(uintptr_t)(page - 1);
+    uintptr_t end = (range[1] + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+    return madvise((void *)start, end - start, 23 /* MADV_POPULATE_WRITE */);
 }

@@ -33,6 +33,7 @@ public enum HeadStart {
     /// and writing existing data (``AppContext/openStore(_:)``'s `.read`) on a thread of its own.
     public static func begin(configErrors: AppContext.ConfigErrors) {
         AppContext.exitsWhenDone()
+        Parallel.prefaultStaticData()
         let work = Parallel.Background {
             Built(result: Result {
                 let context = try AppContext(AppOptions(), configErrors: configErrors)

@@ -62,6 +62,16 @@ public enum Parallel {
         if !detach({ _ in box.value = nil }) { box.value = nil }
     }
 
+    /// Makes this program's zero-initialised data writable, every page, before a second thread
+    /// runs (`shim_prefault_bss`): a page first read and then written costs a TLB flush on every
+    /// other CPU running this process, an interrupt and a VM exit each way on a VM. Call it while
+    /// this is the only thread, before work that starts others at once (a take's head start).
+    /// False when the kernel cannot (before Linux 5.14): nothing is done then.
+    @discardableResult
+    public static func prefaultStaticData() -> Bool {
+        shim_prefault_bss() == 0
+    }
+
     /// `body`, run on a new thread that starts on another CPU than `avoid` (this thread's) when
     /// there is one (`shim_thread_start`: Linux put most new threads on their parent's CPU, and the
     /// two took turns there while the other core idled), given the CPU it started on. False when

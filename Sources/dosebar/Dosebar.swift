@@ -43,6 +43,28 @@ struct Dosebar: ParsableCommand {
         defaultSubcommand: Today.self
     )
 
+    /// Parses `arguments` with ArgumentParser. When they start with the names of a command that
+    /// has no subcommands of its own (`take`, `sync now`), that command is parsed first as the root
+    /// of its own tree (`parseAsRoot`, public API), without reading every other command's
+    /// configuration and the default command's arguments: the part of a bar click that waits on
+    /// the main thread. Anything that command alone does not parse into itself (help, `--version`,
+    /// `--generate-completion-script`, a typo) is parsed again by the whole tree, so every message,
+    /// help page and exit code stays the whole tree's (`HelpPagesTests` holds each leaf to it).
+    static func parse(_ arguments: [String]) throws -> ParsableCommand {
+        var command: ParsableCommand.Type = self
+        var rest = arguments[...]
+        while let name = rest.first,
+              let sub = command.configuration.subcommands.first(where: { $0.configuration.commandName == name }) {
+            command = sub
+            rest = rest.dropFirst()
+        }
+        if command != self, command.configuration.subcommands.isEmpty,
+           let parsed = try? command.parseAsRoot(Array(rest)), type(of: parsed) == command {
+            return parsed
+        }
+        return try parseAsRoot(arguments)
+    }
+
     /// A command that records doses (a bar click's `take --next`, `take NAME`) opens its context and
     /// database on the other core while its arguments are parsed (``HeadStart``).
     static func beginHeadStart(_ arguments: [String]) {
@@ -108,7 +130,7 @@ struct Dosebar: ParsableCommand {
     /// Parses and runs the command; its exit status.
     static func run(_ arguments: [String]) -> Int32 {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parse(arguments)
             try command.run()
             if let failure = Output.outputFailure {
                 // The change is committed: exit 0, so that nothing retries it (DESIGN §9).

@@ -79,4 +79,31 @@ import Testing
             #expect(widened == allowed, "kept from \(allowed - widened) of its caller's CPUs")
         }
     }
+
+    @Test("prefaultStaticData leaves every page of the program's .bss resident")
+    func staticDataResident() throws {
+        #expect(Parallel.prefaultStaticData())
+        let first = shim_bss_start()
+        try #require(first != 0)
+        // /proc/self/smaps: the mapping that holds .bss's first whole page (the page before may be
+        // the end of the file's data).
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (first + page - 1) & ~(page - 1)
+        let smaps = try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)
+        var inside = false
+        var size: Int?, rss: Int?
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                let bounds = range.split(separator: "-").compactMap { UInt(String($0), radix: 16) }
+                inside = bounds.count == 2 && bounds[0] <= UInt(start) && UInt(start) < bounds[1]
+                continue
+            }
+            guard inside, fields.count >= 2 else { continue }
+            if fields[0] == "Size:" { size = Int(fields[1]) }
+            if fields[0] == "Rss:" { rss = Int(fields[1]) }
+        }
+        let (total, resident) = (try #require(size), try #require(rss))
+        #expect(resident == total, "\(total - resident) kB of \(total) kB not resident")
+    }
 }

@@ -104,8 +104,10 @@ struct HelpPagesTests {
         }
     }
 
-    /// Each leaf command answers its help flag, `--version`, `--generate-completion-script` and an
-    /// unknown option exactly as the whole tree does (`help take` is the whole tree's page).
+    /// `dosebar take …` is parsed first with `take` as the root of its own tree (Dosebar.parse); what
+    /// `take` alone cannot parse into itself goes to the whole tree. Each leaf command answers its
+    /// help flag, `--version`, `--generate-completion-script` and an unknown option exactly as the
+    /// whole tree does (`help take` is the whole tree's page: `take` alone leaves out `--version`).
     @Test("a command parsed on its own answers help, --version, completion and typos as the whole tree")
     func leafCommandsAnswerAsTheWholeTree() throws {
         let h = Harness()

@@ -12,4 +12,11 @@ int shim_thread_start(void (*body)(void *, int), void *context, int avoid);
 int shim_current_cpu(void);
 int shim_allowed_cpu_count(void);
 
+/* Where the executable's .bss begins (0: none found). */
+uintptr_t shim_bss_start(void);
+
+/* Every page of the executable's .bss made writable now (MADV_POPULATE_WRITE): 0, or -1 (no .bss
+   found, or a kernel before 5.14: nothing done). threads.c says why. */
+int shim_prefault_bss(void);
+
 #endif
