@@ -335,7 +335,7 @@ public struct DosageReader {
             recurrence = .everyMonths(1)
         case "cycle":
             let parts = try t["cycle"].array()
-            guard parts.count == 3, let active = try? parts[0].int(1...366), let rest = try? parts[1].int(0...366),
+            guard parts.count == 3, let active = try? parts[0].int(FieldRules.cycleActiveRange), let rest = try? parts[1].int(FieldRules.cycleRestRange),
                   let current = try? parts[2].int(1...(active + rest)) else {
                 throw t["cycle"].fail("[active days, rest days, current day] with 1–366 active days, 0–366 rest days and the current day within the cycle")
             }

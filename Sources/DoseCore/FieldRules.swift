@@ -56,7 +56,8 @@ public enum FieldRules {
     public static let nameMax = 200
     public static let noteMax = 2_000
     public static let shortTextMax = 100
-    public static let everyRange = 1...999
+    /// `--every N` (days, weeks or months), on the command line, in imports and in sync alike.
+    public static let everyRange = 1...366
     public static let cycleActiveRange = 1...366
     public static let cycleRestRange = 0...366
     public static let timesRange = 1...48

@@ -98,7 +98,7 @@ public enum InputParser {
         guard let unit = t.last, let n = Int(t.dropLast()) else {
             throw refusal("usage.every", ["value": text])
         }
-        guard n >= 1, n <= 366 else { throw refusal("usage.every_range", ["value": text]) }
+        guard FieldRules.everyRange.contains(n) else { throw refusal("usage.every_range", ["value": text]) }
         switch unit {
         case "d": return .everyDays(n)
         case "w": return .everyWeeks(n)
@@ -113,7 +113,7 @@ public enum InputParser {
         guard parts.count == 2, let a = Int(parts[0]), let r = Int(parts[1]) else {
             throw refusal("usage.cycle", ["value": text])
         }
-        guard a >= 1, a <= 366, r >= 0, r <= 366 else {
+        guard FieldRules.cycleActiveRange.contains(a), FieldRules.cycleRestRange.contains(r) else {
             throw refusal("usage.cycle_range", ["value": text])
         }
         return .cycle(active: a, rest: r)

@@ -136,12 +136,15 @@ import Testing
     // MARK: - Schedules
 
     @Test func recurrenceParametersAreBounded() throws {
-        for n in [Int.min, -1, 0, 1_000, Int.max] {
+        for n in [Int.min, -1, 0, 367, 1_000, Int.max] {
             Self.refuses("every") { try FieldRules.schedule(Self.schedule(.everyDays(n))) }
             Self.refuses("every") { try FieldRules.schedule(Self.schedule(.everyWeeks(n))) }
             Self.refuses("every") { try FieldRules.schedule(Self.schedule(.everyMonths(n))) }
         }
-        for n in [1, 999] { try FieldRules.schedule(Self.schedule(.everyDays(n))) }
+        for n in [1, 366] { try FieldRules.schedule(Self.schedule(.everyDays(n))) }
+        // The command line's bound is the gate's (one bound per option).
+        #expect(throws: DosebarError.self) { try InputParser.every("367d") }
+        #expect(try InputParser.every("366w") == .everyWeeks(366))
         for (a, r) in [(0, 0), (0, 7), (-1, 1), (367, 0), (Int.max, Int.max), (Int.min, 0)] {
             Self.refuses("cycle active days") { try FieldRules.schedule(Self.schedule(.cycle(active: a, rest: r))) }
         }
