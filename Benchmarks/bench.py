@@ -17,7 +17,7 @@ import tempfile
 
 from benchlib import floors
 from benchlib.binary import binary_sizes, build
-from benchlib.common import HISTORY_NAMES, NOW, SHARED_FILES, Hyperfine, dosebar_env, loadavg, log, ms, run_ok
+from benchlib.common import HISTORY_NAMES, NOW, Hyperfine, shared_files, dosebar_env, loadavg, log, ms, run_ok
 from benchlib.comparisons import compare
 from benchlib.daemon import daemon_bench, log_daemon
 from benchlib.dosage import import_bench
@@ -104,6 +104,7 @@ def main():
         log("\n== import dosage: 3 years ==")
         import_bench(hf, binary, run_dir, shm, a)
 
+        files = shared_files(binary)
         for n in meds:                   # 1 month and 20 years back to back: same load on the machine
             for history in histories:
                 extras = history == "20y" and n <= 50 and not a.no_compare
@@ -117,7 +118,7 @@ def main():
                 env = dosebar_env(db, shared)
                 run_ok([binary, "export", "--quiet"], env)
                 timeline_size(hf, shared, n, history)
-                rm = "rm -f " + " ".join(os.path.join(shared, f) for f in SHARED_FILES)
+                rm = "rm -f " + " ".join(os.path.join(shared, f) for f in files)
                 hf.measure(("export", n, history), f"export, {name}", f"{binary} export --quiet",
                            env=env, prepare=rm)
                 hf.measure(("export-same", n, history), f"export unchanged, {name}",
@@ -142,7 +143,7 @@ def main():
                     main = {}
                     ir[("export", n, history)] = instructions(
                         [nodebug, "export", "--quiet"], env,
-                        prepare=lambda: [os.remove(os.path.join(shared, f)) for f in SHARED_FILES], threads=main)
+                        prepare=lambda: [os.remove(os.path.join(shared, f)) for f in files], threads=main)
                     ir_main[("export", n, history)] = main.pop("main", None)
                     ir[("take", n, history)] = instructions([nodebug, "take", "Aspirin"], env, threads=main)
                     ir_main[("take", n, history)] = main.pop("main", None)

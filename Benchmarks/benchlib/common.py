@@ -14,8 +14,6 @@ BENCH = os.path.join(ROOT, "Benchmarks")
 NOW = "2026-11-20T12:10:00+09:00"       # generate.py's "now": Aspirin's 12:00 dose is due
 TODAY = "2026-11-20"
 TZ = "Asia/Seoul"
-SHARED_FILES = ["timeline.json", "snapshot.json", "snapshot.txt", "waybar.json", "polybar.txt",
-                "tmux.txt", "conky.txt", "i3blocks.txt"]
 HISTORY_NAMES = {"1m": "1 month", "20y": "20 years"}
 
 
@@ -90,3 +88,9 @@ def source_state():
     head = git("rev-parse", "--short", "HEAD") or "unknown commit"
     dirty = git("status", "--porcelain", "--", "Sources", "Package.swift")
     return head + (" + uncommitted changes in Sources/" if dirty else "")
+
+
+def shared_files(binary):
+    """The files of the shared directory, from the format registry (`status --list-formats`)."""
+    r = subprocess.run([binary, "status", "--list-formats"], capture_output=True, text=True, check=True)
+    return ["timeline.json"] + [line.split("\t")[1] for line in r.stdout.splitlines() if "\t" in line]

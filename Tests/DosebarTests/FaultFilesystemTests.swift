@@ -1,3 +1,4 @@
+import DoseExport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -59,7 +60,7 @@ enum Mounts {
         try h.ok("add", "Aspirin", "--at", "08:00,21:00", "--stock", "30")
         #expect(try Fault.dosebar(h, ["export", "--dir", dir]).status == 0)
         let before = FaultFilesystemTests.snapshotOf(dir)
-        let files = ["timeline.json", "snapshot.json", "snapshot.txt", "waybar.json", "polybar.txt", "tmux.txt", "conky.txt", "i3blocks.txt"]
+        let files = Exporter.fileNames
         #expect(files.allSatisfy { before[$0] != nil }, "\(before.keys.sorted())")
 
         FaultFilesystemTests.fill(mount)

@@ -1,3 +1,4 @@
+import DoseExport
 import DoseTestSupport
 import Foundation
 import Testing
@@ -135,8 +136,7 @@ enum Fault {
 
     /// Names in the shared directory that are not one of its files: temporary files of writers.
     static func strayFiles(_ dir: String) -> [String] {
-        let known: Set<String> = ["timeline.json", "snapshot.json", "snapshot.txt", "waybar.json", "polybar.txt",
-                                  "tmux.txt", "conky.txt", "i3blocks.txt", "daemon.lock", ".lock", ".dosebar-shared"]
+        let known = Set(Exporter.fileNames + ["daemon.lock", ".lock", ".dosebar-shared"])
         return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !known.contains($0) }.sorted()
     }
 

@@ -326,7 +326,7 @@ scenario_from_binary() {
     } >"$err" 2>&1 || {
         echo "scenario set-up with $DOSEBAR_BIN failed:" >&2; cat "$err" >&2; return 1
     }
-    for f in timeline.json snapshot.json waybar.json polybar.txt tmux.txt conky.txt i3blocks.txt; do
+    for f in timeline.json $("$DOSEBAR_BIN" status --list-formats | cut -f2); do
         [ -s "$SHARED/$f" ] || { echo "$DOSEBAR_BIN export wrote no $SHARED/$f" >&2; return 1; }
     done
 }
