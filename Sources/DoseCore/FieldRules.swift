@@ -56,6 +56,10 @@ public enum FieldRules {
     public static let nameMax = 200
     public static let noteMax = 2_000
     public static let shortTextMax = 100
+    /// What a person types on the command line is held to shorter texts than what a file may hold
+    /// (in Characters, as the person sees them), and to one line: a name, a note.
+    public static let typedNameMax = 100
+    public static let typedNoteMax = 1_000
     /// `--every N` (days, weeks or months), on the command line, in imports and in sync alike.
     public static let everyRange = 1...366
     public static let cycleActiveRange = 1...366
@@ -116,6 +120,11 @@ public enum FieldRules {
         }
     }
 
+    /// The first control character of `s` (see ``isControl(_:)``), if any.
+    public static func firstControl(in s: String) -> Unicode.Scalar? {
+        s.unicodeScalars.first(where: isControl)
+    }
+
     /// `s` with every control character (see ``isControl(_:)``) shown as U+FFFD, cut to ``nameMax``
     /// characters: for naming a stored value that broke a rule without printing it raw to a terminal.
     public static func printable(_ s: String) -> String {
@@ -157,7 +166,8 @@ public enum FieldRules {
         }
     }
 
-    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+    /// `U+001B`: how a refused character is named.
+    public static func codePoint(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
     }

@@ -25,9 +25,11 @@ struct MedicationOptions: ParsableArguments {
     var note: String?
 
     func validate() throws {
-        if let lowDays, !(0...365).contains(lowDays) { throw ValidationError("--low-days: give a number from 0 to 365") }
+        if let lowDays, !FieldRules.lowDaysRange.contains(lowDays) {
+            throw ValidationError("--low-days: give a number from \(FieldRules.lowDaysRange.lowerBound) to \(FieldRules.lowDaysRange.upperBound)")
+        }
         for (flag, value) in [("--dose", dose), ("--group", group), ("--note", note)] {
-            if let value { try TextRules.text(value, flag: flag, max: flag == "--note" ? 1000 : 100) }
+            if let value { try TextRules.text(value, flag: flag, max: flag == "--note" ? FieldRules.typedNoteMax : FieldRules.shortTextMax) }
         }
     }
 
