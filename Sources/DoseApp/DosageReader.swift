@@ -491,7 +491,7 @@ public struct DosageReader {
     /// `treatment "Aspirin"` for an error line; a name that would not print plainly (format characters
     /// such as bidi marks) is named by its place in the file instead, a long one shortened.
     static func label(_ what: String, _ name: String, _ path: String) -> String {
-        if name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) {
+        if name.unicodeScalars.contains(where: FieldRules.isUnprintable) {
             return what + " " + path
         }
         return what + " \"" + (name.count > 60 ? String(name.prefix(60)) + "…" : name) + "\""
@@ -535,9 +535,8 @@ public struct DosageReader {
 
         mutating func name(_ field: JSONField) throws -> String {
             let raw = try field.string().trimmingCharacters(in: .whitespaces)
-            guard !raw.isEmpty, !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw field.fail("a name without line breaks")
-            }
+            // Control characters are the validation gate's to refuse (FieldRules), naming the code point.
+            guard !raw.isEmpty else { throw field.fail("a name") }
             guard raw.unicodeScalars.count > FieldRules.nameMax else { return raw }
             let short = String(String.UnicodeScalarView(raw.unicodeScalars.prefix(FieldRules.nameMax)))
                 .trimmingCharacters(in: .whitespaces)

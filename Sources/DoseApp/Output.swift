@@ -1,3 +1,4 @@
+import DoseCore
 import DoseFiles
 import Foundation
 import Synchronization
@@ -60,7 +61,7 @@ public enum Output {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+            case _ where FieldRules.isControl(scalar):
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: out.unicodeScalars.append(scalar)
             }

@@ -74,9 +74,9 @@ public struct ReportCSVReader {
             }
             let before = plan.doses.count
             let name = field("medication").trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, name.count <= 100,
-                  !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw fail("medication: expected a name of 1 to 100 characters without line breaks")
+            // Control characters are the validation gate's to refuse (FieldRules), naming the code point.
+            guard !name.isEmpty, name.unicodeScalars.count <= FieldRules.nameMax else {
+                throw fail("medication: expected a name of 1 to \(FieldRules.nameMax) characters")
             }
             guard let day = LocalDate(field("date")) else { throw fail("date: '\(field("date"))' is not a date (YYYY-MM-DD)") }
             let status = field("status")

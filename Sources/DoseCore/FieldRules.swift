@@ -120,6 +120,12 @@ public enum FieldRules {
         }
     }
 
+    /// What must not reach a terminal or a bar raw, for display only (a value is refused by
+    /// ``isControl(_:)``): every control character and every other format character (Cf).
+    public static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || scalar.properties.generalCategory == .format
+    }
+
     /// The first control character of `s` (see ``isControl(_:)``), if any.
     public static func firstControl(in s: String) -> Unicode.Scalar? {
         s.unicodeScalars.first(where: isControl)

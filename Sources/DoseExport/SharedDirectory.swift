@@ -246,7 +246,7 @@ public struct SharedDirectory: Hashable, Sendable {
 
     /// A file name as it may appear in a one-line message: control characters shown as `?`.
     private static func printable(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.map { Sanitize.isControl($0) ? "?" : $0 }))
+        String(String.UnicodeScalarView(name.unicodeScalars.map { FieldRules.isControl($0) ? "?" : $0 }))
     }
 
     /// Writes the marker (0600) unless one is there; the directory is dosebar's from then on.

@@ -1,3 +1,4 @@
+import DoseCore
 import Foundation
 
 /// FNV-1a (64 bits) of a line's bytes: what tells two versions of one operation apart, and a
@@ -23,7 +24,7 @@ public enum LineHash {
     /// characters as `?`, at most `limit` characters.
     public static func printable(_ text: String, limit: Int = 64) -> String {
         let safe = text.unicodeScalars.prefix(limit).map { s -> Character in
-            s.properties.generalCategory == .control || s.properties.generalCategory == .format ? "?" : Character(s)
+            FieldRules.isUnprintable(s) ? "?" : Character(s)
         }
         return String(safe) + (text.unicodeScalars.count > limit ? "…" : "")
     }
