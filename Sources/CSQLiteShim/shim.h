@@ -15,8 +15,8 @@ static inline int dosebar_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
 
 /// Turns off SQLite's count of the memory it holds (SQLITE_CONFIG_MEMSTATUS), before the first
 /// connection opens (SQLite refuses it after: SQLITE_MISUSE, nothing changed). With the count on,
-/// every allocation and free of SQLite takes a process-wide mutex: 7 % of the thread that applies
-/// another device's 20 years (perf). dosebar never reads the count (`sqlite3_memory_used`).
+/// every allocation and free of SQLite takes a process-wide mutex, on the thread that applies
+/// another device's history. dosebar never reads the count (`sqlite3_memory_used`).
 static inline int dosebar_sqlite3_no_memory_count(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }

@@ -21,8 +21,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Parses exactly `YYYY-MM-DD` in ASCII digits, as dosebar writes a day: nil for any other
-    /// form, or a day that does not exist. Read straight from the bytes: another device's 20-year
-    /// history parses a day per line, and splitting cost 14,000 instructions a date (callgrind).
+    /// form, or a day that does not exist. Read straight from the bytes: another device's history
+    /// parses a day per line, and splitting a String for each would dominate that.
     public init?(canonical text: String) {
         var parsed: (Int, Int, Int)?
         var copy = text

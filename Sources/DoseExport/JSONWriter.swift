@@ -1,12 +1,15 @@
-// Writing JSON: every file and line dosebar writes is built through `JSONValue.object { … }` and
-// the two builder types below, and written out as it is built, in one byte buffer.
+// Writing JSON: the shared directory's files, `today --json`, exports and reports are built
+// through `JSONValue.object { … }` and the two builder types below, and written out as it is
+// built, in one byte buffer. Values that are Codable types written with JSONEncoder (sorted keys)
+// stay so: sync lines (their bytes name an operation: `LineHash`), `list --json`, the daemon's
+// notification state and a click's notice.
 //
 // The bytes are the ones json-c writes with JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE
 // (DESIGN §4: no spaces, `/` not escaped, keys in the order they were set, non-ASCII kept as
 // UTF-8, `"` `\` \b \f \n \r \t escaped by name and the other control characters as `\u00xx` in
-// lower case; the tests check this against json-c itself). Built as json-c's tree (a node, a hash
-// table and a free per value, an snprintf per integer), timeline.json cost a `take` with 50
-// medicines 5.6 M instructions; written as it is built, 2.9 M (Benchmarks/README.md, "Measured
+// lower case; the tests check this against json-c itself). Written as it is built rather than as
+// json-c's tree (a node, a hash table and a free per value, an snprintf per integer), which was
+// most of the cost of writing timeline.json on every take (Benchmarks/README.md, "Measured
 // reasons in the code"). json-c stays the one reader of JSON (`JSONReader`).
 //
 // A builder is valid only inside the closure that received it, and a closure only builds its

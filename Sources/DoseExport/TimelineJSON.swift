@@ -34,8 +34,8 @@
 // null in the expansion.
 // `generated_at` stays the second key: `SharedDirectory` ignores its value when comparing
 // an old file with a new one.
-// Schema 1 (every entry a whole snapshot) was 2.5 MB for 50 medicines; schema 2 (a
-// [status, taken_at, late_minutes] triple per slot and entry) 167 KB.
+// Schema 1 wrote every entry as a whole snapshot; schema 2 a [status, taken_at, late_minutes]
+// triple per slot and entry, to keep the file within DESIGN §4's size (sizes in Benchmarks/README.md).
 //
 // `words` are the catalog's, in the language of the texts: a reader that lists doses and
 // offers a take (the GNOME extension) shows these instead of keeping its own copy. Its

@@ -35,9 +35,9 @@ public final class DoseStore: Sendable {
     /// For a command that exits when its work is done: every connection it opens from now on stays
     /// open until the process ends, and the system closes it. Closing one disposes of GRDB's
     /// dispatch queue, which starts a libdispatch worker thread (and that its manager) just as the
-    /// process exits, and the exit waits for them: 1.4 ms of a 12 ms `take` (hyperfine, Benchmarks/
-    /// README.md). SQLite needs no close: every transaction is in the log once committed. Never for
-    /// the daemon or `watch`, which open a connection per refresh.
+    /// process exits, and the exit waits for them, in every bar click (Benchmarks/README.md,
+    /// "Measured reasons in the code"). SQLite needs no close: every transaction is in the log once
+    /// committed. Never for the daemon or `watch`, which open a connection per refresh.
     public static func keepConnectionsUntilExit() {
         keptUntilExit.withLock { if $0 == nil { $0 = [] } }
     }

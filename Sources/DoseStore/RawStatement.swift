@@ -14,7 +14,7 @@ struct RawStatement {
     private let sql: StaticString
 
     /// `sql`'s statement, from `cache` when it has it: GRDB's own cache looks a statement up by
-    /// hashing its whole text, 1,800 instructions a call, twice a line (callgrind).
+    /// hashing its whole text at every call, twice a line of another device's history.
     init(_ db: Database, cache: Cache, sql: StaticString) throws {
         let key = UnsafeRawPointer(sql.utf8Start)
         if let known = cache.statements[key] {
@@ -110,7 +110,8 @@ struct RawStatement {
     }
 
     /// The row id of `db`'s last insert, read from SQLite itself: GRDB's `lastInsertedRowID` first
-    /// checks the calling thread's queue: 450 instructions a dose of another device's history, SQLite's own a few dozen (callgrind).
+    /// checks the calling thread's queue, many times SQLite's own cost, once a dose of another
+    /// device's history.
     static func lastInsertedRowID(_ db: Database) -> Int64 {
         db.sqliteConnection.map(sqlite3_last_insert_rowid) ?? db.lastInsertedRowID
     }

@@ -428,8 +428,8 @@ extension Schema {
     static let eventKindOr = "CHECK (kind = 'taken' OR kind = 'skipped' OR kind = 'undone')"
 
     /// `event.kind`'s check without `IN`: SQLite (3.40, Debian 12) codes an `IN` of three values
-    /// as a temporary B-tree made, filled and dropped at every insert, a third of the instructions
-    /// of inserting an event (callgrind; another device's 20 years insert 583,000).
+    /// as a temporary B-tree made, filled and dropped at every insert, a large part of inserting an
+    /// event, and another device's history inserts hundreds of thousands (Benchmarks/README.md, "Measured reasons in the code").
     ///
     /// A check cannot be altered in place, and the table holds every dose ever taken: instead of
     /// copying it, its text in `sqlite_schema` is rewritten (SQLite's documented way to drop or

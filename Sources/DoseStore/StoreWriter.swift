@@ -236,7 +236,7 @@ public struct StoreWriter {
     /// Inserts or replaces the summaries of their days.
     public func saveSummaries(_ s: [DaySummary]) throws {
         // One row per past day (7,300 for 20 years after an import or a first sync): bound through
-        // SQLite's C API (``RawStatement``); GRDB's record insert cost 61,000 instructions a row.
+        // SQLite's C API (``RawStatement``): GRDB's record insert costs many times more a row.
         let insert = try RawStatement(db, cache: statements, sql: """
             INSERT OR REPLACE INTO day_summary (day, total, taken, on_time, skipped, missed, streak, best, troubled)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -321,8 +321,8 @@ public struct SyncFolder: Sendable {
         var parsing: Parallel.Background<Read>?
         defer { _ = parsing?.result() }
         // A batch parsed on another thread is let go on another thread once applied: freeing its
-        // lines (some twenty strings each) was a fortieth of the thread that applies them, the one
-        // the others wait for (callgrind).
+        // lines (some twenty strings each) would fall on the thread that applies them, the one the
+        // others wait for.
         func deliver(_ read: consuming Read) throws {
             try body(read)
             Parallel.release(read)

@@ -15,8 +15,8 @@ public struct SyncClock: Sendable, Equatable {
     /// The state kept in `meta` (`MMM…-CCCCC`), or a stamp; nil when it does not parse or lies
     /// outside what the fixed widths can hold (milliseconds 0…``maxMillis``, counter 0…``maxCounter``).
     public init?(_ text: String) {
-        // A stamp as written (13 digits, '-', 5 digits, '-' …) straight from its bytes: one per line
-        // of another device's history, where the split below cost 10,000 instructions (callgrind).
+        // A stamp as written (13 digits, '-', 5 digits, '-' …) straight from its bytes: there is one
+        // per line of another device's history, and the general split below is slow for that.
         var fast: (Int64, Int)?
         var copy = text
         copy.withUTF8 { b in

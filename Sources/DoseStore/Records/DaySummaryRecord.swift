@@ -27,8 +27,8 @@ struct DaySummaryRecord: Codable, FetchableRecord, PersistableRecord {
 
     /// The row of `summary`; throws for an item that would not round-trip (empty or containing ',').
     init(_ summary: DaySummary) throws {
-        // The comma looked for in the bytes: `String.contains` through Foundation cost ~4,000
-        // instructions an item, 2.5 G for the 585,085 items a fresh device's first export wrote.
+        // The comma looked for in the bytes: `String.contains` goes through Foundation, for each of
+        // the hundreds of thousands of items a fresh device's first export writes.
         if let bad = summary.troubled.first(where: { $0.isEmpty || $0.utf8.contains(UInt8(ascii: ",")) }) {
             throw DosebarError.internal("day summary item '\(bad)' cannot be stored (empty or contains ',')")
         }
@@ -80,7 +80,7 @@ struct DaySummaryRecord: Codable, FetchableRecord, PersistableRecord {
     }
 
     /// The names `troubled` joins. Split on the comma's byte, the inverse of the join (no name holds
-    /// one): splitting by Character took 26,000 instructions a day, most of a month's summaries.
+    /// one): splitting by Character was most of the cost of reading a month's summaries.
     private static func names(_ joined: String) -> [String] {
         joined.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { String(Substring($0)) }
     }

@@ -117,9 +117,8 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 
     /// The event of a row of `indexedColumns`, its kind told from the column's bytes: making a
-    /// string of it for each of another device's 583,000 events, read again for their summaries,
-    /// was a tenth of reading them (callgrind: 2.64 → 2.40 G). A kind this dosebar does not know is
-    /// refused as ``event()`` does.
+    /// string of it for each of another device's events, read again for their summaries, weighed
+    /// on reading them. A kind this dosebar does not know is refused as ``event()`` does.
     static func event(indexed row: RawStatement.Columns) throws -> DoseEvent {
         let kind: DoseEvent.Kind
         if row.text(2, is: "taken") {

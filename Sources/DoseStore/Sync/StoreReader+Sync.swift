@@ -317,8 +317,8 @@ extension StoreReader {
                 WHERE o.applied = 1 AND o.kind = 'take' AND (o.stamp, o.id) < (?, ?) AND o.event_id IN (\(later))
                 """, arguments: from + laterArgs)
             // NOT INDEXED: found by id from the few takes after the set, not by walking every
-            // synced take of the medicine before it (`event_synced`, SQLite's own pick: 13,876
-            // rows and 18 M instructions for each `sync now` of one take on 20 years).
+            // synced take of the medicine before it (`event_synced`, SQLite's own pick, which grew
+            // with the length of the history).
             rows += try Row.fetchAll(db, sql: """
                 SELECT \(synced) FROM event e NOT INDEXED
                 WHERE \(ofEvents) AND (e.op_stamp, e.op) < (?, ?) AND e.id IN (
