@@ -146,7 +146,7 @@ public struct DayPlan: Sendable {
         self.zone = zone
         // The frames of the days whose slots are placed: the day before's carried ones, this day's,
         // and the two after, where a slot's next one (its cut-off) may fall. Each is found once
-        // for every medicine (time zone look-ups were a tenth of summarising 20 years of 50).
+        // for every medicine: time zone look-ups per medicine and day add up over years of history.
         let yesterdayFrame = carry ? DayFrame(date.adding(days: -1), zone: zone) : nil
         let today = DayFrame(date, zone: zone, start: yesterdayFrame?.end)
         let tomorrow = DayFrame(date.adding(days: 1), zone: zone, start: today.end)
@@ -231,7 +231,7 @@ public struct DayPlan: Sendable {
         }
         // By instant, then name and id (ranked once: comparing names for every pair was most of a year's history).
         // (`order` itself sorted with each slot's index: a comparison reading two elements through
-        // their indices cost twice as much.)
+        // their indices is slower.)
         var keyed = order.enumerated().map { (instant: $0.element.instant, rank: $0.element.rank, index: $0.offset) }
         keyed.sort { ($0.instant, $0.rank, $0.index) < ($1.instant, $1.rank, $1.index) }
         self.slots = keyed.map { slots[$0.index] }

@@ -283,6 +283,6 @@ public enum FieldRules {
 extension String {
     /// Whether it holds white space only (or nothing): the characters of
     /// `CharacterSet.whitespacesAndNewlines`, which are Unicode's White_Space and the zero-width
-    /// space. Trimming by that set first built the set, a tenth of what deciding a take's dose cost.
+    /// space. Trimming by that set would first build the set, at every take.
     public var isBlank: Bool { unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{200B}" } }
 }

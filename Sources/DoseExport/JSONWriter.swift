@@ -89,8 +89,8 @@ public struct JSONArrayBuilder {
 /// one after the other, each one's closure done before the next begins, so one flag says whether
 /// the value being added follows another in its object or array.
 private final class JSONOutput {
-    // Unchecked: one document is written by one thread, never while another access is under way
-    // (checking cost a third of writing an integer).
+    // Unchecked: one document is written by one thread, never while another access is under way,
+    // and the check would run at every byte appended.
     @exclusivity(unchecked) var bytes: [UInt8] = []
     /// Whether the innermost open object or array already has a member.
     @exclusivity(unchecked) private var hasMember = false

@@ -237,8 +237,8 @@ extension DatabaseQueue {
     /// GRDB's `read` (one deferred transaction: a consistent snapshot) without the
     /// `PRAGMA query_only` it sets around it. Setting that pragma expires every prepared statement
     /// of the connection (as every SQLite flag pragma does), so each read prepared its queries
-    /// again, and so did the write after it: a fifth of a take's SQLite work
-    /// (Benchmarks/README.md). ``StoreReader`` offers queries only.
+    /// again, and so did the write after it (Benchmarks/README.md). ``StoreReader`` offers queries
+    /// only.
     func snapshot<T>(_ body: (Database) throws -> T) throws -> T {
         try inDatabase { db in
             var result: T?

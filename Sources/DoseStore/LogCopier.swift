@@ -5,9 +5,8 @@ import DoseRuntime
 /// Copies the log into the main file on a thread of its own, with a connection of its own, while
 /// one long write (another device's first file, a batch per transaction) goes on appending to it.
 ///
-/// Each copy the writer's own commit ran held that writer for the copy's length: half a second of
-/// the 5.3 s a new device took to apply another device's 50 medicines × 20 years (with no copy at
-/// all, 4.8–4.9 s). A copy that waits for no one (`SQLITE_CHECKPOINT_PASSIVE`) runs beside the
+/// Each copy the writer's own commit ran held that writer for the copy's length (Benchmarks/README.md,
+/// `BulkWork`). A copy that waits for no one (`SQLITE_CHECKPOINT_PASSIVE`) runs beside the
 /// writer. SQLite starts the log over only when a transaction begins with all of it copied, which
 /// the writer's next batch seldom waits for: the commit past a higher bound copies the little
 /// left and truncates the log, so it stays under that bound as without the copier.

@@ -144,9 +144,8 @@ struct SyncApplier {
         operationIDs = try w.reader.operationIDs(atMost: incoming.count / 2)
         // The gate first (asked as the lines were parsed): a line with a malformed stamp takes no
         // part in the order. The lines are named by index from here on, and read in place through
-        // the buffer: a line copied is some twenty strings retained and released, and each copy of
-        // each line of another device's 20 years cost a tenth of a second (perf; the array's
-        // subscript copied each line the order was checked on, twice a line).
+        // the buffer: a line copied is some twenty strings retained and released, and the array's
+        // subscript copied each line the order was checked on, twice a line.
         try incoming.withUnsafeBufferPointer { lines in
             var valid: [Int] = []
             valid.reserveCapacity(lines.count)

@@ -380,8 +380,8 @@ public struct SyncFolder: Sendable {
         return at
     }
 
-    /// The index of the first newline in `bytes` at or after `from` (`memchr`: a byte loop over a
-    /// 140 MB file cost more than a tenth of applying it).
+    /// The index of the first newline in `bytes` at or after `from` (`memchr`: a byte loop over
+    /// another device's whole file weighed on applying it).
     static func newline(in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
         guard let base = bytes.baseAddress, from < bytes.count,
               let hit = memchr(base + from, 0x0A, bytes.count - from) else { return nil }

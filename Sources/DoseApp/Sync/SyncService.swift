@@ -172,11 +172,9 @@ public struct SyncService {
         return try applyOthers(setup)
     }
 
-    /// Lines applied in one transaction. Each commit writes every page the batch touched: with
-    /// random (version 4) ids, which land on a random page of the `event_op` index each, 5,000 a
-    /// transaction made another device's 20 years (583,088 lines) 4 s slower than 20,000. With ids
-    /// in stamp order (``OperationIDs``) 10,000 and 50,000 are both slower than 20,000 (5.9 s and
-    /// 6.0–6.4 s against 5.6 s): more commits, or a longer first batch parsed before any is applied.
+    /// Lines applied in one transaction. Each commit writes every page the batch touched, so fewer
+    /// lines mean more commits; more lines mean a longer first batch parsed before any is applied.
+    /// 20,000 was the best measured (Benchmarks/README.md, "Measured reasons in the code").
     static let batch = 20_000
 
     /// Bytes of other devices' lines still to read from which the work is long (about 4,000 lines):
@@ -223,8 +221,8 @@ public struct SyncService {
             // A long history (another device's first file) writes a hundred megabytes of pages: the
             // cache is kept from one batch to the next (``DoseStore/bulk(cacheMegabytes:logMegabytes:copyingAside:_:)``),
             // and the log emptied only past ``BulkWork/logMegabytes``. The daemon's commit empties it
-            // (a page written by several batches is copied once: 128 MB took 0.3 s less than 64 MB
-            // of 5.9 s, 256 MB no less); a command's is copied by a thread of its own meanwhile.
+            // (a page written by several batches is then copied once); a command's is copied by a
+            // thread of its own meanwhile.
             // From 1 MB on (about 4,000 lines): a batch of more lines than SQLite's usual cache
             // (2 MB) holds pages for spills them to the log and reads them back.
             let long = (FileIO.size(path) ?? 0) > start.offset + Self.longRead

@@ -240,8 +240,8 @@ extension StoreReader {
         // Nothing lost to an earlier dose: nothing to read (every snapshot asks).
         guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_duplicate)")) == true else { return [] }
         // CROSS JOIN keeps the order written: from the few duplicates to their slots' takes by the
-        // `event_slot` index. Left to itself SQLite 3.40 scanned every event twice (1.1 s of each
-        // `today` with 50 medicines × 20 years, the benchmark).
+        // `event_slot` index. Left to itself SQLite 3.40 scanned every event twice, in every
+        // snapshot (Benchmarks/README.md, "Travel and a query that scanned the history").
         let rows = try Row.fetchAll(db, sql: """
             SELECT e.id, e.medication_id, e.day, e.slot_time, e.at
             FROM (SELECT DISTINCT e.medication_id AS m, e.day AS d, e.slot_time AS t
