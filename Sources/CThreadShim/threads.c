@@ -5,8 +5,8 @@
    definitions). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <pthread.h>
 #include <link.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>

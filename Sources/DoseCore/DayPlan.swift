@@ -57,9 +57,8 @@ public struct PlannedSlot: Sendable {
 
     /// Instants at which this slot's status (or lateness grade) may change, ignoring events.
     public var transitions: [Date] {
-        [instant, instant.addingTimeInterval(Double(window))]
-            + LateGrade.allCases.compactMap { $0.startMinutes.map { instant.addingTimeInterval(Double($0 * 60)) } }
-            + [cutoff]
+        [instant, instant.addingTimeInterval(Double(window)), instant.addingTimeInterval(LateGrade.twoHours.startSeconds),
+         instant.addingTimeInterval(LateGrade.fourHours.startSeconds), cutoff]
     }
 
     /// The cut-off of a slot at `instant` whose medicine's next slot is at `next` (nil: none within reach).
@@ -72,24 +71,25 @@ public struct PlannedSlot: Sendable {
 
 /// How late a dose is, in the grades of DESIGN §3's messages: late, then from 2 hours, then from 4
 /// hours (critical).
-public enum LateGrade: Int, CaseIterable, Comparable, Sendable {
+public enum LateGrade: Sendable {
     case late, twoHours, fourHours
 
     /// The grade of a dose `minutes` late.
     public init(minutes: Int) {
-        self = Self.allCases.last { ($0.startMinutes ?? 0) <= minutes } ?? .late
+        self = minutes >= Self.fourHours.startMinutes ? .fourHours : minutes >= Self.twoHours.startMinutes ? .twoHours : .late
     }
 
-    /// Minutes after the scheduled time at which this grade begins (plain late: at the window's end).
-    public var startMinutes: Int? {
+    /// Minutes after the scheduled time from which this grade holds (plain late: from the window's
+    /// end, which the slot's status says).
+    public var startMinutes: Int {
         switch self {
-        case .late: nil
+        case .late: 0
         case .twoHours: 120
         case .fourHours: 240
         }
     }
 
-    public static func < (a: LateGrade, b: LateGrade) -> Bool { a.rawValue < b.rawValue }
+    var startSeconds: Double { Double(startMinutes * 60) }
 }
 
 /// The slots, as-needed medicines and cycle positions of one local day.

@@ -3,7 +3,8 @@ import Foundation
 
 /// Text clean-up shared by the renderers.
 enum Sanitize {
-    /// Replaces line breaks and other control characters (``FieldRules/isControl(_:)``) by a space, so a value stays on one line.
+    /// Replaces line breaks and other control characters (``FieldRules/isControl(_:)``) by a space,
+    /// so a value stays on one line.
     static func oneLine(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: FieldRules.isControl) else { return s }
         var out = String.UnicodeScalarView()

@@ -3,10 +3,10 @@ import Dispatch
 import DoseCore
 import Foundation
 
-/// Work split into parts that run on every core at once (`DispatchQueue.concurrentPerform`), each
-/// part's result kept in its place: the one way dosebar runs a loop in parallel (judging years of
-/// history, parsing another device's sync file); and one piece of work run on a thread of its own
-/// while this one goes on (``Background``: the next batch of a long file parsed, a year summarised).
+/// Work split into parts that run on every core at once, each part's result kept in its place
+/// (``threads``: the one way dosebar runs a loop in parallel, judging years of history, parsing
+/// another device's sync file); and one piece of work run on a thread of its own while this one
+/// goes on (``Background``: the next batch of a long file parsed, a year summarised).
 public enum Parallel {
     /// `body`, started on a thread of its own; ``result()`` waits for it.
     public final class Background<T: Sendable>: @unchecked Sendable {
@@ -122,15 +122,6 @@ public enum Parallel {
         }
     }
 
-    /// `body(0) … body(parts - 1)`, run concurrently; the results in part order. `body` must only
-    /// read what it shares with the other parts.
-    public static func map<T>(parts: Int, _ body: @Sendable (Int) -> T) -> [T] {
-        guard parts > 1 else { return parts == 1 ? [body(0)] : [] }
-        let results = Results<T>(count: parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { k in results.set(k, body(k)) }
-        return results.all
-    }
-
     /// One slot per part, written from the parts' threads.
     private final class Results<T>: @unchecked Sendable {
         // @unchecked: every access holds `lock`; each part writes only its own slot.
@@ -144,7 +135,7 @@ public enum Parallel {
             items[k] = value
         }
 
-        /// Every part's result (all parts have run: concurrentPerform returns after the last).
+        /// Every part's result (all parts have run: ``Threads/map(parts:_:)`` waited for each).
         var all: [T] {
             lock.lock(); defer { lock.unlock() }
             return items.map { $0! }

@@ -3,7 +3,8 @@ import Glibc
 /// The process's environment as a dictionary, read from `environ` as bytes: each `NAME=value` split
 /// at its first `=`, entries without one left out, and the first of two entries with one name kept
 /// (what `getenv` finds). Foundation's `ProcessInfo.environment` splits each entry by Character,
-/// a cost every bar click would pay for a desktop session's variables (Benchmarks/README.md, "Measured reasons in the code").
+/// a cost every bar click would pay for a desktop session's variables (Benchmarks/README.md,
+/// "Measured reasons in the code").
 public enum ProcessEnvironment {
     public static func current() -> [String: String] {
         var result: [String: String] = [:]

@@ -1,7 +1,7 @@
 import DoseCore
-import DoseRuntime
 import DoseExport
 import DoseFiles
+import DoseRuntime
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -394,7 +394,7 @@ public struct SyncFolder: Sendable {
     private static func parse(_ data: Data, lineEnds: [Int], range: Range<Int>, device: String,
                               from: Position, shares: Int? = nil) -> (lines: [Line], problems: [Problem]) {
         let count = range.count, first = range.lowerBound
-        let shares = shares ?? (count < 2_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let shares = shares ?? (count < 2_000 ? 1 : Parallel.threads.width)
         let size = (count + shares - 1) / shares
         @Sendable func parseShare(_ share: Int) -> (lines: [Line], problems: [Problem]) {
             let reader = JSONReader()
@@ -419,7 +419,7 @@ public struct SyncFolder: Sendable {
         }
         // The daemon's reads (a few new lines) stay on this thread.
         guard shares > 1 else { return parseShare(0) }
-        var parsed = Parallel.map(parts: shares, parseShare)
+        var parsed = Parallel.threads.map(parts: shares, parseShare)
         // Joined in order, each share's lines let go as they are copied (a 20-year file is large).
         var all: [Line] = []
         all.reserveCapacity(parsed.reduce(0) { $0 + $1.lines.count })
