@@ -185,32 +185,49 @@ def main():
             print(f"bench --smoke: {line}", file=sys.stderr)
         if failed:
             sys.exit(1)
-        print("bench --smoke: every row within twice its DESIGN §8 budget")
+        print(f"bench --smoke: every row within twice its DESIGN §8 budget (times × {machine_scale(hf.results):.2f}: "
+              "this machine's sqlite3 insert floor over DESIGN's 3.6 ms)")
+
+
+# The sqlite3 insert floor of the machines DESIGN §8's budgets in milliseconds and seconds were set on.
+DESIGN_INSERT_FLOOR = 0.0036
+
+
+def machine_scale(res):
+    """How much slower this machine is than DESIGN §8's (its sqlite3 insert floor over 3.6 ms, never
+    below 1): a budget in seconds is that machine's, and CI runs where the same insert takes twice
+    as long (a fresh device's first sync is ~5 s of SQLite's own inserting on such a machine:
+    Benchmarks/README.md). A ratio budget (× the insert) needs no scale."""
+    ins = res.get("insert", {}).get("mean")
+    return max(1.0, ins / DESIGN_INSERT_FLOOR) if ins else 1.0
 
 
 def smoke_failures(res, meds, histories):
-    """The rows beyond twice their DESIGN §8 budget: wall time on a shared CI machine moves, a
-    ten-fold regression (a query that scans the history) does not hide under twice."""
+    """The rows beyond twice their DESIGN §8 budget (a budget in time scaled to this machine,
+    ``machine_scale``): wall time on a shared CI machine moves, a ten-fold regression (a query that
+    scans the history) does not hide under twice."""
     mean = lambda k: res[k]["mean"] if k in res else None
     ins = mean("insert")
+    scale = machine_scale(res)
     out = []
 
-    def check(what, value, bound, unit=lambda v: f"{v * 1000:.1f} ms"):
+    def check(what, value, bound, unit=lambda v: f"{v * 1000:.1f} ms", scaled=True):
         if value is None:
             out.append(f"{what}: not measured")
-        elif value > bound:
-            out.append(f"{what}: {unit(value)} > {unit(bound)} (twice the budget)")
+        elif value > bound * (scale if scaled else 1):
+            out.append(f"{what}: {unit(value)} > {unit(bound * (scale if scaled else 1))} (twice the budget"
+                       + (f", × {scale:.2f} for this machine's insert floor)" if scaled and scale > 1 else ")"))
 
     for n in [n for n in meds if n <= 50]:
         for h in histories:
-            check(f"take, {n} meds × {h}", mean(("take", n, h)), 2 * 3 * ins)
+            check(f"take, {n} meds × {h}", mean(("take", n, h)), 2 * 3 * ins, scaled=False)
             for kind in ("history", "stats", "report"):
                 check(f"{kind} over a year, {n} meds × {h}", mean((kind, n, h)), 2 * 0.050)
         if "1m" in histories and "20y" in histories:
             for kind in ("take", "export"):
                 a, b = mean((kind, n, "1m")), mean((kind, n, "20y"))
                 if a and b:
-                    check(f"{kind}, {n} meds: 20 years / 1 month", b / a, 2 * 1.10, unit=lambda v: f"{v:.2f}×")
+                    check(f"{kind}, {n} meds: 20 years / 1 month", b / a, 2 * 1.10, unit=lambda v: f"{v:.2f}×", scaled=False)
     for h in histories:
         if 50 in meds:
             check(f"export, 50 meds × {h}", mean(("export", 50, h)), 2 * 0.050)
