@@ -27,6 +27,8 @@ import TOMLKit
 /// [notify]                 # what `daemon --notify` shows besides reminders
 /// clicks = true            # confirm a dose taken without a terminal (with Undo), and say what
 ///                          # is next when a click took nothing
+/// repeat = "10m"           # show an unanswered reminder again this often (default off; a
+///                          # medicine's own `--repeat` wins)
 /// ```
 public struct Config: Sendable {
     public var language: Language?
@@ -38,6 +40,9 @@ public struct Config: Sendable {
     /// `[notify] clicks`: the daemon confirms doses recorded without a terminal and answers a click
     /// that recorded nothing (DESIGN §2); false turns both off.
     public var notifyClicks = true
+    /// `[notify] repeat`: minutes after which an unanswered reminder comes again, for the medicines
+    /// with no `--repeat` of their own; nil (the default) or 0: never.
+    public var notifyRepeat: Int?
     /// The keys the file set (`language`, `colors.late`, `nudge.tmux` …): the others are defaults.
     public var keysSet: Set<String> = []
 
@@ -106,7 +111,7 @@ public struct Config: Sendable {
             case "colors": config.colors = try colors(value, reader)
             case "templates": config.templates = try templates(value, reader)
             case "nudge": config.nudge = try nudge(value, reader)
-            case "notify": config.notifyClicks = try notify(value, reader)
+            case "notify": (config.notifyClicks, config.notifyRepeat) = try notify(value, reader)
             default:
                 throw reader.fail(key, nil, "unknown key (known: language, icons, window, [colors], [templates], [nudge], [notify])")
             }
@@ -174,16 +179,26 @@ public struct Config: Sendable {
         return nudge
     }
 
-    /// `[notify]`: `clicks = true|false`.
-    static func notify(_ value: TOMLValueConvertible, _ reader: KeyReader) throws -> Bool {
+    /// `[notify]`: `clicks = true|false`, `repeat = "10m"|"off"`.
+    static func notify(_ value: TOMLValueConvertible, _ reader: KeyReader) throws -> (clicks: Bool, repeat: Int?) {
         guard let t = value.table else { throw reader.fail("notify", nil, "expected a [notify] table") }
         var clicks = true
+        var repeatMinutes: Int?
         for (k, v) in t {
-            guard k == "clicks" else { throw reader.fail(k, "notify", "unknown key (use clicks)") }
-            guard let b = v.bool else { throw reader.fail(k, "notify", "expected true or false") }
-            clicks = b
+            switch k {
+            case "clicks":
+                guard let b = v.bool else { throw reader.fail(k, "notify", "expected true or false") }
+                clicks = b
+            case "repeat":
+                guard let text = v.string else { throw reader.fail(k, "notify", "expected a duration like \"10m\", or \"off\"") }
+                do { repeatMinutes = try InputParser.repeatMinutes(text, flag: "repeat") } catch {
+                    throw reader.fail(k, "notify", "expected whole minutes from 1m to 24h (e.g. \"10m\"), or \"off\", not '\(text)'")
+                }
+            default:
+                throw reader.fail(k, "notify", "unknown key (use clicks, repeat)")
+            }
         }
-        return clicks
+        return (clicks, repeatMinutes)
     }
 
     /// Accepts only the TOML dosebar's config uses — `[table]` headers and `key = "string" | 'string'

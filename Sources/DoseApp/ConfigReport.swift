@@ -93,6 +93,10 @@ public struct ConfigReport {
         }
         rows.append(Setting(key: "notify.clicks", label: "notify.clicks", text: "\(config.notifyClicks)", value: config.notifyClicks,
                             origin: origin("notify.clicks")))
+        let repeatMinutes = config.notifyRepeat ?? 0
+        rows.append(Setting(key: "notify.repeat", label: "notify.repeat",
+                            text: repeatMinutes > 0 ? c.minutes(repeatMinutes) : "off", value: repeatMinutes,
+                            origin: origin("notify.repeat")))
         settings = rows
     }
 

@@ -408,14 +408,42 @@ public struct DosageReader {
         if let settings = try Self.settings(t, catalog) {
             notes.append(catalog.text("import.ne.settings", ["name": name, "settings": settings]))
         }
+        let reminders = try Self.reminders(t)
         let m = Medication(id: 0, name: name, dose: doseText, note: note, stock: stock, perDose: perDose, lowDays: max(lowDays, 0),
+                           urgent: reminders.urgent, repeatMinutes: reminders.repeatMinutes,
                            versions: [ScheduleVersion(effective: min(start, today), schedule: schedule)])
         return (m, notes)
     }
 
+    /// How a treatment's reminders come, carried over: `increasePriority` is `--urgent`; repeated
+    /// reminders (`notification.recurring`, or `recurring` before version 1; Dosage 1.1 wrote
+    /// `recurring: true`, every 5 minutes) are `--repeat` at their interval when it is whole minutes
+    /// within ``FieldRules/repeatRange`` (otherwise ``settings(_:_:)`` lists it as not imported).
+    static func reminders(_ t: Treatment) throws -> (urgent: Bool, repeatMinutes: Int?) {
+        let notification = t["notification"]
+        let urgent = notification.has("increasePriority") ? try notification["increasePriority"].bool() : false
+        return (urgent, try repeatInterval(t).flatMap(Self.wholeMinutes))
+    }
+
+    /// The interval in minutes of a treatment's repeated reminders, nil when they are off.
+    private static func repeatInterval(_ t: Treatment) throws -> Double? {
+        let notification = t["notification"]
+        let recurring = notification.has("recurring") ? notification["recurring"] : t["recurring"]
+        let repeats = recurring.value is [String: Any] ? (recurring.has("enabled") ? try recurring["enabled"].bool() : false)
+            : (recurring.isAbsent ? false : try recurring.bool())
+        guard repeats else { return nil }
+        return recurring.has("interval") ? try recurring["interval"].number() : 5
+    }
+
+    /// `minutes` as a repeat interval dosebar keeps, nil when it is not one.
+    private static func wholeMinutes(_ minutes: Double) -> Int? {
+        guard minutes.isFinite, minutes == minutes.rounded(), FieldRules.repeatRange.contains(Int(minutes)) else { return nil }
+        return Int(minutes)
+    }
+
     /// What a treatment sets that dosebar has no place for: its colour and icon (other than Dosage's
-    /// defaults), repeated or higher-priority notifications (`notification`, or `recurring` before
-    /// version 1) and `markConfirmed`; nil when none.
+    /// defaults), repeated notifications at an interval dosebar cannot keep (``reminders(_:)``) and
+    /// `markConfirmed`; nil when none.
     static func settings(_ t: Treatment, _ catalog: Catalog) throws -> String? {
         var out: [String] = []
         if let colour = try t["color"].optionalString(), !["", "default"].contains(colour) {
@@ -424,17 +452,8 @@ public struct DosageReader {
         if let icon = try t["icon"].optionalString()?.replacingOccurrences(of: "-symbolic", with: ""), !["", "pill"].contains(icon) {
             out.append(catalog.text("import.ne.icon", ["value": icon]))
         }
-        let notification = t["notification"]
-        let recurring = notification.has("recurring") ? notification["recurring"] : t["recurring"]
-        // Dosage 1.1 wrote `recurring: true` (every 5 minutes).
-        let repeats = recurring.value is [String: Any] ? (recurring.has("enabled") ? try recurring["enabled"].bool() : false)
-            : (recurring.isAbsent ? false : try recurring.bool())
-        if repeats {
-            let minutes = recurring.has("interval") ? try recurring["interval"].number() : 5
+        if let minutes = try repeatInterval(t), wholeMinutes(minutes) == nil {
             out.append(catalog.text("import.ne.repeat", ["minutes": format(minutes)]))
-        }
-        if notification.has("increasePriority"), try notification["increasePriority"].bool() {
-            out.append(catalog.text("import.ne.priority"))
         }
         if t.has("markConfirmed"), try t["markConfirmed"].bool() { out.append(catalog.text("import.ne.auto_confirm")) }
         return out.isEmpty ? nil : out.joined(separator: ", ")

@@ -72,6 +72,9 @@ public enum FieldRules {
     public static let stockRange = Amount.zero...Amount(units: 1_000_000)
     public static let unitsRange = Amount(hundredths: 1)...Amount(units: 1_000_000)
     public static let lowDaysRange = 0...365
+    /// Minutes between repeated reminders of an unanswered dose (`--repeat`, `[notify] repeat`): a
+    /// minute to a day. 0 is stored for "never" (a medicine that opts out of the configured default).
+    public static let repeatRange = 1...1440
     /// Days since 1970 of 1970-01-01 … 2200-12-31.
     public static let dayRange = 0...LocalDate.daysFromCivil(2200, 12, 31)
     /// How far ahead of this machine's clock an instant may be (another device's clock may run ahead).
@@ -148,6 +151,7 @@ public enum FieldRules {
         if let units = m.stock { try stock(units) }
         try perDose(m.perDose)
         try lowDays(m.lowDays)
+        if let n = m.repeatMinutes { try repeatMinutes(n) }
     }
 
     /// The first rule a stored medicine breaks (its fields and its newest schedule version), for `doctor`.
@@ -191,6 +195,11 @@ public enum FieldRules {
 
     /// Days of stock left at which the medicine shows as low.
     public static func lowDays(_ n: Int) throws(Violation) { try within(n, lowDaysRange, "low days") }
+
+    /// A medicine's repeat interval in minutes: 0 (never) or within ``repeatRange``.
+    public static func repeatMinutes(_ n: Int) throws(Violation) {
+        if n != 0 { try within(n, repeatRange, "repeat minutes") }
+    }
 
     /// A stock read back from the database, brought into range before arithmetic: a row an older
     /// dosebar (or another device) stored out of range must neither trap a sum nor stop a take.

@@ -36,6 +36,17 @@ public enum InputParser {
         return total
     }
 
+    /// A repeat interval in minutes (`--repeat`, `[notify] repeat`): `off` is 0 (never); otherwise a
+    /// duration of whole minutes within ``FieldRules/repeatRange``. `0m` is refused: off is said so.
+    public static func repeatMinutes(_ text: String, flag: String = "--repeat") throws -> Int {
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "off" { return 0 }
+        let seconds = try duration(text, flag: flag)
+        guard seconds % 60 == 0, FieldRules.repeatRange.contains(seconds / 60) else {
+            throw refusal("usage.repeat", ["flag": flag, "value": text])
+        }
+        return seconds / 60
+    }
+
     /// `08:00,21:00` → sorted unique times.
     public static func times(_ text: String) throws -> [LocalTime] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -13,6 +13,11 @@ public struct Medication: Hashable, Sendable, Identifiable {
     public var perDose: Amount
     /// `low` when days left ≤ this (default 7).
     public var lowDays: Int
+    /// Its reminders are critical from the first one (`--urgent`, Dosage's "increase priority").
+    public var urgent: Bool
+    /// Minutes after which an unanswered reminder is shown again (`--repeat`): nil follows the
+    /// configuration's `[notify] repeat` (off unless set), 0 never repeats.
+    public var repeatMinutes: Int?
     /// The first day the medicine no longer appears (archived from this day on); nil when active.
     public var archivedOn: LocalDate?
     /// The instant tracking starts (DESIGN §3 Tracking start): a slot before it with no event is
@@ -22,8 +27,9 @@ public struct Medication: Hashable, Sendable, Identifiable {
     public var versions: [ScheduleVersion]
 
     public init(id: Int64, name: String, dose: String? = nil, group: String? = nil, note: String? = nil,
-                stock: Amount? = nil, perDose: Amount = 1, lowDays: Int = 7, archivedOn: LocalDate? = nil,
-                trackedFrom: Date? = nil, versions: [ScheduleVersion]) {
+                stock: Amount? = nil, perDose: Amount = 1, lowDays: Int = 7, urgent: Bool = false, repeatMinutes: Int? = nil,
+                archivedOn: LocalDate? = nil, trackedFrom: Date? = nil, versions: [ScheduleVersion]) {
+        self.urgent = urgent; self.repeatMinutes = repeatMinutes
         self.trackedFrom = trackedFrom
         self.id = id; self.name = name; self.dose = dose; self.group = group; self.note = note
         self.stock = stock; self.perDose = perDose; self.lowDays = lowDays; self.archivedOn = archivedOn

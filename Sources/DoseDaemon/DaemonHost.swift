@@ -30,6 +30,9 @@ protocol DaemonHost: AnyObject {
     func record(_ choice: AlertAnswer.Choice, slots: [SlotKey], now: Date) throws
     /// Whether clicks get feedback (config `[notify] clicks`, default true).
     var confirmsClicks: Bool { get }
+    /// Minutes after which an unanswered reminder comes again, for the medicines with no `--repeat`
+    /// of their own (config `[notify] repeat`, default nil: never).
+    var repeatDefault: Int? { get }
     /// The id of the newest event (where confirmations start from when none was looked at yet).
     func lastEventID() throws -> Int64
     /// The takes in force recorded without a terminal after the event `id`, in the order written.

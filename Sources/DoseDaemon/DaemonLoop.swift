@@ -75,7 +75,12 @@ final class DaemonLoop {
                 case .stop:
                     host.stopping()
                     // Stopping closes every notification this process showed: none is left to take over.
-                    if notifying { notes.open.removeAll(); saveNotes() }
+                    // A repeating reminder goes on with the next daemon: its next repeat is kept as a snooze's end is.
+                    if notifying {
+                        notes.snoozed += notes.open.compactMap { o in o.repeatAt.map { NotifyState.Snoozed(at: $0, alert: o.alert) } }
+                        notes.open.removeAll()
+                        saveNotes()
+                    }
                     return stats
                 case .report:
                     host.report(stats)
@@ -118,7 +123,7 @@ final class DaemonLoop {
     /// no server took). Nil with a fixed clock.
     func nextWake(after now: Date) -> Date? {
         guard clock.advances else { return nil }
-        var candidates: [Date] = notes.snoozed.map(\.at) + [notifyRetryAt].compactMap { $0 }
+        var candidates: [Date] = notes.snoozed.map(\.at) + notes.open.compactMap(\.repeatAt) + [notifyRetryAt].compactMap { $0 }
         if let day {
             if let next = day.entryInstants.first(where: { $0 > now }) { candidates.append(next) }
             candidates.append(day.reloadAt)
@@ -163,6 +168,7 @@ final class DaemonLoop {
         // Everything pending is tried now; a refusal plans the next try.
         notifyRetryAt = nil
         takeOver(unresolved: unresolved, doubles: doubleSlots, now: now)
+        repeatUnanswered(now: now, unresolved: unresolved)
         showReminders(now: now, unresolved: unresolved)
         showOwed(day, now: now)
         confirmClicks(now: now)
@@ -243,6 +249,23 @@ final class DaemonLoop {
         }
     }
 
+    /// Reminders on screen unanswered for their repeat interval are shown again in their own place
+    /// (`--replace-id`: never a second notification), for the doses still open, as what they are
+    /// now; the next repeat is planned when the server took it (``sent(_:id:helper:)``). One being
+    /// taken over or replaced already is left to that.
+    private func repeatUnanswered(now: Date, unresolved: [SlotKey: SlotStatus]) {
+        for i in notes.open.indices {
+            guard let at = notes.open[i].repeatAt else { continue }
+            let record = notes.open[i]
+            // Its doses resolved: no repeat, and no wake-up planned for one.
+            guard var a = stillOpen(record.alert, unresolved) else { notes.open[i].repeatAt = nil; continue }
+            guard at <= now, !toTakeOver.contains(record.id), !inFlight.contains(where: { $0.replacing == record.id }) else { continue }
+            notes.open[i].repeatAt = nil
+            a.reminder = true
+            ask(InFlight(alert: a, replacing: record.id), now: now)
+        }
+    }
+
     /// Snoozed alerts come back for the doses still open, as what they are now (due or late).
     private func showReminders(now: Date, unresolved: [SlotKey: SlotStatus]) {
         var waiting: [NotifyState.Snoozed] = []
@@ -259,7 +282,7 @@ final class DaemonLoop {
     /// reminder stands for the late notification). Recorded as announced once the server took them.
     private func showOwed(_ day: DaemonDay, now: Date) {
         let pending = Set(inFlight.flatMap(\.alert.keys))
-        let owed = DoseAlert.owed(slots: day.slots, now: now) { key in
+        let owed = DoseAlert.owed(slots: day.slots, now: now, repeatDefault: host.repeatDefault) { key in
             pending.contains(key) || ((try? host.alertKeyWasClaimed(key)) ?? false)
         }
         for a in owed { ask(InFlight(alert: a), now: now) }
@@ -285,7 +308,8 @@ final class DaemonLoop {
         guard let i = inFlight.firstIndex(where: { $0.alert == alert }) else { return }
         let entry = inFlight.remove(at: i)
         notes.open.removeAll { $0.id == id || $0.id == entry.replacing }
-        notes.open.append(NotifyState.Open(id: id, alert: alert, helper: helper))
+        let repeatAt = alert.repeatMinutes.map { clock.now.addingTimeInterval(TimeInterval($0) * 60) }
+        notes.open.append(NotifyState.Open(id: id, alert: alert, helper: helper, repeatAt: repeatAt))
         stats.alerts += 1
         saveNotes(claiming: alert.keys)
     }

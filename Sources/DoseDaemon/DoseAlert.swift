@@ -86,6 +86,26 @@ struct DoseAlert: Hashable, Sendable, Codable {
     var note: String? = nil
     /// Of a `double`: each take as `device HH:MM`, earliest first.
     var takes: [String]? = nil
+    /// Of a `due` or `late` reminder: one of its medicines is `--urgent` (critical from the first).
+    /// Optional, like the fields after it: a state stored by an older daemon has none.
+    var urgent: Bool? = nil
+    /// Of a `due` or `late` reminder: minutes after which it is shown again while unanswered (the
+    /// shortest of its medicines', ``repeatMinutes(of:default:)``); nil: never.
+    var repeatMinutes: Int? = nil
+
+    /// A medicine's repeat interval in minutes: its own `--repeat`, else the configuration's
+    /// `[notify] repeat`; nil when that is none or off (0).
+    static func repeatMinutes(of m: Medication, default fallback: Int?) -> Int? {
+        guard let minutes = m.repeatMinutes ?? fallback, minutes > 0 else { return nil }
+        return minutes
+    }
+
+    /// How this reminder carries `m`'s settings: urgent when any of its medicines is, repeated at
+    /// the shortest interval of theirs.
+    mutating func carry(_ m: Medication, repeatDefault: Int?) {
+        if m.urgent { urgent = true }
+        if let minutes = Self.repeatMinutes(of: m, default: repeatDefault) { repeatMinutes = min(repeatMinutes ?? minutes, minutes) }
+    }
 
     /// The slots this alert acts on (none for feedback on a click).
     var slots: [SlotKey] { kind.isFeedback ? [] : doses.map(\.slot) }
@@ -138,8 +158,9 @@ struct DoseAlert: Hashable, Sendable, Codable {
     /// The alerts owed at `now` for the day's slots (carried ones included): every slot that is `due`
     /// or `late` now, or closed unresolved within ``missedNoticeSpan``, whose transition was not
     /// announced yet (`alreadySent` answers for a key), grouped by kind and scheduled instant.
-    /// Resolved and upcoming slots never produce an alert.
-    static func owed(slots: [PlannedSlot], now: Date, alreadySent: (String) -> Bool) -> [DoseAlert] {
+    /// Resolved and upcoming slots never produce an alert. A reminder carries its medicines'
+    /// urgency and repeat interval (`repeatDefault`: `[notify] repeat`); a missed notice neither.
+    static func owed(slots: [PlannedSlot], now: Date, repeatDefault: Int? = nil, alreadySent: (String) -> Bool) -> [DoseAlert] {
         var groups: [DoseAlert] = []
         for slot in slots {
             let kind: Kind
@@ -151,11 +172,12 @@ struct DoseAlert: Hashable, Sendable, Codable {
             }
             if alreadySent(key(kind, slot.key)) { continue }
             let dose = Dose(slot: slot.key, medication: slot.medication.name, dose: slot.medication.dose)
-            if let i = groups.firstIndex(where: { $0.kind == kind && $0.scheduled == slot.instant }) {
-                groups[i].doses.append(dose)
-            } else {
-                groups.append(DoseAlert(kind: kind, scheduled: slot.instant, doses: [dose]))
-            }
+            let i = groups.firstIndex(where: { $0.kind == kind && $0.scheduled == slot.instant }) ?? {
+                groups.append(DoseAlert(kind: kind, scheduled: slot.instant, doses: []))
+                return groups.count - 1
+            }()
+            groups[i].doses.append(dose)
+            if kind != .missed { groups[i].carry(slot.medication, repeatDefault: repeatDefault) }
         }
         return groups.sorted { ($0.scheduled, $0.kind) < ($1.scheduled, $1.kind) }
     }

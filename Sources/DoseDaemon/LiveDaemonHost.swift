@@ -205,6 +205,7 @@ final class LiveDaemonHost: DaemonHost {
     }
 
     var confirmsClicks: Bool { base.config.notifyClicks }
+    var repeatDefault: Int? { base.config.notifyRepeat }
 
     func lastEventID() throws -> Int64 {
         try store.read { try $0.lastEventID() }

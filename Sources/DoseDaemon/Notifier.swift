@@ -50,6 +50,12 @@ final class Notifier {
         guard let program else { return }
         // An earlier notification is replaced when what is still open of it is all in this one.
         let slots = Set(alert.slots)
+        // A repeated reminder takes its own last notification's place: that notify-send ends
+        // without closing it (SIGTERM), and tells the loop nothing (the new one answers for it).
+        if let replacing, let (pid, _) = open.first(where: { $0.value.id == replacing }) {
+            open.removeValue(forKey: pid)
+            children.signal(pid, SIGTERM)
+        }
         for (pid, other) in open {
             // Feedback on a click is about events, not slots: only a newer "nothing taken" replaces the last one.
             if alert.kind.isFeedback || other.alert.kind.isFeedback {
@@ -65,7 +71,7 @@ final class Notifier {
             if stillOpen.isSubset(of: slots) { close(pid) }
         }
         let text = NotificationText(alert, zone: zone, now: now, catalog: catalog)
-        var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late || alert.kind == .double ? "critical" : "normal")",
+        var arguments = ["--app-name=dosebar", "--urgency=\(alert.kind == .late || alert.kind == .double || alert.urgent == true ? "critical" : "normal")",
                          "--category=\(alert.kind.isFeedback ? "transfer.complete" : "reminder")",
                          "--icon=\(alert.kind.isFeedback ? "dialog-information" : "appointment-soon")", "--print-id"]
         if let replacing { arguments.append("--replace-id=\(replacing)") }

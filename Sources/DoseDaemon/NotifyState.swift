@@ -12,6 +12,9 @@ struct NotifyState: Codable, Equatable, Sendable {
         var alert: DoseAlert
         /// The notify-send waiting for its answer (it outlives a killed daemon: the next one ends it).
         var helper: Int32? = nil
+        /// When an unanswered reminder is shown again in its place (``DoseAlert/repeatMinutes``
+        /// after the server took it); nil: never.
+        var repeatAt: Date? = nil
     }
 
     /// A reminder put off by "Snooze", due at `at`.

@@ -58,6 +58,10 @@ public enum MedicationList {
         var pending: [Pending]
         /// ISO-8601 with the local offset; null: tracked from its first schedule day.
         var tracked_from: String?
+        /// Reminders critical from the first (`--urgent`).
+        var urgent: Bool
+        /// Minutes between repeated reminders (`--repeat`); 0: never; null: the configuration's `[notify] repeat`.
+        var repeat_minutes: Int?
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -68,10 +72,11 @@ public enum MedicationList {
             try c.encode(stock, forKey: .stock); try c.encode(per_dose, forKey: .per_dose); try c.encode(low_days, forKey: .low_days)
             try c.encode(archived, forKey: .archived); try c.encode(ended, forKey: .ended); try c.encode(pending, forKey: .pending)
             try c.encode(tracked_from, forKey: .tracked_from)
+            try c.encode(urgent, forKey: .urgent); try c.encode(repeat_minutes, forKey: .repeat_minutes)
         }
         enum CodingKeys: String, CodingKey {
             case id, name, dose, group, note, schedule, schedule_text, times, stock, per_dose, low_days, archived, ended, pending
-            case tracked_from
+            case tracked_from, urgent, repeat_minutes
         }
     }
 
@@ -176,7 +181,8 @@ public enum MedicationList {
                                                     schedule_text: $0.schedule.summary,
                                                     dose: l.original.dosing(on: $0.effective).text,
                                                     per_dose: l.original.dosing(on: $0.effective).perDose) },
-                   tracked_from: m.trackedFrom.map { ISO8601.format($0, offset: zone.offset(at: $0)) })
+                   tracked_from: m.trackedFrom.map { ISO8601.format($0, offset: zone.offset(at: $0)) },
+                   urgent: m.urgent, repeat_minutes: m.repeatMinutes)
     }
 
     /// The lines under a medicine's row: its course, window (as-needed limits), per dose and group; each change to come
@@ -201,6 +207,10 @@ public enum MedicationList {
         if let kept = s.keepZone { parts.append(c.text("list.keep_zone", ["zone": kept.identifier])) }
         if m.stock != nil || m.perDose != 1 { parts.append(c.text("list.per_dose", ["amount": m.perDose.description])) }
         if let group = m.group { parts.append(c.text("list.group", ["group": group])) }
+        if m.urgent { parts.append(c.text("list.urgent")) }
+        if let minutes = m.repeatMinutes {
+            parts.append(minutes > 0 ? c.text("list.repeat", ["interval": c.minutes(minutes)]) : c.text("list.repeat_off"))
+        }
         var lines = [parts.joined(separator: " · ")]
         var dosing = Dosing(text: m.dose, perDose: m.perDose)
         for v in l.pending {

@@ -61,6 +61,9 @@ enum Schema {
         migrator.registerMigration("v17-keep-zone") { db in
             try db.execute(sql: v17KeepZone)
         }
+        migrator.registerMigration("v18-reminders") { db in
+            try db.execute(sql: v18Reminders)
+        }
         return migrator
     }
 
@@ -69,6 +72,14 @@ enum Schema {
     static let v17KeepZone = """
         ALTER TABLE schedule_version ADD COLUMN keep_zone TEXT
             CHECK (keep_zone IS NULL OR length(keep_zone) BETWEEN 1 AND 64);
+        """
+
+    /// How a medicine's reminders come (`--urgent`, `--repeat`): critical from the first, and
+    /// shown again after so many minutes unanswered (NULL: the configuration's default; 0: never).
+    static let v18Reminders = """
+        ALTER TABLE medication ADD COLUMN urgent INTEGER NOT NULL DEFAULT 0 CHECK (urgent IN (0, 1));
+        ALTER TABLE medication ADD COLUMN repeat_minutes INTEGER
+            CHECK (repeat_minutes IS NULL OR repeat_minutes BETWEEN 0 AND 1440);
         """
 
     // Dates are `LocalDate.dayNumber` (days since 1970-01-01), times of day `LocalTime.minuteOfDay`,

@@ -285,6 +285,7 @@ public struct StoreWriter {
         if record.stock != old?.stock, let stock = record.stock { try FieldRules.stock(Amount(hundredths: stock)) }
         if record.perDose != old?.perDose { try FieldRules.perDose(Amount(hundredths: record.perDose)) }
         if record.lowDays != old?.lowDays { try FieldRules.lowDays(record.lowDays) }
+        if record.repeatMinutes != old?.repeatMinutes, let n = record.repeatMinutes { try FieldRules.repeatMinutes(n) }
         if record.archivedOn != old?.archivedOn, let day = record.archivedOn {
             try FieldRules.date(LocalDate(dayNumber: day), field: "archived on")
         }

@@ -17,9 +17,12 @@ struct Add: ContextCommand {
           $ dosebar add Ibuprofen --as-needed --max-per-day 3 --min-interval 6h
           $ dosebar add Warfarin --at 18:00 --per-dose 0.5 --stock 9.75
           $ dosebar add Yasmin --at 22:00 --keep-zone Asia/Seoul
+          $ dosebar add Levothyroxine --at 07:00 --urgent --repeat 10m
 
         Amounts go to hundredths: --per-dose 0.5 is half a tablet. --keep-zone keeps a \
-        medicine on home time wherever you travel.
+        medicine on home time wherever you travel. With `daemon --notify`, --repeat \
+        shows an unanswered reminder again until it is answered or closed, and \
+        --urgent makes its reminders critical.
         """
     )
 

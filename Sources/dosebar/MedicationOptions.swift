@@ -24,16 +24,31 @@ struct MedicationOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A free-text note.", valueName: "text"))
     var note: String?
 
+    @Flag(inversion: .prefixedNo, help: "Critical notifications from the first reminder (--no-urgent: normal).")
+    var urgent: Bool?
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+        "Show an unanswered reminder again every DURATION (1m to 24h, e.g. 10m) until taken, skipped, snoozed or closed; off: never (default: [notify] repeat, else off).",
+        valueName: "duration|off"))
+    var repeatEvery: String?
+
+    /// `--repeat` in minutes (0: off), nil when not given.
+    var repeatMinutes: Int? {
+        get throws { try repeatEvery.map { try InputParser.repeatMinutes($0) } }
+    }
+
     func validate() throws {
         if let lowDays, !FieldRules.lowDaysRange.contains(lowDays) {
             throw ValidationError("--low-days: give a number from \(FieldRules.lowDaysRange.lowerBound) to \(FieldRules.lowDaysRange.upperBound)")
         }
+        // A usage error here, in validation, is ArgumentParser's to report (exit 64).
+        do { _ = try repeatMinutes } catch let e as DosebarError { throw ValidationError(e.description) }
         for (flag, value) in [("--dose", dose), ("--group", group), ("--note", note)] {
             if let value { try TextRules.text(value, flag: flag, max: flag == "--note" ? FieldRules.typedNoteMax : FieldRules.shortTextMax) }
         }
     }
 
-    /// Applies the given flags to `m`.
+    /// Applies the given flags to `m` (``validate()`` refused a `--repeat` that does not parse).
     func apply(to m: inout Medication) {
         if let dose { m.dose = dose.isEmpty ? nil : dose }
         if let group { m.group = group.isEmpty ? nil : group }
@@ -41,12 +56,15 @@ struct MedicationOptions: ParsableArguments {
         if let stock { m.stock = stock }
         if let perDose { m.perDose = perDose }
         if let lowDays { m.lowDays = lowDays }
+        if let urgent { m.urgent = urgent }
+        if let minutes = (try? repeatMinutes) ?? nil { m.repeatMinutes = minutes }
     }
 
     /// A new dose text or amount: a dose version from `edit --effective` on.
     var changesDose: Bool { dose != nil || perDose != nil }
 
     var changesSomething: Bool {
-        dose != nil || group != nil || stock != nil || perDose != nil || lowDays != nil || note != nil
+        dose != nil || group != nil || stock != nil || perDose != nil || lowDays != nil || note != nil || urgent != nil
+            || repeatEvery != nil
     }
 }

@@ -114,6 +114,8 @@ final class SimHost: DaemonHost {
     var reloads = 0
     /// Clicks, their refusals and the Undos of their confirmations (DaemonClickTests).
     var clicks = SimClicks()
+    /// `[notify] repeat` (DaemonRepeatTests).
+    var repeatDefault: Int?
 
     init(medications: [Medication], ledger: SimLedger = SimLedger()) {
         self.medications = medications

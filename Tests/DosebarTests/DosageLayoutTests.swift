@@ -30,10 +30,14 @@ import Testing
         // Lisinopril's stock is −3 in Dosage, which shows 0.
         let notes = (summary["no_equivalent"] as? [String]) ?? []
         #expect(notes.contains { $0.hasPrefix("Lisinopril: stock -3") && $0.contains("imported as 0") }, "\(notes)")
-        // Dosage 1.1's `recurring: true` (every 5 minutes) and the colours are listed as having no equivalent.
-        #expect(notes.contains("Lisinopril: colour red, repeated reminders every 5 min: no equivalent in dosebar, not imported"), "\(notes)")
-        #expect(notes.contains("B12: colour blue, repeated reminders every 10 min: no equivalent in dosebar, not imported"), "\(notes)")
+        // Dosage 1.1's `recurring: true` (every 5 minutes) is carried over as --repeat 5m; the colours
+        // are listed as having no equivalent (issue 46: the repeat is no longer among them).
+        #expect(notes.contains("Lisinopril: colour red: no equivalent in dosebar, not imported"), "\(notes)")
+        #expect(notes.contains("B12: colour blue: no equivalent in dosebar, not imported"), "\(notes)")
+        #expect(!notes.contains { $0.contains("repeated reminders") }, "\(notes)")
         let lisinopril = try medicine(h, "Lisinopril")
+        #expect(lisinopril["repeat_minutes"] as? Int == 5 && lisinopril["urgent"] as? Bool == false)
+        #expect(try medicine(h, "B12")["repeat_minutes"] as? Int == 10)
         #expect(lisinopril["stock"] as? Int == 0 && lisinopril["dose"] as? String == "1 tablet(s)")
         #expect(lisinopril["times"] as? [String] == ["09:00"])
         // B12: half a tablet at 21:00; its inventory has no `enabled` (off: no stock); a course from 11-19 (seconds as strings).
@@ -90,10 +94,13 @@ import Testing
         #expect(notes.contains { $0.hasPrefix(long200 + ": name of 230 characters cut to its first 200") }, "\(notes)")
         #expect(notes.contains { $0.hasPrefix("1 dose(s) recorded later today") }, "\(notes)")
         // Dosage settings dosebar has no place for are listed, not dropped silently (the other treatment has Dosage's defaults).
-        #expect(notes.contains(long150 + ": colour red, icon drop, repeated reminders every 10 min, higher notification priority, "
+        // Its repeated reminders and higher priority are carried over (issue 46), not listed.
+        #expect(notes.contains(long150 + ": colour red, icon drop, "
                                + "confirm doses automatically: no equivalent in dosebar, not imported"), "\(notes)")
         #expect(notes.count == 3, "\(notes)")
         #expect(try medicine(h, long150)["times"] as? [String] == ["08:00"])
+        #expect(try medicine(h, long150)["urgent"] as? Bool == true && medicine(h, long150)["repeat_minutes"] as? Int == 10)
+        #expect(try medicine(h, long200)["urgent"] as? Bool == false && medicine(h, long200)["repeat_minutes"] is NSNull)
         #expect(try medicine(h, long200)["times"] as? [String] == ["09:00"])
         let day = try history(h, from: "2026-11-21", to: "2026-11-21")["2026-11-21"]
         #expect(day?["on_time"] as? Int == 2, "both long names' history lands on their slots")

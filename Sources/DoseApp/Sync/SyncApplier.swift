@@ -580,6 +580,8 @@ struct SyncApplier {
             case .note: m.note = op.note
             case .perDose: m.perDose = op.perDose ?? m.perDose
             case .lowDays: m.lowDays = op.lowDays ?? m.lowDays
+            case .urgent: m.urgent = op.urgent ?? m.urgent
+            case .repeatMinutes: m.repeatMinutes = op.repeatMinutes ?? m.repeatMinutes
             case .archive: continue
             }
         }

@@ -222,6 +222,7 @@ public final class SyncJournal {
         var op = SyncOperation(kind: kind, medicine: gid)
         op.name = m.name; op.dose = m.dose; op.group = m.group; op.note = m.note
         op.perDose = m.perDose; op.lowDays = m.lowDays
+        op.urgent = m.urgent; op.repeatMinutes = m.repeatMinutes
         return op
     }
 

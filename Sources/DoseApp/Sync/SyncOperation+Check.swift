@@ -220,6 +220,8 @@ extension SyncOperation {
             case .note: try FieldRules.note(note)
             case .perDose: if let perDose { try FieldRules.perDose(perDose) }
             case .lowDays: if let lowDays { try FieldRules.lowDays(lowDays) }
+            case .repeatMinutes: if let repeatMinutes { try FieldRules.repeatMinutes(repeatMinutes) }
+            case .urgent: continue
             case .archive, nil: continue
             }
         }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// | kind       | fields                                                             |
 /// |------------|--------------------------------------------------------------------|
-/// | `add`      | name, dose, group, note, per_dose, low_days, distinct_from, tracked_from |
+/// | `add`      | name, dose, group, note, per_dose, low_days, urgent, repeat, distinct_from, tracked_from |
 /// | `edit`     | changed (the names of the details it changed: a rename is `["name"]`) and their new values |
 /// | `archive`  | archived_on (absent: active again)                                 |
 /// | `schedule` | effective, schedule                                                |
@@ -47,6 +47,10 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     /// an older dosebar reads), fractions as decimals to hundredths (`0.5`); see ``Amount``.
     public var perDose: Amount?
     public var lowDays: Int?
+    /// ``Medication/urgent``; absent on a line of an older dosebar (the medicine keeps its own).
+    public var urgent: Bool?
+    /// ``Medication/repeatMinutes`` (0: never); absent: the configuration's default, or the line of an older dosebar.
+    public var repeatMinutes: Int?
     /// Of an `add`: the medicines of its name the adding device had (removed or renamed away), by
     /// global id: the new medicine is none of them.
     public var distinctFrom: [String]?
@@ -76,6 +80,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
+        case urgent, repeatMinutes = "repeat"
         case distinctFrom = "distinct_from"
         case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", overLimit = "over_limit", target, confirms
         case trackedFrom = "tracked_from"
@@ -109,6 +114,8 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
         group = try string(.group)
         note = try string(.note)
         lowDays = try f.int(Field.lowDays.rawValue)
+        urgent = try f.bool(Field.urgent.rawValue)
+        repeatMinutes = try f.int(Field.repeatMinutes.rawValue)
         distinctFrom = try f.strings(Field.distinctFrom.rawValue)
         changed = try f.strings(Field.changed.rawValue)
         archivedOn = try string(.archivedOn)
@@ -164,6 +171,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     enum Field: Int, CaseIterable {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose, lowDays, changed, distinctFrom
         case archivedOn, effective, schedule, stock, units, day, slot, at, timeKnown, overLimit, target, trackedFrom, confirms, first
+        case urgent, repeatMinutes
 
         /// The field's name on the wire: its coding key's.
         var key: CodingKeys {
@@ -195,6 +203,8 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
             case .trackedFrom: .trackedFrom
             case .confirms: .confirms
             case .first: .first
+            case .urgent: .urgent
+            case .repeatMinutes: .repeatMinutes
             }
         }
     }

@@ -8,10 +8,12 @@ public enum SyncRegister: String, CaseIterable, Sendable {
     case name, dose, group, note
     case perDose = "per_dose"
     case lowDays = "low_days"
+    case urgent
+    case repeatMinutes = "repeat"
     case archive
 
     /// The details an `add` carries and an `edit` may change, in wire order.
-    public static let details: [SyncRegister] = [.name, .dose, .group, .note, .perDose, .lowDays]
+    public static let details: [SyncRegister] = [.name, .dose, .group, .note, .perDose, .lowDays, .urgent, .repeatMinutes]
 
     /// Whether `a` and `b` differ in this register.
     public func differs(_ a: Medication, _ b: Medication) -> Bool {
@@ -22,6 +24,8 @@ public enum SyncRegister: String, CaseIterable, Sendable {
         case .note: a.note != b.note
         case .perDose: a.perDose != b.perDose
         case .lowDays: a.lowDays != b.lowDays
+        case .urgent: a.urgent != b.urgent
+        case .repeatMinutes: a.repeatMinutes != b.repeatMinutes
         case .archive: a.archivedOn != b.archivedOn
         }
     }
