@@ -50,6 +50,10 @@ public struct Catalog: Sendable {
             "tooltip.none": "Nothing scheduled today",
             "as_needed.count": "{name} (as needed): {count} today", "as_needed.count_max": "{name} (as needed): {count}/{max} today",
             "as_needed.next": "next from {time}", "as_needed.none_left": "no more today",
+            "cycle.active": "day {day} of {length}, rest from {date}", "cycle.active.again": "day {day} of {length}, day 1 again on {date}",
+            "cycle.active.ends": "day {day} of {length}, course ends {date}",
+            "cycle.rest": "rest day {day} of {length}, resumes {date}", "cycle.rest.ends": "rest day {day} of {length}, course ends {date}",
+            "cycle.named": "{name}: {cycle}",
             "notify.due": "Time for {names}", "notify.late": "{names} {count_is} late",
             "notify.due_body": "{time} · {doses}", "notify.late_body": "Due at {time}, {late} ago · {doses}",
             "notify.missed": "{names}: missed — do not double the next dose",
@@ -423,6 +427,10 @@ public struct Catalog: Sendable {
             "tooltip.none": "오늘은 예정된 복용이 없습니다",
             "as_needed.count": "{name} (필요 시): 오늘 {count}회", "as_needed.count_max": "{name} (필요 시): 오늘 {count}/{max}회",
             "as_needed.next": "{time}부터 가능", "as_needed.none_left": "오늘은 더 없음",
+            "cycle.active": "복용 {length}일 중 {day}일째, {date}부터 휴약", "cycle.active.again": "복용 {length}일 중 {day}일째, {date}부터 새 주기",
+            "cycle.active.ends": "복용 {length}일 중 {day}일째, {date} 복용 종료",
+            "cycle.rest": "휴약 {length}일 중 {day}일째, {date}에 재개", "cycle.rest.ends": "휴약 {length}일 중 {day}일째, {date} 복용 종료",
+            "cycle.named": "{name}: {cycle}",
             "notify.due": "복용 시간: {names}", "notify.late": "복용이 늦었어요: {names}",
             "notify.due_body": "{time} · {doses}", "notify.late_body": "{time} 예정, {late} 지남 · {doses}",
             "notify.missed": "{names}: 놓친 복용 — 다음 복용을 두 배로 하지 마세요",
@@ -783,6 +791,27 @@ public struct Catalog: Sendable {
             let base = text("schedule.as_needed")
             return parts.isEmpty ? base : "\(base) (\(parts.joined(separator: listSeparator)))"
         }
+    }
+
+    /// Where a day is in a cycle and what comes next: `day 13 of 21, rest from Thu 11 Dec`,
+    /// `rest day 3 of 7, resumes Sat 21 Dec`; `date` writes the day of the turn (default ``shortDate(_:)``).
+    public func cycleDay(_ position: CyclePosition, then turn: CycleTurn, date: ((LocalDate) -> String)? = nil) -> String {
+        let key: String, day: LocalDate
+        switch (position.phase, turn) {
+        case (.active, .next(.rest, let on)): key = "cycle.active"; day = on
+        case (.active, .next(.active, let on)): key = "cycle.active.again"; day = on
+        case (.active, .courseEnds(let on)): key = "cycle.active.ends"; day = on
+        case (.rest, .next(_, let on)): key = "cycle.rest"; day = on
+        case (.rest, .courseEnds(let on)): key = "cycle.rest.ends"; day = on
+        }
+        return text(key, ["day": String(position.day), "length": String(position.length), "date": (date ?? shortDate)(day)])
+    }
+
+    /// A day near today as the report's short dates write it: `Thu 11 Dec`, `12월 11일 (목)`.
+    public func shortDate(_ d: LocalDate) -> String {
+        let weekdays = text("report.weekdays").split(separator: " ")
+        let weekday = weekdays.count == 7 ? String(weekdays[d.weekday.rawValue - 1]) : self.weekdays[d.weekday.rawValue - 1]
+        return text("report.date.short", ["weekday": weekday, "day": String(d.day), "month": month(d.month)])
     }
 
     /// A schedule's times, `08:00, 20:00` (empty for as-needed): the one way they are listed.

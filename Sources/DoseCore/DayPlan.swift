@@ -126,8 +126,8 @@ public struct DayPlan: Sendable {
     /// The doses of the day without a slot whose time of taking is not known (imported: Dosage's
     /// "confirmed at an unknown time" and auto-confirmed), by medicine: history and the report say so.
     public private(set) var timeUnknown: [Int64: Set<Date>] = [:]
-    /// Medicines in a cycle today, with their position.
-    public private(set) var cycles: [(medication: Medication, position: CyclePosition)]
+    /// Medicines in a cycle today, with their position and what follows its phase.
+    public private(set) var cycles: [(medication: Medication, position: CyclePosition, turn: CycleTurn)]
     /// Whether any active medicine exists at all on this day.
     public let hasMedications: Bool
 
@@ -187,7 +187,7 @@ public struct DayPlan: Sendable {
         var closed: [PlannedSlot] = []
         let ranks = byName ? Array(medications.indices) : DayPlan.nameRanks(medications)
         var asNeeded: [(Medication, Int?, Int?, [Date], rank: Int)] = []
-        var cycles: [(Medication, CyclePosition, rank: Int)] = []
+        var cycles: [(Medication, CyclePosition, CycleTurn, rank: Int)] = []
         var extras: [(Medication, [Date], rank: Int)] = []
         var any = false
         let yesterday = date.adding(days: -1)
@@ -218,7 +218,7 @@ public struct DayPlan: Sendable {
                 continue
             }
             if !extra.isEmpty, let taken = extra[m.id] { extras.append((m.on(date), taken.sorted(), ranks[index])) }
-            if let pos = s.cyclePosition(on: date) { cycles.append((m, pos, ranks[index])) }
+            if let pos = s.cyclePosition(on: date), let turn = s.cycleTurn(after: date) { cycles.append((m, pos, turn, ranks[index])) }
             for slot in DayPlan.slots(of: m, on: today, zone: zone, events: latest, courseEnd: courseEnds.isEmpty ? nil : courseEnds[m.id],
                                       following: following) {
                 if slot.tracked {
@@ -242,7 +242,7 @@ public struct DayPlan: Sendable {
         // machines that sync one history.
         self.asNeeded = asNeeded.sorted { $0.rank < $1.rank }
             .map { (medication: $0.0, maxPerDay: $0.1, minInterval: $0.2, taken: $0.3) }
-        self.cycles = cycles.sorted { $0.rank < $1.rank }.map { (medication: $0.0, position: $0.1) }
+        self.cycles = cycles.sorted { $0.rank < $1.rank }.map { (medication: $0.0, position: $0.1, turn: $0.2) }
         self.extras = extras.sorted { $0.rank < $1.rank }.map { (medication: $0.0, taken: $0.1) }
         hasMedications = any || medications.contains { $0.archivedOn == nil || $0.archivedOn! > date }
     }

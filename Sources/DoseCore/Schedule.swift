@@ -55,6 +55,16 @@ public struct Schedule: Hashable, Sendable {
         return CyclePosition(phase: .rest, day: index - active + 1, length: rest)
     }
 
+    /// What follows the phase `date` is in: the next phase and its first day (the day after the
+    /// phase's last), or the course's last day when `until` comes first. Nil where ``cyclePosition(on:)`` is.
+    public func cycleTurn(after date: LocalDate) -> CycleTurn? {
+        guard case let .cycle(_, rest) = recurrence, let position = cyclePosition(on: date) else { return nil }
+        let first = date.adding(days: position.length - position.day + 1)
+        if let until, until < first { return .courseEnds(on: until) }
+        // With no rest days an active phase is followed by the next cycle's day 1.
+        return .next(phase: position.phase == .active && rest > 0 ? .rest : .active, on: first)
+    }
+
     /// Whether the schedule has doses on `date` (ignores the as-needed kind, which never does).
     /// An every-N with N below 1 (a row an older dosebar let through) has none: it must not trap.
     public func occurs(on date: LocalDate) -> Bool {
@@ -88,4 +98,18 @@ public struct CyclePosition: Hashable, Sendable {
     /// Length of the phase in days.
     public var length: Int
     public init(phase: Phase, day: Int, length: Int) { self.phase = phase; self.day = day; self.length = length }
+}
+
+/// What follows a day's phase of a cycle (``Schedule/cycleTurn(after:)``).
+public enum CycleTurn: Hashable, Sendable {
+    /// `phase` begins on `on` (an active phase again in a cycle without rest days).
+    case next(phase: CyclePosition.Phase, on: LocalDate)
+    /// The course ends on its last day `on` (`until`) before another phase begins.
+    case courseEnds(on: LocalDate)
+
+    /// The first day of the next phase; nil when the course ends first.
+    public var nextPhaseStart: LocalDate? {
+        if case let .next(_, on) = self { return on }
+        return nil
+    }
 }

@@ -77,11 +77,17 @@ public struct Snapshot: Hashable, Sendable {
     }
 
     public struct Cycle: Hashable, Sendable {
-        public init(medication: String, phase: CyclePosition.Phase, day: Int, length: Int) { self.medication = medication; self.phase = phase; self.day = day; self.length = length }
+        public init(medication: String, phase: CyclePosition.Phase, day: Int, length: Int, next: LocalDate?, text: String) {
+            self.medication = medication; self.phase = phase; self.day = day; self.length = length; self.next = next; self.text = text
+        }
         public var medication: String
         public var phase: CyclePosition.Phase
         public var day: Int
         public var length: Int
+        /// The first day of the next phase; nil when the course ends first.
+        public var next: LocalDate?
+        /// The line the bars show: `Yaz: day 13 of 21, rest from Thu 11 Dec`.
+        public var text: String
     }
 
     /// One day of the 7-day strip: its state in history (DESIGN §3), `pending` for today until it is complete.

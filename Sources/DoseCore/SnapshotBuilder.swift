@@ -25,8 +25,10 @@ public struct SnapshotBuilder: Sendable {
         // The most urgent first (so the low-stock message names it), then by name: not by local row
         // id, which differs between machines that sync one history.
         .sorted { ($0.daysLeft ?? .max, $0.medication, $0.remaining) < ($1.daysLeft ?? .max, $1.medication, $1.remaining) }
-        cycleLines = plan.cycles.map {
-            Snapshot.Cycle(medication: $0.medication.name, phase: $0.position.phase, day: $0.position.day, length: $0.position.length)
+        cycleLines = plan.cycles.map { c in
+            Snapshot.Cycle(medication: c.medication.name, phase: c.position.phase, day: c.position.day, length: c.position.length,
+                           next: c.turn.nextPhaseStart,
+                           text: catalog.text("cycle.named", ["name": c.medication.name, "cycle": catalog.cycleDay(c.position, then: c.turn)]))
         }
         var troubled: [String: Int] = [:]
         for day in history.last(6) { for k in Set(day.troubled) { troubled[k, default: 0] += 1 } }
@@ -546,6 +548,8 @@ public struct SnapshotBuilder: Sendable {
         }
         if doses.isEmpty { lines.append(catalog.text("tooltip.none")) }
         lines.append(contentsOf: asNeeded.map(\.text))
+        // A rest day's line is its `rest_day` message, below.
+        lines.append(contentsOf: cycleLines.filter { $0.phase == .active }.map(\.text))
         lines.append("")
         lines.append(contentsOf: messages.map(\.text))
         lines.append(catalog.text("tooltip.streak", ["current": String(streak.current), "best": String(streak.best)]))

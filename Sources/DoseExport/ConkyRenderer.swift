@@ -8,6 +8,8 @@
 //   `taken early 06:10`, `taken late 11:30` or `skipped`.
 //   then one line per as-needed medicine, in the default colour:
 //           `${color}Ibuprofen (as needed): 1/3 today · next from 15:30${color}`
+//   then one line per medicine in a cycle (rest days too), in the default colour:
+//           `${color}Yaz: day 13 of 21, rest from Thu 11 Dec${color}`
 //   then the 7-day strip, oldest day first, today last, in the default colour:
 //           `${color}Week: ✓ ✓ ◐ ✗ ✓ · ○${color}` (ASCII icons: `Week: D P M S R - ?`)
 // A colour that is the bar's own foreground is written `${color}` (conky's default).
@@ -52,6 +54,9 @@ public enum ConkyRenderer: BarRenderer {
             lines.append(colored(line, statusColors[dose.status].flatMap(options.color(for:))))
         }
         for item in snapshot.asNeeded {
+            lines.append(colored(escape(item.text), nil))
+        }
+        for item in snapshot.cycle {
             lines.append(colored(escape(item.text), nil))
         }
         lines.append(colored(escape(WeekStrip.line(snapshot.week, catalog: options.catalog, icons: options.icons)), nil))

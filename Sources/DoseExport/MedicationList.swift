@@ -62,6 +62,12 @@ public enum MedicationList {
         var urgent: Bool
         /// Minutes between repeated reminders (`--repeat`); 0: never; null: the configuration's `[notify] repeat`.
         var repeat_minutes: Int?
+        /// Today in a cycle schedule: its phase, day and length, the first day of the next phase (null
+        /// when the course ends first); all null when not in a cycle today.
+        var cycle_phase: String?
+        var cycle_day: Int?
+        var cycle_length: Int?
+        var cycle_next: String?
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -73,10 +79,12 @@ public enum MedicationList {
             try c.encode(archived, forKey: .archived); try c.encode(ended, forKey: .ended); try c.encode(pending, forKey: .pending)
             try c.encode(tracked_from, forKey: .tracked_from)
             try c.encode(urgent, forKey: .urgent); try c.encode(repeat_minutes, forKey: .repeat_minutes)
+            try c.encode(cycle_phase, forKey: .cycle_phase); try c.encode(cycle_day, forKey: .cycle_day)
+            try c.encode(cycle_length, forKey: .cycle_length); try c.encode(cycle_next, forKey: .cycle_next)
         }
         enum CodingKeys: String, CodingKey {
             case id, name, dose, group, note, schedule, schedule_text, times, stock, per_dose, low_days, archived, ended, pending
-            case tracked_from, urgent, repeat_minutes
+            case tracked_from, urgent, repeat_minutes, cycle_phase, cycle_day, cycle_length, cycle_next
         }
     }
 
@@ -151,6 +159,8 @@ public enum MedicationList {
         var pending: [ScheduleVersion]
         var archived: Bool
         var ended: Bool
+        /// Today's place in a cycle and what follows it; nil when not in a cycle today.
+        var cycle: (position: CyclePosition, turn: CycleTurn)?
 
         init(_ m: Medication, today: LocalDate) {
             let archived = m.archivedOn.map { $0 <= today } ?? false
@@ -165,6 +175,10 @@ public enum MedicationList {
             self.shown = shown
             self.pending = pending
             ended = pending.isEmpty && (shown?.schedule.until.map { $0 < today } ?? false)
+            // The schedule in force today (none once archived).
+            if let s = m.schedule(on: today), let position = s.cyclePosition(on: today), let turn = s.cycleTurn(after: today) {
+                cycle = (position, turn)
+            }
         }
     }
 
@@ -182,7 +196,9 @@ public enum MedicationList {
                                                     dose: l.original.dosing(on: $0.effective).text,
                                                     per_dose: l.original.dosing(on: $0.effective).perDose) },
                    tracked_from: m.trackedFrom.map { ISO8601.format($0, offset: zone.offset(at: $0)) },
-                   urgent: m.urgent, repeat_minutes: m.repeatMinutes)
+                   urgent: m.urgent, repeat_minutes: m.repeatMinutes,
+                   cycle_phase: l.cycle?.position.phase.rawValue, cycle_day: l.cycle?.position.day,
+                   cycle_length: l.cycle?.position.length, cycle_next: l.cycle?.turn.nextPhaseStart?.description)
     }
 
     /// The lines under a medicine's row: its course, window (as-needed limits), per dose and group; each change to come
@@ -198,6 +214,8 @@ public enum MedicationList {
             parts.append(c.text(s.start > today ? "list.course.starts" : "list.course.open", ["from": from]))
         }
         if l.ended { parts.append(c.describe(s)) }
+        // Dates as the course above writes them.
+        if let cycle = l.cycle { parts.append(c.cycleDay(cycle.position, then: cycle.turn, date: { $0.description })) }
         if case .asNeeded(let max, let gap) = s.recurrence {
             if let max { parts.append(c.text("schedule.max_per_day", ["n": String(max)])) }
             if let gap { parts.append(c.text("schedule.min_interval", ["interval": c.minutes(gap / 60)])) }

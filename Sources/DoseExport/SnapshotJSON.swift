@@ -116,6 +116,8 @@ public enum SnapshotJSON {
                 c.set("phase", item.phase.rawValue)
                 c.set("day", item.day)
                 c.set("length", item.length)
+                c.set("next", item.next?.description)
+                c.set("text", item.text)
             }
         }
     }

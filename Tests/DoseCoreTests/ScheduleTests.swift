@@ -27,6 +27,62 @@ import Testing
         #expect(days(.everyMonths(2), from: "2026-01-15", 0...100) == ["2026-01-15", "2026-03-15"])
     }
 
+    /// What follows a phase, at its boundaries (issue 46): 21/7 from Sunday 2026-11-01 has its active
+    /// days 11-01…11-21, rest 11-22…11-28, the next cycle from 11-29 and its rest from 12-20.
+    @Test func cycleTurnAtTheBoundaries() {
+        let s = Schedule(recurrence: .cycle(active: 21, rest: 7), times: [Fx.time("22:00")], start: Fx.date("2026-11-01"))
+        #expect(s.cycleTurn(after: Fx.date("2026-11-01")) == .next(phase: .rest, on: Fx.date("2026-11-22")))
+        #expect(s.cycleTurn(after: Fx.date("2026-11-21")) == .next(phase: .rest, on: Fx.date("2026-11-22")), "the last active day")
+        #expect(s.cycleTurn(after: Fx.date("2026-11-22")) == .next(phase: .active, on: Fx.date("2026-11-29")), "the first rest day")
+        #expect(s.cycleTurn(after: Fx.date("2026-11-28")) == .next(phase: .active, on: Fx.date("2026-11-29")), "the last rest day")
+        #expect(s.cycleTurn(after: Fx.date("2026-11-29")) == .next(phase: .rest, on: Fx.date("2026-12-20")), "day 1 of the next cycle")
+        #expect(s.cycleTurn(after: Fx.date("2026-10-31")) == nil, "before the course")
+        let daily = Schedule(recurrence: .daily, times: [Fx.time("08:00")], start: Fx.date("2026-11-01"))
+        #expect(daily.cycleTurn(after: Fx.date("2026-11-05")) == nil)
+    }
+
+    /// 21/0 (allowed: rest 0…366): no rest, day 1 again the day after day 21.
+    @Test func cycleTurnWithoutRestDays() {
+        let s = Schedule(recurrence: .cycle(active: 21, rest: 0), times: [Fx.time("08:00")], start: Fx.date("2026-11-01"))
+        #expect(s.cycleTurn(after: Fx.date("2026-11-21")) == .next(phase: .active, on: Fx.date("2026-11-22")))
+        #expect(s.cycleTurn(after: Fx.date("2026-11-22")) == .next(phase: .active, on: Fx.date("2026-12-13")))
+        #expect(s.cyclePosition(on: Fx.date("2026-11-22")) == CyclePosition(phase: .active, day: 1, length: 21))
+    }
+
+    /// A course with `until` (its last day, inclusive): the turn is the course's end when that comes first.
+    @Test func cycleTurnOfACourseThatEnds() {
+        func turn(until: String, on day: String) -> CycleTurn? {
+            Schedule(recurrence: .cycle(active: 21, rest: 7), times: [Fx.time("22:00")], start: Fx.date("2026-11-01"),
+                     until: Fx.date(until)).cycleTurn(after: Fx.date(day))
+        }
+        #expect(turn(until: "2026-11-21", on: "2026-11-10") == .courseEnds(on: Fx.date("2026-11-21")), "ends on the last active day")
+        #expect(turn(until: "2026-11-22", on: "2026-11-21") == .next(phase: .rest, on: Fx.date("2026-11-22")), "lasts into the rest")
+        #expect(turn(until: "2026-11-25", on: "2026-11-22") == .courseEnds(on: Fx.date("2026-11-25")), "ends within the rest")
+        #expect(turn(until: "2026-11-29", on: "2026-11-28") == .next(phase: .active, on: Fx.date("2026-11-29")))
+        #expect(turn(until: "2026-11-25", on: "2026-11-26") == nil, "after the course")
+        #expect(turn(until: "2026-11-21", on: "2026-11-10")?.nextPhaseStart == nil)
+        #expect(turn(until: "2026-11-22", on: "2026-11-21")?.nextPhaseStart == Fx.date("2026-11-22"))
+    }
+
+    /// Over many cycles and days, the turn agrees with ``Schedule/cyclePosition(on:)``: every day up to
+    /// the turn is in the day's phase, counting on by one, and the turn's day is day 1 of the phase it names.
+    @Test(arguments: [(21, 7), (3, 2), (1, 1), (5, 0), (1, 0), (366, 366)])
+    func cycleTurnAgreesWithThePosition(active: Int, rest: Int) {
+        let start = Fx.date("2026-01-01")
+        let s = Schedule(recurrence: .cycle(active: active, rest: rest), times: [Fx.time("08:00")], start: start)
+        for offset in 0..<(2 * (active + rest) + 3) {
+            let day = start.adding(days: offset)
+            guard let here = s.cyclePosition(on: day), case let .next(phase, first)? = s.cycleTurn(after: day) else {
+                Issue.record("no position or turn on \(day)"); continue
+            }
+            #expect(first > day)
+            for (i, d) in (0..<(first - day)).map({ day.adding(days: $0) }).enumerated() {
+                #expect(s.cyclePosition(on: d) == CyclePosition(phase: here.phase, day: here.day + i, length: here.length))
+            }
+            #expect(s.cyclePosition(on: first)?.phase == phase && s.cyclePosition(on: first)?.day == 1, "\(active)/\(rest) on \(day)")
+        }
+    }
+
     @Test func cycleWithRestDays() {
         let s = Schedule(recurrence: .cycle(active: 21, rest: 7), times: [Fx.time("22:00")], start: Fx.date("2026-11-01"))
         #expect(s.cyclePosition(on: Fx.date("2026-11-01")) == CyclePosition(phase: .active, day: 1, length: 21))

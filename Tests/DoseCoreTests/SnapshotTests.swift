@@ -147,11 +147,28 @@ import Testing
         let pill = Fx.med(4, "Pill", .cycle(active: 21, rest: 7), at: ["22:00"], from: "2026-11-01")
         // 2026-11-24 is rest day 3 of 7; active again on 2026-11-29, a Sunday.
         let s = snap("2026-11-24T12:00:00+09:00", meds: [pill], day: "2026-11-24")
-        #expect(s.cycle == [Snapshot.Cycle(medication: "Pill", phase: .rest, day: 3, length: 7)])
+        #expect(s.cycle == [Snapshot.Cycle(medication: "Pill", phase: .rest, day: 3, length: 7, next: Fx.date("2026-11-29"),
+                                           text: "Pill: rest day 3 of 7, resumes Sun 29 Nov")])
         #expect(s.message.id == MessageID.restDay)
         #expect(s.message.text == "Pill: rest day 3 of 7, resumes Sunday")
         let ko = snap("2026-11-24T12:00:00+09:00", catalog: .korean, meds: [pill], day: "2026-11-24")
         #expect(ko.message.text == "Pill: 휴약 7일 중 3일째, 일요일에 재개")
+    }
+
+    /// Issue 46: the tooltip names a cycle's day on an active day too; a rest day's is its `rest_day` message, once.
+    @Test func tooltipSaysTheCycleDayEveryDay() throws {
+        let pill = Fx.med(4, "Pill", .cycle(active: 21, rest: 7), at: ["22:00"], from: "2026-11-01")
+        // 2026-11-13 is active day 13 of 21; the rest starts on 2026-11-22, a Sunday.
+        let active = snap("2026-11-13T12:00:00+09:00", meds: [pill], day: "2026-11-13")
+        #expect(active.cycle.map(\.next) == [Fx.date("2026-11-22")])
+        let lines = active.tooltip.components(separatedBy: "\n")
+        #expect(lines.contains("Pill: day 13 of 21, rest from Sun 22 Nov"), "\(active.tooltip)")
+        let line = try #require(lines.firstIndex(of: "Pill: day 13 of 21, rest from Sun 22 Nov")), gap = try #require(lines.firstIndex(of: ""))
+        #expect(line < gap, "with the doses, above the messages")
+        let ko = snap("2026-11-13T12:00:00+09:00", catalog: .korean, meds: [pill], day: "2026-11-13")
+        #expect(ko.tooltip.contains("Pill: 복용 21일 중 13일째, 11월 22일 (일)부터 휴약"), "\(ko.tooltip)")
+        let rest = snap("2026-11-24T12:00:00+09:00", meds: [pill], day: "2026-11-24")
+        #expect(rest.tooltip.components(separatedBy: "rest day 3 of 7").count == 2, "said once: \(rest.tooltip)")
     }
 
     @Test func patternRuleSuggestsMovingAnOftenLateDose() {

@@ -59,6 +59,49 @@ struct CommandTextTests {
         #expect(old["archived"] as? Bool == true && (old["pending"] as? [Any])?.isEmpty == true)
     }
 
+    /// Issue 46: 21/7 cycles on 2026-11-20. Yaz from 11-08: active day 13, rest from 11-29. Pill from
+    /// 10-25: rest day 6 (the rest began 11-15), resumes 11-22. Short from 11-08 until 11-25: day 13,
+    /// the course ends before its rest. Aspirin daily: no cycle.
+    var cycles: [Medication] {
+        var short = Fixtures.med(3, "Short", .cycle(active: 21, rest: 7), at: ["08:00"], from: "2026-11-08")
+        short.versions[0].schedule.until = LocalDate("2026-11-25")!
+        return [Fixtures.med(1, "Yaz", .cycle(active: 21, rest: 7), at: ["22:00"], from: "2026-11-08"),
+                Fixtures.med(2, "Pill", .cycle(active: 21, rest: 7), at: ["09:00"], from: "2026-10-25"),
+                short, Fixtures.med(4, "Aspirin", at: ["08:00"], from: "2026-11-01")]
+    }
+
+    @Test("list: a cycle's day today and what follows, dated as the course is")
+    func listCycleDay() throws {
+        let lines = MedicationList.lines(cycles, today: today, catalog: c)
+        func details(_ name: String) throws -> String {
+            let row = try #require(lines.firstIndex { $0.hasPrefix(name + " ") })
+            return lines[row + 1]
+        }
+        #expect(try details("Yaz") == "  since 2026-11-08 · day 13 of 21, rest from 2026-11-29 · window 2h")
+        #expect(try details("Pill") == "  since 2026-10-25 · rest day 6 of 7, resumes 2026-11-22 · window 2h")
+        #expect(try details("Short") == "  2026-11-08 – 2026-11-25 · day 13 of 21, course ends 2026-11-25 · window 2h")
+        #expect(try !details("Aspirin").contains("day"))
+        let ko = MedicationList.lines(cycles, today: today, catalog: .korean)
+        #expect(ko.contains("  2026-11-08부터 · 복용 21일 중 13일째, 2026-11-29부터 휴약 · 허용 범위 2시간"), "\(ko)")
+        // Before the course and once archived: no day.
+        var archived = cycles[0]
+        archived.archivedOn = LocalDate("2026-11-15")!
+        let later = Fixtures.med(5, "Later", .cycle(active: 21, rest: 7), at: ["22:00"], from: "2026-12-01")
+        #expect(!MedicationList.lines([archived, later], today: today, catalog: c).contains { $0.contains("of 21") })
+    }
+
+    @Test("list --json: cycle_phase, cycle_day, cycle_length, cycle_next added; null without a cycle today")
+    func listCycleJSON() throws {
+        let text = try MedicationList.json(cycles, today: today, zone: Zone(TimeZone(identifier: "Asia/Seoul")!))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        func cycle(_ row: [String: Any]) -> [String] {
+            ["cycle_phase", "cycle_day", "cycle_length", "cycle_next"].map { row[$0].map { "\($0)" } ?? "absent" }
+        }
+        #expect(rows.map(cycle) == [["active", "13", "21", "2026-11-29"], ["rest", "6", "7", "2026-11-22"],
+                                    ["active", "13", "21", "<null>"], ["<null>", "<null>", "<null>", "<null>"]])
+        #expect(rows.allSatisfy { $0["schedule"] is [String: Any] && $0["schedule_text"] is String }, "the fields before stay")
+    }
+
     @Test("today: heading, one row per dose coloured by its status only on request, the message last")
     func todayLines() throws {
         let snapshot = Fixtures.newYork

@@ -83,6 +83,16 @@ import Testing
         #expect(body.contains("##{bad} %{F##f00}"))
     }
 
+    /// Issue 46: a medicine in a cycle gets a line of its own after the doses, its name escaped like theirs.
+    @Test func conkyListsEachCycleEscaped() {
+        var s = snapshot
+        s.cycle = [Snapshot.Cycle(medication: name, phase: .rest, day: 3, length: 7, next: LocalDate("2026-11-29"),
+                                  text: name + ": rest day 3 of 7, resumes Sun 29 Nov")]
+        let lines = ConkyRenderer.render(s, options: options).split(separator: "\n").map(String.init)
+        #expect(lines.count == 1 + s.doses.count + s.asNeeded.count + 1 + 1)
+        #expect(lines[lines.count - 2] == "${color}" + ##"<b>&"x'</b> \#{bad} %{F\#f00} $$HOME"## + ": rest day 3 of 7, resumes Sun 29 Nov${color}")
+    }
+
     @Test func conkyEscapesDollarsAndHashesOfUserText() {
         let lines = ConkyRenderer.render(snapshot, options: options).split(separator: "\n").map(String.init)
         let color = options.color(for: .due)!

@@ -36,8 +36,13 @@ import Testing
     /// output is replaced by the new one before comparing, and everything else still has to match.
     /// Issue 42: `missed_yesterday` names the doses (the ones yesterday's summary counts) and says
     /// not to double today's; the bar line names a medicine running low when nothing is due or late.
+    /// Issue 46: each `cycle` item also says when its next phase starts and has the line the bars show
+    /// (added to that item only: `next` and `text` are also top-level keys, compared as before). Yaz is on
+    /// rest day 2 of 2 on Sunday 03-22, so it resumes on Monday 03-23 (the `rest_day` message's "Monday").
     static let reworded: [String: [(old: String, new: String)]] = [
-        "v1-today.json": [("Yesterday 1 dose missed", "Yesterday: Metformin 19:30 missed — don't double today's dose")],
+        "v1-today.json": [("Yesterday 1 dose missed", "Yesterday: Metformin 19:30 missed — don't double today's dose"),
+                          (#""cycle":[{"medication":"Yaz","phase":"rest","day":2,"length":2}]"#,
+                           #""cycle":[{"medication":"Yaz","phase":"rest","day":2,"length":2,"next":"2026-03-23","text":"Yaz: rest day 2 of 2, resumes Mon 23 Mar"}]"#)],
         "v4-sync-today.json": [("Yesterday 1 dose missed", "Yesterday: Metformin 20:00 missed — don't double today's dose"),
                                ("\"text\":\"✅ 4/4 · streak 1\"", "\"text\":\"✅ 4/4 · streak 1 · Zinc low (5 days)\"")],
     ]

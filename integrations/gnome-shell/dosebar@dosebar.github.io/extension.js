@@ -99,6 +99,10 @@ class DosebarIndicator extends PanelMenu.Button {
                 const row = new PopupMenu.PopupMenuItem(item.text, {reactive: false});
                 row.label.add_style_class_name('dosebar-as-needed');
                 this.menu.addMenuItem(row);
+            } else if (item.kind === 'cycle') {
+                const row = new PopupMenu.PopupMenuItem(item.text, {reactive: false});
+                row.label.add_style_class_name('dosebar-cycle');
+                this.menu.addMenuItem(row);
             } else if (item.kind === 'week') {
                 this.menu.addMenuItem(new PopupMenu.PopupSeparatorMenuItem());
                 const row = new PopupMenu.PopupMenuItem(item.text, {reactive: false});

@@ -303,7 +303,9 @@ export function whenText(dose, today, words) {
  * Returns {state, iconName, label, styleClass, message, severity, items}, where
  * each item is {kind: 'dose', text, status, action} (action: null or
  * {label, argv}), {kind: 'asNeeded', text} (the line dosebar wrote for an
- * as-needed medicine), {kind: 'takeAll', label, argv}, {kind: 'empty', text} or
+ * as-needed medicine), {kind: 'cycle', text} (the line dosebar wrote for a
+ * medicine in a cycle: its day, on active and rest days alike, and what follows),
+ * {kind: 'takeAll', label, argv}, {kind: 'empty', text} or
  * {kind: 'week', text} (the 7-day strip, last).
  */
 export function buildView(loaded, now, {today = null, command = 'dosebar', dir = '', lang = 'en'} = {}) {
@@ -349,6 +351,11 @@ export function buildView(loaded, now, {today = null, command = 'dosebar', dir =
     for (const asNeeded of Array.isArray(entry.as_needed) ? entry.as_needed : []) {
         if (typeof asNeeded?.text === 'string' && asNeeded.text !== '')
             items.push({kind: 'asNeeded', text: asNeeded.text});
+    }
+    // A dosebar before issue 46 wrote no line for a cycle: nothing shown, as before.
+    for (const cycle of Array.isArray(entry.cycle) ? entry.cycle : []) {
+        if (typeof cycle?.text === 'string' && cycle.text !== '')
+            items.push({kind: 'cycle', text: cycle.text});
     }
     if (due.length > 0)
         items.push({kind: 'takeAll', label: `${said.takeAll} (${due.length})`, argv: takeArgv(command, dir)});

@@ -156,6 +156,15 @@ writeAtomically(`${shared}/timeline.json`, goodTimeline);
 check('good file again: recovers', await until(() => !classes().includes('dosebar-error')), classes().join(' '));
 const goodLabel = label(), goodTexts = JSON.stringify(texts());
 
+// Issue 46: a medicine in a cycle shows the line dosebar wrote for it, as a row that is not clickable.
+const cycleLine = 'Yaz: day 13 of 21, rest from Tue 1 Dec';
+writeAtomically(`${shared}/timeline.json`, JSON.stringify({...JSON.parse(goodTimeline),
+    cycle: [{medication: 'Yaz', phase: 'active', day: 13, length: 21, next: '2026-12-01', text: cycleLine}]}));
+check('cycle: its line in the menu', await until(() => items().some(i => i.text === cycleLine)), JSON.stringify(texts()));
+check('cycle: not clickable', items().filter(i => i.text === cycleLine).every(i => !i.reactive));
+writeAtomically(`${shared}/timeline.json`, goodTimeline);
+check('cycle: gone with the file without it', await until(() => JSON.stringify(texts()) === goodTexts), JSON.stringify(texts()));
+
 // The file dosebar writes is schema 3; a dosebar newer than the extension may write
 // schema 4: the panel and the menu say the extension needs updating.
 const good = JSON.parse(goodTimeline);

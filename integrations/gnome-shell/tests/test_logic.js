@@ -298,6 +298,25 @@ const noLine = {...timeline1, entries: timeline1.entries.map(e => ({...e, as_nee
 v = Logic.buildView(Logic.parseTimeline(JSON.stringify(noLine)), t('2026-11-22T09:10:00-05:00'), opts);
 check('view: an as-needed item without a line is not shown', v.items.every(i => i.kind !== 'asNeeded'), JSON.stringify(v.items));
 
+// Issue 46: each medicine in a cycle with the line dosebar wrote (its day, on active and rest days
+// alike, and what follows), after the as-needed lines; a cycle item without a line (a dosebar
+// before issue 46) shows nothing. Schema 3 has `cycle` once at the top, schema 1 in every entry.
+const cycleYaz = {medication: 'Yaz', phase: 'active', day: 13, length: 21, next: '2026-12-01',
+    text: 'Yaz: day 13 of 21, rest from Tue 1 Dec'};
+const cyclePill = {medication: 'Pill', phase: 'rest', day: 3, length: 7, next: '2026-11-27',
+    text: 'Pill: rest day 3 of 7, resumes Fri 27 Nov'};
+const oldCycle = {medication: 'Old', phase: 'active', day: 2, length: 21};
+for (const [name, file] of [['schema 3', {...timeline, cycle: [cycleYaz, cyclePill, oldCycle]}],
+    ['schema 1', {...timeline1, entries: timeline1.entries.map(e => ({...e, cycle: [cycleYaz, cyclePill, oldCycle]}))}]]) {
+    v = Logic.buildView(Logic.parseTimeline(JSON.stringify(file)), t('2026-11-22T09:10:00-05:00'), opts);
+    equal(`view (${name}): a line per cycle with one, rest days too`, v.items.filter(i => i.kind === 'cycle'),
+        [{kind: 'cycle', text: cycleYaz.text}, {kind: 'cycle', text: cyclePill.text}]);
+    equal(`view (${name}): the cycle lines after the as-needed ones`, v.items.map(i => i.kind),
+        ['dose', 'dose', 'asNeeded', 'cycle', 'cycle', 'takeAll']);
+}
+v = Logic.buildView(parsed, t('2026-11-22T09:10:00-05:00'), opts);
+check('view: no cycle, no cycle line', v.items.every(i => i.kind !== 'cycle'), JSON.stringify(v.items));
+
 // Schema 4: a dosebar newer than this extension. Clearly says so, in both languages.
 v = Logic.buildView(Logic.parseTimeline(JSON.stringify({...timeline, schema: 4})), t('2026-11-22T09:10:00-05:00'), opts);
 equal('view schema 4: error state, no items', [v.state, v.items.length], ['error', 0]);
