@@ -75,6 +75,9 @@ final class Notifier {
                          "--category=\(alert.kind.isFeedback ? "transfer.complete" : "reminder")",
                          "--icon=\(alert.kind.isFeedback ? "dialog-information" : "appointment-soon")", "--print-id"]
         if let replacing { arguments.append("--replace-id=\(replacing)") }
+        // A repeating reminder stays until answered or closed: a server's timeout (dunst's 10 s for
+        // normal urgency) would end it as if the person had closed it, and so end its repeats.
+        if alert.repeatMinutes != nil { arguments.append("--expire-time=0") }
         switch alert.kind {
         case .missed, .nothing, .travel:
             // Nothing to take or snooze: it waits on screen until closed, like the others.

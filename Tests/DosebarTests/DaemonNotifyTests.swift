@@ -265,6 +265,55 @@ struct DaemonNotifyTests {
     stop_daemon d
     """#
 
+    /// ``restartScript``'s set-up (dunst, the fast clock, `run_daemon`, `stop_daemon`) without its scenario.
+    static let fastClockSetup = String(restartScript[..<restartScript.range(of: "export DOSEBAR_NOW=")!.lowerBound])
+
+    /// Issue 46: Warfarin (`--urgent --repeat 5m`) unanswered at 08:00 comes again at 08:05 and 08:10
+    /// in its own place; Zinc (08:02, neither) once; Warfarin taken in a terminal: its notification
+    /// goes and nothing comes after it.
+    static let repeatScript = fastClockSetup + #"""
+    export DOSEBAR_NOW=2026-11-22T07:00:00+09:00
+    "$BIN" add Warfarin --at 08:00 --dose "5 mg" --urgent --repeat 5m >/dev/null
+    "$BIN" add Zinc --at 08:02 >/dev/null
+    unset DOSEBAR_NOW
+    run_daemon 08:00:30
+    wait_arrived 4 1200; sleep 0.5
+    echo "arrived=$(arrived)"
+    echo "displayed=$(dunstctl count displayed)"
+    echo "history=$(dunstctl count history)"
+    DOSEBAR_NOW=2026-11-22T08:13:00+09:00 script -qec ""$BIN" take Warfarin" /dev/null >/dev/null
+    for i in $(seq 200); do [ "$(dunstctl count displayed)" = 1 ] && break; sleep 0.05; done
+    echo "displayed_after_take=$(dunstctl count displayed)"
+    sleep 12
+    echo "after_take=$(arrived)"
+    stop_daemon a
+    """#
+
+    @Test("--repeat: an unanswered reminder comes again in its own place, critical with --urgent, until taken",
+          .enabled(if: (missing.isEmpty && DaemonClockTests.library != nil) || Harness.underCI,
+                   "needs \(missing.joined(separator: ", ")) and libfaketime; under CI their absence fails"))
+    func repeats() throws {
+        try #require(Self.missing.isEmpty, "missing \(Self.missing.joined(separator: ", ")): scripts/setup installs them")
+        let library = try #require(DaemonClockTests.library, "libfaketime is not installed (scripts/setup installs it)")
+        guard let run = try Self.run(Self.repeatScript, extra: [library]) else { return }
+        let v = run.values
+        let why = "\(run.text)\n\(run.daemonErr)\n\(run.arrived)"
+        let lines = run.arrived.split(separator: "\n").map(String.init)
+        let warfarin = lines.filter { $0.contains("Warfarin") }, zinc = lines.filter { $0.contains("Zinc") }
+        // Due, then twice again (08:05, 08:10), each critical; Zinc once, normal.
+        #expect(warfarin.count == 3 && warfarin.allSatisfy { $0.hasSuffix("|CRITICAL") }, "\(why)")
+        #expect(warfarin.first?.hasPrefix("Time for Warfarin|08:00 · Warfarin 5 mg|") == true, "\(why)")
+        #expect(warfarin.dropFirst().allSatisfy { $0.hasPrefix("Reminder: Time for Warfarin|") }, "\(why)")
+        #expect(zinc.count == 1 && zinc[0].hasSuffix("|NORMAL"), "\(why)")
+        // Three arrivals of Warfarin, one notification of it on screen (and Zinc's): replaced in place,
+        // not stacked, nor closed and shown anew (a closed one goes to dunst's history).
+        #expect(v["displayed"] == "2" && v["history"] == "0", "\(why)")
+        #expect(v["displayed_after_take"] == "1", "\(why)")
+        #expect(v["after_take"] == v["arrived"] && v["arrived"] == "4", "a repeat after the take: \(why)")
+        #expect(v["exit_a"] == "0", "\(why)")
+        try? FileManager.default.removeItem(atPath: run.root)
+    }
+
     @Test("a snooze survives a restart, a killed daemon's notification still takes its doses, and what no server took is shown once one appears",
           .enabled(if: (missing.isEmpty && DaemonClockTests.library != nil) || Harness.underCI,
                    "needs \(missing.joined(separator: ", ")) and libfaketime; under CI their absence fails"))
