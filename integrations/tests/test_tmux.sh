@@ -19,7 +19,8 @@ MUTATE_NUDGE="tmux refresh-client -S" # self-test: as the daemon would
 
 tm -f /dev/null new-session -d -s it -x 200 -y 12 'sleep 600' || {
     result SKIP tmux "the tmux server does not start"; finish; }
-tm set -g status-interval 60 \; set -g status-style 'bg=green,fg=black' \; set -g status-right-length 180 \; set -g status-left-length 60 \
+# tmux's own status-right-length (40) and status-left-length (10): the plugin must make room for the line.
+tm set -g status-interval 60 \; set -g status-style 'bg=green,fg=black' \
    \; set -g status-right '[#{dosebar}]' \; set -g status-left 'L<#{dosebar}>' \
    \; set -g @dosebar_dir "$SHARED" \; set -g @dosebar_binary "${SCENARIO_BIN:-dosebar}" \
    \; set -as terminal-features ',xterm-256color:RGB'
@@ -27,6 +28,9 @@ tm set -g status-interval 60 \; set -g status-style 'bg=green,fg=black' \; set -
 tm run-shell "$INTEGRATIONS_DIR/tmux/dosebar.tmux"
 
 right=$(tm show -gv status-right); left=$(tm show -gv status-left)
+lengths="$(tm show -gv status-right-length) $(tm show -gv status-left-length)"
+if [ "$lengths" = "150 150" ]; then result PASS tmux-length "status-right-length and status-left-length raised to 150"
+else result FAIL tmux-length "status-right-length / status-left-length: $lengths (expected 150 150)"; fi
 case "$right|$left" in
     *'#{dosebar}'*) result FAIL tmux-plugin "#{dosebar} left in place: $right / $left" ;;
     *'#(cat '*'#(cat '*) result PASS tmux-plugin "status-right and status-left interpolated" ;;

@@ -11,6 +11,10 @@
 #   @dosebar_binary    dosebar, used only when tmux.txt is missing (default: dosebar)
 #   @dosebar_fallback  on|off: run `dosebar status --format tmux` when tmux.txt is
 #                      missing, e.g. before the daemon first ran  (default: on)
+#   @dosebar_length    the least status-right-length / status-left-length of a side
+#                      that shows #{dosebar}: tmux cuts status-right at 40 columns
+#                      and status-left at 10 by default, mid-line; a longer one you
+#                      set is kept  (default: 150)
 #
 # tmux re-runs the job every status-interval seconds; `dosebar daemon` also runs
 # `tmux refresh-client -S` after each change, so the bar follows at once.
@@ -45,9 +49,17 @@ fi
 # tmux expands formats inside #() before running it: a literal # is written ##.
 interpolation="#(${job//\#/##})"
 
+length=$(option @dosebar_length 150)
+case $length in ''|*[!0-9]*) length=150 ;; esac
+
 for side in status-right status-left; do
     value=$(tmux show-option -gqv "$side")
     case $value in
-        *'#{dosebar}'*) tmux set-option -gq "$side" "${value//'#{dosebar}'/$interpolation}" ;;
+        *'#{dosebar}'*)
+            tmux set-option -gq "$side" "${value//'#{dosebar}'/$interpolation}"
+            # The line (a late dose, yesterday's carried one, the count) is longer than tmux's default room.
+            current=$(tmux show-option -gqv "$side-length")
+            [ "${current:-0}" -ge "$length" ] 2>/dev/null || tmux set-option -gq "$side-length" "$length"
+            ;;
     esac
 done
