@@ -114,7 +114,8 @@ public struct DoseRecorder {
         var delta = Amount.zero
         let stored = try w.reader.stock(medicationID: m.id)
         if kind == .taken, let stored {
-            let take = Stock.take(from: stored, perDose: m.perDose)
+            // The dose of its time (`--per-dose 0.5,1`); an as-needed dose: the one amount.
+            let take = Stock.take(from: stored, perDose: m.perDose(at: slot?.key.time))
             delta = take.used
             // With sync on, the journal derives the stock from the operations: set once, by it.
             if let journal { journal.stockAfterTake(medicationID: m.id, take.after) } else { try w.setStock(medicationID: m.id, take.after) }

@@ -23,6 +23,12 @@ public struct MedicationService {
     public func add(_ medication: Medication) throws {
         var medication = medication
         if medication.trackedFrom == nil { medication.trackedFrom = context.now }
+        // An amount per time lives in the versions (the medicine's row has one amount).
+        if let list = medication.perDoseTimes {
+            for i in medication.versions.indices where medication.versions[i].dosing == nil {
+                medication.versions[i].dosing = Dosing(text: medication.dose, perDose: medication.perDose, perTime: list)
+            }
+        }
         try context.change(store) { scope in
             let w = scope.writer
             let id = try w.insertMedication(medication)
@@ -38,7 +44,7 @@ public struct MedicationService {
     /// `effective` on out of the one in force then. A new dose text or amount is a dose version
     /// from `effective` on (DESIGN §2 `edit`): the days before keep theirs. Returns the medicine and
     /// its new schedule.
-    public func edit(_ name: String, change: (inout Medication) -> Void, effective: LocalDate,
+    public func edit(_ name: String, change: (inout Medication) throws -> Void, effective: LocalDate,
                      schedule: ((Schedule?) throws -> Schedule)?) throws -> (Medication, Schedule?) {
         try context.change(store) { scope in
             let w = scope.writer
@@ -46,8 +52,8 @@ public struct MedicationService {
             // The change sees the dose of its day, not the newest one.
             let dosingBefore = before.dosing(on: effective)
             var m = before.on(effective)
-            change(&m)
-            let dosing = Dosing(text: m.dose, perDose: m.perDose)
+            try change(&m)
+            let dosing = Dosing(text: m.dose, perDose: m.perDose, perTime: m.perDoseTimes)
             let first = before.versions.map(\.effective).min()
             let doseChanged = dosing != dosingBefore && first != nil
             // A version before the first one would be overridden by it from its day on and decide
@@ -64,6 +70,7 @@ public struct MedicationService {
             if first != nil && (!doseChanged || doseFrom > context.today) {
                 m.dose = before.dose; m.perDose = before.perDose
             }
+            m.perDoseTimes = nil
             m.versions = before.versions
             try w.updateMedication(m)
             let journal = try scope.journal()
@@ -71,6 +78,13 @@ public struct MedicationService {
             var new: Schedule?
             if let schedule {
                 new = try schedule(before.schedule(on: effective) ?? before.currentSchedule)
+            }
+            // New times with amounts per time that name the old ones: which amount goes with which
+            // new time is the person's to say (a usage error: nothing is written).
+            let kept = doseChanged ? dosing : before.version(on: effective)?.dosing
+            if let new, let kept, let list = kept.perTime, list.map(\.time) != new.times {
+                throw DosebarError.usage(context.catalog.text("usage.per_dose_times_stale",
+                                                              ["name": before.name, "amounts": context.catalog.amounts(kept)]))
             }
             if doseChanged {
                 written = Self.doseVersions(before, dosing: dosing, from: doseFrom, schedule: new)
@@ -91,7 +105,7 @@ public struct MedicationService {
     /// (the one in force then, or `schedule`) gets `dosing`, and so does each later one up to the
     /// first that already changes the dose (a change planned for a later day stays).
     static func doseVersions(_ m: Medication, dosing: Dosing, from effective: LocalDate, schedule: Schedule?) -> [ScheduleVersion] {
-        let base = Dosing(text: m.dose, perDose: m.perDose)
+        let base = Dosing(text: m.dose, perDose: m.perDose, perTime: m.perDoseTimes)
         var versions = m.versions.map { v -> ScheduleVersion in
             var v = v
             if v.dosing == nil { v.dosing = base }

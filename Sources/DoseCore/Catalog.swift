@@ -373,6 +373,11 @@ public struct Catalog: Sendable {
             "usage.from_far": "--from: {date} is too far in the future",
             "usage.until_before": "--until: {until} is before the course starts ({from})",
             "usage.refill_either": "give either the units to add (refill NAME 30) or --set N",
+            "usage.per_dose_count": "--per-dose: give one amount for every time, or one for each of the {times} times of --at, in their order (got {count})",
+            "usage.per_dose_conflict": "--per-dose: {time} is given twice with different amounts",
+            "usage.per_dose_list": "--per-dose: '{value}' is not a list of amounts (give e.g. 0.5 or 0.5,1)",
+            "usage.per_dose_times_stale": "{name} has a different amount per time ({amounts}): give --per-dose too, one amount for all the new times or one for each",
+            "amount.at_time": "{amount} at {time}",
             "usage.amount.not_a_number": "{flag} is not a number (give e.g. 30, 0.5 or 2.25)",
             "usage.amount.negative": "{flag} must not be negative",
             "usage.amount.decimals": "{flag} takes at most two decimals (hundredths, e.g. 0.25)",
@@ -734,6 +739,11 @@ public struct Catalog: Sendable {
             "usage.from_far": "--from: {date}은(는) 너무 먼 미래입니다",
             "usage.until_before": "--until: {until}이(가) 복용 시작일({from})보다 앞입니다",
             "usage.refill_either": "더할 수량(refill 이름 30)이나 --set N 중 하나를 주세요",
+            "usage.per_dose_count": "--per-dose: 모든 시간에 한 가지 양을, 또는 --at의 시간 {times}개마다 순서대로 하나씩 주세요 ({count}개를 받음)",
+            "usage.per_dose_conflict": "--per-dose: {time}에 서로 다른 양이 두 번 주어졌습니다",
+            "usage.per_dose_list": "--per-dose: '{value}'은(는) 양의 목록이 아닙니다 (예: 0.5 또는 0.5,1)",
+            "usage.per_dose_times_stale": "{name}은(는) 시간마다 양이 다릅니다 ({amounts}): --per-dose도 주세요 (새 시간 모두에 하나, 또는 시간마다 하나씩)",
+            "amount.at_time": "{time} {amount}",
             "usage.amount.not_a_number": "{flag}: 수가 아닙니다 (예: 30, 0.5, 2.25)",
             "usage.amount.negative": "{flag}: 음수는 쓸 수 없습니다",
             "usage.amount.decimals": "{flag}: 소수점 아래 두 자리까지만 됩니다 (예: 0.25)",
@@ -812,6 +822,13 @@ public struct Catalog: Sendable {
         let weekdays = text("report.weekdays").split(separator: " ")
         let weekday = weekdays.count == 7 ? String(weekdays[d.weekday.rawValue - 1]) : self.weekdays[d.weekday.rawValue - 1]
         return text("report.date.short", ["weekday": weekday, "day": String(d.day), "month": month(d.month)])
+    }
+
+    /// The amount of a dose in words: `0.5`, or each time's when they differ (`0.5 at 20:00, 1 at
+    /// 22:30`), for `list.per_dose` and the like.
+    public func amounts(_ dosing: Dosing) -> String {
+        guard let list = dosing.perTime else { return dosing.perDose.description }
+        return list.map { text("amount.at_time", ["amount": $0.amount.description, "time": $0.time.description]) }.joined(separator: ", ")
     }
 
     /// A schedule's times, `08:00, 20:00` (empty for as-needed): the one way they are listed.

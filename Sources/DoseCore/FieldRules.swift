@@ -266,7 +266,22 @@ public enum FieldRules {
     public static func scheduleVersion(_ v: ScheduleVersion) throws(Violation) {
         try date(v.effective, field: "effective")
         try schedule(v.schedule)
-        if let d = v.dosing { try doseText(d.text); try perDose(d.perDose) }
+        if let d = v.dosing {
+            try doseText(d.text); try perDose(d.perDose)
+            if let list = d.perTime { try perDoseTimes(list, times: v.schedule.times) }
+        }
+    }
+
+    /// The amounts of a version's dose times (`--per-dose 0.5,1`): canonical (``PerTimeDose``)
+    /// and naming exactly the schedule's `times`.
+    public static func perDoseTimes(_ list: [TimedAmount], times: [LocalTime]) throws(Violation) {
+        for entry in list { try perDose(entry.amount) }
+        guard PerTimeDose.isCanonical(list) else {
+            throw Violation(field: "per dose times", reason: "is not two or more amounts, not all equal, at increasing times")
+        }
+        guard list.map(\.time) == times else {
+            throw Violation(field: "per dose times", reason: "names other times than the schedule's")
+        }
     }
 
     /// Every field of a medicine a writer stores with it (name, texts, amounts, archive day, versions).

@@ -49,6 +49,11 @@ public enum InputParser {
 
     /// `08:00,21:00` → sorted unique times.
     public static func times(_ text: String) throws -> [LocalTime] {
+        Array(Set(try typedTimes(text))).sorted()
+    }
+
+    /// ``times(_:)`` in the order typed, repeats kept: what `--per-dose 0.5,1` pairs with.
+    public static func typedTimes(_ text: String) throws -> [LocalTime] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !parts.isEmpty, parts.count <= 48 else { throw refusal("usage.times_count") }
         var result: [LocalTime] = []
@@ -58,7 +63,7 @@ public enum InputParser {
             }
             result.append(t)
         }
-        return Array(Set(result)).sorted()
+        return result
     }
 
     /// `--slot [DATE ]HH:MM` (DESIGN §2): a dose's day (nil: the caller's default) and nominal time.

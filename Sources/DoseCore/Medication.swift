@@ -9,8 +9,12 @@ public struct Medication: Hashable, Sendable, Identifiable {
     public var note: String?
     /// Units on hand; nil when stock is not tracked.
     public var stock: Amount?
-    /// Units one dose uses (default 1).
+    /// Units one dose uses (default 1); with ``perDoseTimes``, the earliest time's.
     public var perDose: Amount
+    /// The amount of each dose time when they differ (`--per-dose 0.5,1`), canonical
+    /// (``PerTimeDose``); nil: `perDose` for every time. Set by ``on(_:)`` from the version in
+    /// force (the `medication` row does not hold it), and by `add`/`edit` before they write.
+    public var perDoseTimes: [TimedAmount]?
     /// `low` when days left ≤ this (default 7).
     public var lowDays: Int
     /// Its reminders are critical from the first one (`--urgent`, Dosage's "increase priority").
@@ -27,12 +31,12 @@ public struct Medication: Hashable, Sendable, Identifiable {
     public var versions: [ScheduleVersion]
 
     public init(id: Int64, name: String, dose: String? = nil, group: String? = nil, note: String? = nil,
-                stock: Amount? = nil, perDose: Amount = 1, lowDays: Int = 7, urgent: Bool = false, repeatMinutes: Int? = nil,
+                stock: Amount? = nil, perDose: Amount = 1, perDoseTimes: [TimedAmount]? = nil, lowDays: Int = 7, urgent: Bool = false, repeatMinutes: Int? = nil,
                 archivedOn: LocalDate? = nil, trackedFrom: Date? = nil, versions: [ScheduleVersion]) {
         self.urgent = urgent; self.repeatMinutes = repeatMinutes
         self.trackedFrom = trackedFrom
         self.id = id; self.name = name; self.dose = dose; self.group = group; self.note = note
-        self.stock = stock; self.perDose = perDose; self.lowDays = lowDays; self.archivedOn = archivedOn
+        self.stock = stock; self.perDose = perDose; self.perDoseTimes = perDoseTimes; self.lowDays = lowDays; self.archivedOn = archivedOn
         self.versions = versions.sorted { $0.effective < $1.effective }
     }
 
@@ -73,7 +77,7 @@ public struct Medication: Hashable, Sendable, Identifiable {
     /// before versions carried a dose, or by a device that did not know them). Before the first
     /// version, the first one's.
     public func dosing(on date: LocalDate) -> Dosing {
-        let base = Dosing(text: dose, perDose: perDose)
+        let base = Dosing(text: dose, perDose: perDose, perTime: perDoseTimes)
         guard versions.contains(where: { $0.dosing != nil }) else { return base }
         return (version(on: date) ?? versions.first)?.dosing ?? base
     }
@@ -101,7 +105,7 @@ public struct Medication: Hashable, Sendable, Identifiable {
         guard versions.contains(where: { $0.dosing != nil }) else { return self }
         var m = self
         let d = dosing(on: date)
-        m.dose = d.text; m.perDose = d.perDose
+        m.dose = d.text; m.perDose = d.perDose; m.perDoseTimes = d.perTime
         return m
     }
 }
@@ -110,10 +114,13 @@ public struct Medication: Hashable, Sendable, Identifiable {
 public struct Dosing: Hashable, Sendable {
     /// What one dose is, in words (`--dose`); nil for none.
     public var text: String?
-    /// Stock units one dose uses (`--per-dose`).
+    /// Stock units one dose uses (`--per-dose`); with `perTime`, the earliest time's.
     public var perDose: Amount
-    public init(text: String?, perDose: Amount) {
-        self.text = text; self.perDose = perDose
+    /// The amount of each dose time when they differ (canonical, ``PerTimeDose``); nil: `perDose`
+    /// for every time.
+    public var perTime: [TimedAmount]?
+    public init(text: String?, perDose: Amount, perTime: [TimedAmount]? = nil) {
+        self.text = text; self.perDose = perDose; self.perTime = perTime
     }
 }
 

@@ -173,8 +173,9 @@ public struct SnapshotBuilder: Sendable {
     public static func hundredthsPerDay(_ m: Medication, on date: LocalDate) -> Double {
         let m = m.on(date)
         guard let s = m.schedule(on: date) ?? m.currentSchedule, m.perDose > 0 else { return 0 }
-        // In Double: a per-dose of 2^63 - 1 times three doses a day must not overflow.
-        let perDay = Double(s.times.count) * Double(m.perDose.hundredths)
+        // In Double: a per-dose of 2^63 - 1 times three doses a day must not overflow. Each time
+        // with its own amount (`--per-dose 0.5,1`): a day uses their sum.
+        let perDay = s.times.reduce(0.0) { $0 + Double(m.perDose(at: $1).hundredths) }
         switch s.recurrence {
         case .daily: return perDay
         case .weekdays(let d): return perDay * Double(d.count) / 7

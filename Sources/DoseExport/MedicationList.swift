@@ -2,7 +2,9 @@ import DoseCore
 import Foundation
 
 /// `dosebar list`: the medicines as a table with lines under each row, or as JSON
-/// (`list --json`: [{id, name, dose, group, schedule, schedule_text, times, stock, per_dose, …}]).
+/// (`list --json`: [{id, name, dose, group, schedule, schedule_text, times, stock, per_dose,
+/// per_dose_times, …}]; `per_dose_times`: `[{time, per_dose}]` when the amount differs by time,
+/// else null; `per_dose` is then the earliest time's).
 /// Pure: medicines in, text out.
 public enum MedicationList {
     /// `list --json`: one object per medicine, keys sorted.
@@ -51,6 +53,8 @@ public enum MedicationList {
         var times: [String]
         var stock: Amount?
         var per_dose: Amount
+        /// The amount of each time when they differ (`--per-dose 0.5,1`); null: `per_dose` for all.
+        var per_dose_times: [PerTime]?
         var low_days: Int
         var archived: Bool
         /// The course ended before today (its `until` is past and no change is pending).
@@ -76,6 +80,7 @@ public enum MedicationList {
             try c.encode(schedule, forKey: .schedule); try c.encode(schedule_text, forKey: .schedule_text)
             try c.encode(times, forKey: .times)
             try c.encode(stock, forKey: .stock); try c.encode(per_dose, forKey: .per_dose); try c.encode(low_days, forKey: .low_days)
+            try c.encode(per_dose_times, forKey: .per_dose_times)
             try c.encode(archived, forKey: .archived); try c.encode(ended, forKey: .ended); try c.encode(pending, forKey: .pending)
             try c.encode(tracked_from, forKey: .tracked_from)
             try c.encode(urgent, forKey: .urgent); try c.encode(repeat_minutes, forKey: .repeat_minutes)
@@ -85,6 +90,18 @@ public enum MedicationList {
         enum CodingKeys: String, CodingKey {
             case id, name, dose, group, note, schedule, schedule_text, times, stock, per_dose, low_days, archived, ended, pending
             case tracked_from, urgent, repeat_minutes, cycle_phase, cycle_day, cycle_length, cycle_next
+            case per_dose_times
+        }
+    }
+
+    /// One time's amount in `per_dose_times`.
+    struct PerTime: Encodable {
+        var time: String
+        var per_dose: Amount
+
+        /// The list of `dosing`, nil when one amount is every time's.
+        static func list(_ dosing: Dosing) -> [PerTime]? {
+            dosing.perTime?.map { PerTime(time: $0.time.description, per_dose: $0.amount) }
         }
     }
 
@@ -96,14 +113,16 @@ public enum MedicationList {
         var schedule_text: String
         var dose: String?
         var per_dose: Amount
+        var per_dose_times: [PerTime]?
 
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(effective, forKey: .effective); try c.encode(schedule, forKey: .schedule)
             try c.encode(schedule_text, forKey: .schedule_text)
             try c.encode(dose, forKey: .dose); try c.encode(per_dose, forKey: .per_dose)
+            try c.encode(per_dose_times, forKey: .per_dose_times)
         }
-        enum CodingKeys: String, CodingKey { case effective, schedule, schedule_text, dose, per_dose }
+        enum CodingKeys: String, CodingKey { case effective, schedule, schedule_text, dose, per_dose, per_dose_times }
     }
 
     /// A schedule version as data: `kind` (daily, weekdays, every_days, every_weeks, every_months,
@@ -189,12 +208,14 @@ public enum MedicationList {
         return Row(id: m.id, name: m.name, dose: m.dose, group: m.group, note: m.note,
                    schedule: ScheduleData(schedule: s, effective: l.shown?.effective ?? s.start),
                    schedule_text: s.summary, times: s.times.map(\.description), stock: m.stock, per_dose: m.perDose,
+                   per_dose_times: PerTime.list(Dosing(text: m.dose, perDose: m.perDose, perTime: m.perDoseTimes)),
                    low_days: m.lowDays, archived: l.archived, ended: l.ended,
                    pending: l.pending.map { Pending(effective: $0.effective.description,
                                                     schedule: ScheduleData(schedule: $0.schedule, effective: $0.effective),
                                                     schedule_text: $0.schedule.summary,
                                                     dose: l.original.dosing(on: $0.effective).text,
-                                                    per_dose: l.original.dosing(on: $0.effective).perDose) },
+                                                    per_dose: l.original.dosing(on: $0.effective).perDose,
+                                                    per_dose_times: PerTime.list(l.original.dosing(on: $0.effective))) },
                    tracked_from: m.trackedFrom.map { ISO8601.format($0, offset: zone.offset(at: $0)) },
                    urgent: m.urgent, repeat_minutes: m.repeatMinutes,
                    cycle_phase: l.cycle?.position.phase.rawValue, cycle_day: l.cycle?.position.day,
@@ -223,14 +244,15 @@ public enum MedicationList {
             parts.append(c.text("list.window", ["window": c.minutes(s.window / 60)]))
         }
         if let kept = s.keepZone { parts.append(c.text("list.keep_zone", ["zone": kept.identifier])) }
-        if m.stock != nil || m.perDose != 1 { parts.append(c.text("list.per_dose", ["amount": m.perDose.description])) }
+        let dosingShown = Dosing(text: m.dose, perDose: m.perDose, perTime: m.perDoseTimes)
+        if m.stock != nil || m.perDose != 1 || m.perDoseTimes != nil { parts.append(c.text("list.per_dose", ["amount": c.amounts(dosingShown)])) }
         if let group = m.group { parts.append(c.text("list.group", ["group": group])) }
         if m.urgent { parts.append(c.text("list.urgent")) }
         if let minutes = m.repeatMinutes {
             parts.append(minutes > 0 ? c.text("list.repeat", ["interval": c.minutes(minutes)]) : c.text("list.repeat_off"))
         }
         var lines = [parts.joined(separator: " · ")]
-        var dosing = Dosing(text: m.dose, perDose: m.perDose)
+        var dosing = dosingShown
         for v in l.pending {
             let times = v.schedule.times.map(\.description).joined(separator: ",")
             var what = v.schedule.recurrence == s.recurrence && !times.isEmpty ? times
@@ -240,7 +262,9 @@ public enum MedicationList {
             if next != dosing {
                 var dose: [String] = []
                 if next.text != dosing.text { dose.append(c.text("list.pending_dose", ["dose": next.text ?? "-"])) }
-                if next.perDose != dosing.perDose { dose.append(c.text("list.pending_units", ["amount": next.perDose.description])) }
+                if next.perDose != dosing.perDose || next.perTime != dosing.perTime {
+                    dose.append(c.text("list.pending_units", ["amount": c.amounts(next)]))
+                }
                 what += " · " + dose.joined(separator: " · ")
                 dosing = next
             }

@@ -64,6 +64,9 @@ enum Schema {
         migrator.registerMigration("v18-reminders") { db in
             try db.execute(sql: v18Reminders)
         }
+        migrator.registerMigration("v19-per-time-dose") { db in
+            try db.execute(sql: v19PerTimeDose)
+        }
         return migrator
     }
 
@@ -80,6 +83,14 @@ enum Schema {
         ALTER TABLE medication ADD COLUMN urgent INTEGER NOT NULL DEFAULT 0 CHECK (urgent IN (0, 1));
         ALTER TABLE medication ADD COLUMN repeat_minutes INTEGER
             CHECK (repeat_minutes IS NULL OR repeat_minutes BETWEEN 0 AND 1440);
+        """
+
+    /// A schedule version whose doses differ by time (`--per-dose 0.5,1`): the amount of each
+    /// time in `PerTimeDose`'s canonical text (`20:00=0.5,22:30=1`), only with a `per_dose` of its
+    /// own; NULL: `per_dose` for every time (every version before).
+    static let v19PerTimeDose = """
+        ALTER TABLE schedule_version ADD COLUMN per_dose_times TEXT
+            CHECK (per_dose_times IS NULL OR (per_dose IS NOT NULL AND length(per_dose_times) BETWEEN 13 AND 1024));
         """
 
     // Dates are `LocalDate.dayNumber` (days since 1970-01-01), times of day `LocalTime.minuteOfDay`,

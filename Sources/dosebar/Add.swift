@@ -16,10 +16,12 @@ struct Add: ContextCommand {
           $ dosebar add Yaz --at 22:00 --cycle 21/7 --from 2026-11-01
           $ dosebar add Ibuprofen --as-needed --max-per-day 3 --min-interval 6h
           $ dosebar add Warfarin --at 18:00 --per-dose 0.5 --stock 9.75
+          $ dosebar add Melatonin --at 20:00,22:30 --per-dose 0.5,1 --stock 30
           $ dosebar add Yasmin --at 22:00 --keep-zone Asia/Seoul
           $ dosebar add Levothyroxine --at 07:00 --urgent --repeat 10m
 
-        Amounts go to hundredths: --per-dose 0.5 is half a tablet. --keep-zone keeps a \
+        Amounts go to hundredths: --per-dose 0.5 is half a tablet; with several times, \
+        --per-dose 0.5,1 gives each time of --at its own amount, in the order typed. --keep-zone keeps a \
         medicine on home time wherever you travel. With `daemon --notify`, --repeat \
         shows an unanswered reminder again until it is answered or closed, and \
         --urgent makes its reminders critical.
@@ -43,7 +45,7 @@ struct Add: ContextCommand {
                                           defaultWindow: context.config.window ?? Schedule.defaultWindow)
         var m = Medication(id: 0, name: name.trimmingCharacters(in: .whitespaces),
                            versions: [ScheduleVersion(effective: min(sched.start, context.today), schedule: sched)])
-        details.apply(to: &m)
+        try details.apply(to: &m, times: schedule.at.map(InputParser.typedTimes) ?? [])
         let store = try context.openStore(.create)
         try MedicationService(context: context, store: store).add(m)
         let c = context.catalog

@@ -24,4 +24,17 @@ extension Amount {
             return amount
         }
     }
+
+    /// A comma-separated list of amounts (`--per-dose 0.5,1`), each as ``argument(_:_:)`` reads
+    /// one; an empty entry or more entries than a day has times is a usage error.
+    static func list(_ flag: String, _ range: ClosedRange<Amount>) -> @Sendable (String) throws -> [Amount] {
+        { text in
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count <= FieldRules.timesRange.upperBound,
+                  !parts.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                throw ValidationError(Catalog.english.text("usage.per_dose_list", ["value": text]))
+            }
+            return try parts.map(argument(flag, range))
+        }
+    }
 }

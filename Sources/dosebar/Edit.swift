@@ -17,6 +17,7 @@ struct Edit: ContextCommand {
           $ dosebar edit Aspirin --days mon,thu --effective 2026-12-01
           $ dosebar edit Metformin --stock 90 --dose "500 mg"
           $ dosebar edit Metformin --dose "1000 mg" --effective 2026-12-06
+          $ dosebar edit Melatonin --per-dose 1,1 --effective 2026-12-10
           $ dosebar edit Vitamin --rename "Vitamin D3"
         """
     )
@@ -50,7 +51,8 @@ struct Edit: ContextCommand {
         let (m, new) = try MedicationService(context: context, store: store).edit(
             name,
             change: { m in
-                details.apply(to: &m)
+                let typed = try schedule.at.map(InputParser.typedTimes)
+                try details.apply(to: &m, times: typed ?? (m.schedule(on: effectiveDate) ?? m.currentSchedule)?.times ?? [])
                 if let rename { m.name = rename.trimmingCharacters(in: .whitespaces) }
             },
             effective: effectiveDate,
@@ -66,7 +68,7 @@ struct Edit: ContextCommand {
         }
         if details.changesDose {
             let d = m.dosing(on: max(effectiveDate, m.versions.first?.effective ?? effectiveDate))
-            Output.line(c.text("cli.updated_dose", ["name": m.name, "dose": d.text ?? "-", "amount": d.perDose.description,
+            Output.line(c.text("cli.updated_dose", ["name": m.name, "dose": d.text ?? "-", "amount": c.amounts(d),
                                                     "date": max(effectiveDate, m.versions.first?.effective ?? effectiveDate).description]))
         }
     }

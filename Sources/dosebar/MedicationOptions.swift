@@ -14,9 +14,11 @@ struct MedicationOptions: ParsableArguments {
             transform: Amount.argument("--stock", FieldRules.stockRange))
     var stock: Amount?
 
-    @Option(name: .customLong("per-dose"), help: ArgumentHelp("Units one dose uses (default 1); 0.5 is half a tablet.", valueName: "N"),
-            transform: Amount.argument("--per-dose", FieldRules.perDoseRange))
-    var perDose: Amount?
+    @Option(name: .customLong("per-dose"), help: ArgumentHelp(
+        "Units one dose uses (default 1); 0.5 is half a tablet. One amount per time of --at, in its order, when they differ: 0.5,1.",
+        valueName: "N[,N…]"),
+            transform: Amount.list("--per-dose", FieldRules.perDoseRange))
+    var perDose: [Amount]?
 
     @Option(name: .customLong("low-days"), help: ArgumentHelp("Warn when this many days of stock are left (default 7).", valueName: "N"))
     var lowDays: Int?
@@ -49,12 +51,22 @@ struct MedicationOptions: ParsableArguments {
     }
 
     /// Applies the given flags to `m` (``validate()`` refused a `--repeat` that does not parse).
-    func apply(to m: inout Medication) {
+    /// `times`: the dose times in the order typed (`--at`), else the schedule's, that `--per-dose`
+    /// amounts pair with; a list that does not pair is a usage error.
+    func apply(to m: inout Medication, times: [LocalTime]) throws {
         if let dose { m.dose = dose.isEmpty ? nil : dose }
         if let group { m.group = group.isEmpty ? nil : group }
         if let note { m.note = note.isEmpty ? nil : note }
         if let stock { m.stock = stock }
-        if let perDose { m.perDose = perDose }
+        if let perDose {
+            do {
+                (m.perDose, m.perDoseTimes) = try PerTimeDose.pair(perDose, with: times)
+            } catch .count(let amounts, let count) {
+                throw DosebarError.usage(Catalog.english.text("usage.per_dose_count", ["count": String(amounts), "times": String(count)]))
+            } catch .conflict(let time) {
+                throw DosebarError.usage(Catalog.english.text("usage.per_dose_conflict", ["time": time.description]))
+            }
+        }
         if let lowDays { m.lowDays = lowDays }
         if let urgent { m.urgent = urgent }
         if let minutes = (try? repeatMinutes) ?? nil { m.repeatMinutes = minutes }

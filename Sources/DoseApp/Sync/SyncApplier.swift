@@ -422,7 +422,9 @@ struct SyncApplier {
             if try later(op, id, field) {
                 // A line of an older dosebar has no `per_dose`: the version keeps the medicine's dose.
                 try w.putVersion(medicationID: id, ScheduleVersion(effective: effective, schedule: schedule,
-                                                                   dosing: op.perDose.map { Dosing(text: op.dose, perDose: $0) }))
+                                                                   dosing: op.perDose.map {
+                                                                       Dosing(text: op.dose, perDose: $0, perTime: op.perDoseTimes.flatMap(PerTimeDose.entries))
+                                                                   }))
                 try w.setRegister(medicationID: id, field: field, stamp: op.stamp)
                 touch(id, min(effective, schedule.start).adding(days: -1))
             }

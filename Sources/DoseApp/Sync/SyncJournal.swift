@@ -155,7 +155,7 @@ public final class SyncJournal {
         op.day = day.description
         op.slot = e.slot?.time.description
         op.at = e.at.timeIntervalSince1970
-        op.units = e.kind == .taken ? (units ?? m.perDose) : nil
+        op.units = e.kind == .taken ? (units ?? m.perDose(at: e.slot?.time)) : nil
         op.timeKnown = e.timeKnown ? nil : false
         op.overLimit = e.overLimit ? true : nil
         op.trackedFrom = trackedFrom.map { .instant($0.timeIntervalSince1970) }
@@ -233,6 +233,7 @@ public final class SyncJournal {
         // The version's own dose (a line without `per_dose` keeps the medicine's).
         op.dose = v.dosing?.text
         op.perDose = v.dosing?.perDose
+        op.perDoseTimes = v.dosing?.perTime?.map(\.description)
         let stored = try append(op)
         try w.setRegister(medicationID: id, field: SyncMerge.versionRegister(effective: v.effective), stamp: stored.stamp)
     }

@@ -160,6 +160,12 @@ extension SyncOperation {
             // The version's dose (absent on a line of an older dosebar).
             try FieldRules.doseText(dose)
             if let perDose { try FieldRules.perDose(perDose) }
+            // The amount of each time: canonical, with a `per_dose`, and naming the schedule's times.
+            if let perDoseTimes {
+                guard perDose != nil, let list = PerTimeDose.entries(perDoseTimes), list.map(\.time) == parsed.times else {
+                    throw Refusal(reason: "per_dose_times is not one amount for each of the schedule's times, in order, with a per_dose")
+                }
+            }
         case .stock:
             if let stock { try FieldRules.stock(stock) }
         case .refill:

@@ -13,7 +13,7 @@ import Foundation
 /// | `add`      | name, dose, group, note, per_dose, low_days, urgent, repeat, distinct_from, tracked_from |
 /// | `edit`     | changed (the names of the details it changed: a rename is `["name"]`) and their new values |
 /// | `archive`  | archived_on (absent: active again)                                 |
-/// | `schedule` | effective, schedule                                                |
+/// | `schedule` | effective, schedule, dose, per_dose, per_dose_times                |
 /// | `stock`    | stock (an absolute value; absent: not tracked) — `refill --set`    |
 /// | `refill`   | units (added)                                                      |
 /// | `take`, `skip` | day, slot (`HH:MM`, absent for an as-needed dose), at, units, time_known, over_limit, tracked_from |
@@ -46,6 +46,10 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     /// Amounts (`per_dose`, `stock`, `units`) are JSON numbers: whole values as integers (`1`, what
     /// an older dosebar reads), fractions as decimals to hundredths (`0.5`); see ``Amount``.
     public var perDose: Amount?
+    /// Of a `schedule`: the amount of each dose time when they differ (`["20:00=0.5","22:30=1"]`,
+    /// each entry in ``PerTimeDose``'s canonical form, amounts as exact decimal text); absent: one
+    /// amount, `per_dose`, for every time. An older dosebar ignores it and uses `per_dose`.
+    public var perDoseTimes: [String]?
     public var lowDays: Int?
     /// ``Medication/urgent``; absent on a line of an older dosebar (the medicine keeps its own).
     public var urgent: Bool?
@@ -80,6 +84,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose = "per_dose", lowDays = "low_days", changed
+        case perDoseTimes = "per_dose_times"
         case urgent, repeatMinutes = "repeat"
         case distinctFrom = "distinct_from"
         case archivedOn = "archived_on", effective, schedule, stock, units, day, slot, at, timeKnown = "time_known", overLimit = "over_limit", target, confirms
@@ -118,6 +123,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
         repeatMinutes = try f.int(Field.repeatMinutes.rawValue)
         distinctFrom = try f.strings(Field.distinctFrom.rawValue)
         changed = try f.strings(Field.changed.rawValue)
+        perDoseTimes = try f.strings(Field.perDoseTimes.rawValue)
         archivedOn = try string(.archivedOn)
         effective = try string(.effective)
         schedule = try f.object(Field.schedule.rawValue) { s throws(JSONTypeMismatch) in try SyncSchedule(s) }
@@ -171,7 +177,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
     enum Field: Int, CaseIterable {
         case id, device, stamp, kind, medicine, name, dose, group, note, perDose, lowDays, changed, distinctFrom
         case archivedOn, effective, schedule, stock, units, day, slot, at, timeKnown, overLimit, target, trackedFrom, confirms, first
-        case urgent, repeatMinutes
+        case urgent, repeatMinutes, perDoseTimes
 
         /// The field's name on the wire: its coding key's.
         var key: CodingKeys {
@@ -205,6 +211,7 @@ public struct SyncOperation: Encodable, Sendable, Equatable {
             case .first: .first
             case .urgent: .urgent
             case .repeatMinutes: .repeatMinutes
+            case .perDoseTimes: .perDoseTimes
             }
         }
     }

@@ -12,7 +12,7 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
     enum CodingKeys: String, CodingKey {
         case medicationID = "medication_id", effective, kind, paramA = "param_a", paramB = "param_b"
         case weekdayMask = "weekday_mask", times, window = "window_seconds", start = "start_day", until = "until_day"
-        case dose, perDose = "per_dose", keepZone = "keep_zone"
+        case dose, perDose = "per_dose", keepZone = "keep_zone", perDoseTimes = "per_dose_times"
     }
 
     enum Columns {
@@ -37,6 +37,8 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
     var perDose: Int?
     /// The zone the times stay in (migration v17-keep-zone); nil: the person's clock.
     var keepZone: String?
+    /// The amount of each time, `PerTimeDose.text` (migration v19-per-time-dose); nil: `perDose` for all.
+    var perDoseTimes: String?
 
     init(medicationID: Int64, _ v: ScheduleVersion) {
         self.medicationID = medicationID
@@ -54,10 +56,11 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
         dose = v.dosing?.text
         perDose = v.dosing?.perDose.hundredths
         keepZone = s.keepZone?.identifier
+        perDoseTimes = v.dosing?.perTime.map(PerTimeDose.text)
     }
 
     /// The columns `init(indexed:)` reads, in its order (the queries of ``StoreReader``).
-    static let indexedColumns = "v.medication_id, v.effective, v.kind, v.param_a, v.param_b, v.weekday_mask, v.times, v.window_seconds, v.start_day, v.until_day, v.dose, v.per_dose, v.keep_zone"
+    static let indexedColumns = "v.medication_id, v.effective, v.kind, v.param_a, v.param_b, v.weekday_mask, v.times, v.window_seconds, v.start_day, v.until_day, v.dose, v.per_dose, v.keep_zone, v.per_dose_times"
 
     /// A row of `indexedColumns`, read by position (see ``MedicationRecord/init(indexed:)``).
     init(indexed row: Row) throws {
@@ -74,6 +77,7 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
         dose = try row.decode(atIndex: 10)
         perDose = try row.decode(atIndex: 11)
         keepZone = try row.decode(atIndex: 12)
+        perDoseTimes = try row.decode(atIndex: 13)
     }
 
     /// The domain value; throws `badData` for a row this version of dosebar cannot understand.
@@ -105,7 +109,14 @@ struct ScheduleVersionRecord: Codable, PersistableRecord {
         }
         let schedule = Schedule(recurrence: recurrence, times: parsed, window: window,
                                 start: LocalDate(dayNumber: start), until: until.map(LocalDate.init(dayNumber:)), keepZone: kept)
+        var perTime: [TimedAmount]?
+        if let perDoseTimes {
+            guard let list = PerTimeDose.parse(perDoseTimes), list.map(\.time) == schedule.times else {
+                throw invalid("amounts per time '\(perDoseTimes)'")
+            }
+            perTime = list
+        }
         return ScheduleVersion(effective: LocalDate(dayNumber: effective), schedule: schedule,
-                               dosing: perDose.map { Dosing(text: dose, perDose: Amount(hundredths: $0)) })
+                               dosing: perDose.map { Dosing(text: dose, perDose: Amount(hundredths: $0), perTime: perTime) })
     }
 }
