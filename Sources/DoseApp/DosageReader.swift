@@ -358,12 +358,14 @@ public struct DosageReader {
 
         // The dose: amounts are kept to hundredths (Dosage's quarter steps stay exact: 0.25 is 0.25).
         // One amount for every time: the dose text and the units a take uses. Amounts that differ by
-        // time (08:00 1, 20:00 0.5): dosebar has one amount per dose, so the dose text names each
-        // time's amount and a take uses the largest (stock then runs low early, never late); said in
-        // the summary, nothing rounded.
+        // time (08:00 1, 20:00 0.5): each time keeps its own (`--per-dose 1,0.5`), and the dose text
+        // names each. Only amounts dosebar cannot keep exactly (more decimals, out of range, two for
+        // one time) fall back to one amount, the largest (stock then runs low early, never late),
+        // said in the summary, nothing rounded.
         let amounts = Set(doses.map(\.dose))
         var doseText: String?
         var perDose: Amount = 1
+        var perTime: [TimedAmount]?
         let withUnit = { (text: String) in [text, unit].filter { !$0.isEmpty }.joined(separator: " ") }
         if amounts.count == 1, let amount = amounts.first {
             doseText = withUnit(Self.format(amount))
@@ -371,8 +373,14 @@ public struct DosageReader {
         } else if amounts.count > 1, let largest = amounts.max() {
             let list = withUnit(doses.map { "\($0.time) \(Self.format($0.dose))" }.joined(separator: ", "))
             doseText = list.unicodeScalars.count <= FieldRules.shortTextMax ? list : nil
-            if let exact = Amount(exactly: largest), FieldRules.perDoseRange.contains(exact) { perDose = exact }
-            notes.append(catalog.text("import.ne.doses", ["name": name, "doses": list, "largest": withUnit(Self.format(largest))]))
+            let exact = doses.compactMap { Amount(exactly: $0.dose) }.filter { FieldRules.perDoseRange.contains($0) }
+            if !recurrence.isAsNeeded, exact.count == doses.count,
+               let paired = try? PerTimeDose.pair(exact, with: doses.map(\.time)), paired.perTime != nil {
+                (perDose, perTime) = paired
+            } else {
+                if let exact = Amount(exactly: largest), FieldRules.perDoseRange.contains(exact) { perDose = exact }
+                notes.append(catalog.text("import.ne.doses", ["name": name, "doses": list, "largest": withUnit(Self.format(largest))]))
+            }
         }
 
         var stock: Amount?
@@ -409,9 +417,10 @@ public struct DosageReader {
             notes.append(catalog.text("import.ne.settings", ["name": name, "settings": settings]))
         }
         let reminders = try Self.reminders(t)
-        let m = Medication(id: 0, name: name, dose: doseText, note: note, stock: stock, perDose: perDose, lowDays: max(lowDays, 0),
-                           urgent: reminders.urgent, repeatMinutes: reminders.repeatMinutes,
-                           versions: [ScheduleVersion(effective: min(start, today), schedule: schedule)])
+        let m = Medication(id: 0, name: name, dose: doseText, note: note, stock: stock, perDose: perDose, perDoseTimes: perTime,
+                           lowDays: max(lowDays, 0), urgent: reminders.urgent, repeatMinutes: reminders.repeatMinutes,
+                           versions: [ScheduleVersion(effective: min(start, today), schedule: schedule,
+                                                      dosing: perTime.map { Dosing(text: doseText, perDose: perDose, perTime: $0) })])
         return (m, notes)
     }
 

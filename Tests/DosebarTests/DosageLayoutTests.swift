@@ -248,21 +248,25 @@ import Testing
         #expect(try h.run("take", "Levothyroxine", "--slot", "2026-11-10 09:00").status == 0)
     }
 
-    @Test("Dosage: a quarter at 08:00 and a half at 20:00 with 6.25 on hand: exact, the dose text says each, a take uses the half")
+    @Test("Dosage: a quarter at 08:00 and a half at 20:00 with 6.25 on hand: each time keeps its amount, a take uses its time's")
     func dosagePerTimeAmounts() throws {
         let h = harness()
         let summary = try #require(try h.ok("import", "dosage", Self.fixtures + "/changes", "--json").json as? [String: Any])
         let p = try medicine(h, "Prednisone")
-        #expect(p["dose"] as? String == "08:00 0.25, 20:00 0.5 tablet(s)" && p["per_dose"] as? Double == 0.5 && p["stock"] as? Double == 6.25,
+        #expect(p["dose"] as? String == "08:00 0.25, 20:00 0.5 tablet(s)" && p["per_dose"] as? Double == 0.25 && p["stock"] as? Double == 6.25,
                 "\(p)")
+        let perTime = (p["per_dose_times"] as? [[String: Any]])?.map { "\($0["time"]!) \($0["per_dose"]!)" }
+        #expect(perTime == ["08:00 0.25", "20:00 0.5"], "\(p)")
+        // Kept per time: nothing left without an equivalent.
         let notes = (summary["no_equivalent"] as? [String]) ?? []
-        #expect(notes.contains { $0.hasPrefix("Prednisone: a different dose per time (08:00 0.25, 20:00 0.5 tablet(s))")
-                    && $0.contains("a take counts 0.5 tablet(s) from stock") }, "\(notes)")
+        #expect(!notes.contains { $0.hasPrefix("Prednisone:") }, "\(notes)")
         let line = try #require((summary["medicines"] as? [[String: Any]])?.first { $0["name"] as? String == "Prednisone" })
         #expect(line["taken"] as? Int == 4 && line["stock"] as? Double == 6.25 && line["versions"] as? Int == 1, "\(line)")
-        // Imported doses move no stock (Dosage's count already has them); a take now uses the half.
+        // Imported doses move no stock (Dosage's count already has them); a take now uses its time's amount.
         try h.ok("take", "Prednisone", "--slot", "2026-11-22 08:00")
-        #expect(try medicine(h, "Prednisone")["stock"] as? Double == 5.75)
+        #expect(try medicine(h, "Prednisone")["stock"] as? Double == 6)
+        try h.ok("take", "Prednisone", "--slot", "2026-11-22 20:00")
+        #expect(try medicine(h, "Prednisone")["stock"] as? Double == 5.5)
     }
 
     @Test("Dosage: deleted treatments keep every entry: takes, skips and misses on slots rebuilt from their entries, none invented")

@@ -41,7 +41,7 @@ import Testing
         #expect(added.last?["origin"] as? String == "rebuilt", "Old Pill: a deleted treatment with a skip")
         let noEquivalent = (summary["no_equivalent"] as? [String]) ?? []
         #expect(noEquivalent.contains { $0.hasPrefix("Aspirin: refill amount 30") })
-        #expect(noEquivalent.contains { $0.hasPrefix("Metformin: a different dose per time") })
+        #expect(!noEquivalent.contains { $0.hasPrefix("Metformin:") }, "its amounts per time are kept: \(noEquivalent)")
         #expect(!noEquivalent.contains { $0.hasPrefix("Old Pill:") }, "a deleted treatment's skip is kept: \(noEquivalent)")
 
         // Schedules: daily; JS weekdays 1,3,5 = Mon, Wed, Fri; day 15 monthly; cycle day 3 today; when needed.
@@ -49,9 +49,10 @@ import Testing
         func med(_ name: String) -> [String: Any] { list.first { $0["name"] as? String == name } ?? [:] }
         #expect(med("Aspirin")["dose"] as? String == "1 pill(s)" && med("Aspirin")["stock"] as? Int == 30)
         #expect(med("Magnesium")["per_dose"] as? Int == 2 && med("Magnesium")["stock"] as? Int == 20)
-        // Metformin: 500 at 08:00, 1000 at 20:00: the dose text says each; a take counts the larger from stock.
+        // Metformin: 500 at 08:00, 1000 at 20:00: the dose text says each, and each time keeps its amount.
         #expect(med("Metformin")["times"] as? [String] == ["08:00", "20:00"] && med("Metformin")["dose"] as? String == "08:00 500, 20:00 1000 mg")
-        #expect(med("Metformin")["per_dose"] as? Int == 1000)
+        #expect(med("Metformin")["per_dose"] as? Int == 500)
+        #expect((med("Metformin")["per_dose_times"] as? [[String: Any]])?.map { "\($0["time"]!) \($0["per_dose"]!)" } == ["08:00 500", "20:00 1000"])
         #expect(med("Ibuprofen")["times"] as? [String] == [] && med("Ibuprofen")["stock"] as? Int == 12)
         #expect(med("Old Pill")["archived"] as? Bool == true)
         // Dosage's reminder (units) in days: Aspirin 5 ÷ 1 a day, Magnesium 7 ÷ 2 a day rounded up.
