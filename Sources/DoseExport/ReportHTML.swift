@@ -134,13 +134,17 @@ fileprivate struct ReportPage {
         if line.doses.count > 1 {
             // The dose changed in the period: each with its days, so no earlier dose reads as the new one.
             for span in line.doses {
-                let dose = span.dosing.text.flatMap { $0.isEmpty ? nil : $0 } ?? catalog.text("report.dose_units", ["amount": span.dosing.perDose.description])
+                let dose = span.dosing.text.flatMap { $0.isEmpty ? nil : $0 } ?? catalog.text("report.dose_units", ["amount": catalog.amounts(span.dosing)])
                 let key = span.days.upperBound == report.to ? "report.dose_from" : "report.dose_until"
                 let day = span.days.upperBound == report.to ? span.days.lowerBound : span.days.upperBound
                 parts.append(el("span", ["class": "dose"], text: catalog.text(key, ["dose": dose, "date": longDate(day)])))
             }
         } else if let dose = m.dose, !dose.isEmpty {
             parts.append(el("span", ["class": "dose"], text: dose))
+        }
+        // A different amount per time (`--per-dose 0.5,1`): each time's, whatever the dose text.
+        if line.doses.count <= 1, let dosing = line.doses.first?.dosing, dosing.perTime != nil {
+            parts.append(el("span", ["class": "dose"], text: catalog.text("report.dose_units", ["amount": catalog.amounts(dosing)])))
         }
         if let schedule = line.schedule { parts.append(el("span", ["class": "schedule"], text: describe(schedule))) }
         if let archived = m.archivedOn, archived <= report.to {
