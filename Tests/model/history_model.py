@@ -112,6 +112,7 @@ class Medicine:
     archived_on: date | None = None                # `remove` on that local day
     added: datetime | None = None                  # tracking start (UTC instant of `add`)
     per_dose: int = 100                            # hundredths
+    per_dose_times: dict | None = None             # "HH:MM" -> hundredths when the amount differs by time
     stock: int | None = None                       # hundredths; None: not tracked
     clamped: bool = False                          # stock ever hit the floor of 0 (undo is then path-dependent)
 
@@ -149,6 +150,7 @@ class Event:
     logged: datetime | None = None   # when the command ran (DOSEBAR_NOW)
     undone: bool = False
     over_limit: bool = False   # an as-needed dose recorded with --force beyond its limits
+    amount: int = 0            # hundredths one take of this slot uses (its time's, `--per-dose 0.5,1`)
 
 
 # --------------------------------------------------------------------------- the model
@@ -254,11 +256,25 @@ class Model:
     # ----- recording what the user did
 
     def add(self, name: str, dose: str | None, version: Version, added: datetime | None = None,
-            per_dose: int = 100, stock: int | None = None):
-        """`added`: the instant of `add` (tracking start); None: tracked from the beginning of time."""
+            per_dose: int = 100, stock: int | None = None, per_dose_times: dict | None = None):
+        """`added`: the instant of `add` (tracking start); None: tracked from the beginning of time.
+        `per_dose_times`: {"HH:MM": hundredths} when each time has its own amount (DESIGN §2 `--per-dose N[,N…]`)."""
         assert name not in self.meds
         self.meds[name] = Medicine(name, dose, [replace(version, effective=date.min)], added=added,
-                                   per_dose=per_dose, stock=stock)
+                                   per_dose=per_dose, per_dose_times=per_dose_times, stock=stock)
+
+    def amount(self, name: str, slot: Slot | None) -> int:
+        """Hundredths a take uses: its slot time's own amount, else the one per-dose amount."""
+        m = self.meds[name]
+        if slot is not None and m.per_dose_times and slot.time in m.per_dose_times:
+            return m.per_dose_times[slot.time]
+        return m.per_dose
+
+    def per_day(self, name: str) -> int:
+        """Hundredths a day of the (daily) schedule in force uses: the sum of its times' amounts."""
+        m = self.meds[name]
+        v = m.versions[-1]
+        return sum(m.per_dose_times.get(t, m.per_dose) if m.per_dose_times else m.per_dose for t in v.times)
 
     def refill(self, name: str, amount: int):
         med = self.meds[name]
@@ -285,11 +301,12 @@ class Model:
     def log_take(self, med: str, at: datetime, slot: Slot | None, logged: datetime, over_limit: bool = False) -> Event:
         e = self._log(med, "take" if slot else "as_needed", at, slot.key if slot else None, logged)
         e.over_limit = over_limit
+        e.amount = self.amount(med, slot)
         m = self.meds[med]
         if m.stock is not None:          # DESIGN §3 Stock: never below 0
-            if m.stock < m.per_dose:
+            if m.stock < e.amount:
                 m.clamped = True
-            m.stock = max(0, m.stock - m.per_dose)
+            m.stock = max(0, m.stock - e.amount)
         return e
 
     def log_skip(self, med: str, at: datetime, slot: Slot, logged: datetime) -> Event:
@@ -308,7 +325,7 @@ class Model:
             e.undone = True
             m = self.meds[med]
             if e.kind != "skip" and m.stock is not None:
-                m.stock += m.per_dose
+                m.stock += e.amount
         return e
 
     # ----- slots

@@ -133,9 +133,9 @@ class Person:
                        f"exit {r.returncode}: {r.stdout.strip()} {r.stderr.strip()}", "exit 65")
         return r
 
-    def add(self, now: datetime, name: str, args: list, version: Version, per_dose=100, stock=None):
+    def add(self, now: datetime, name: str, args: list, version: Version, per_dose=100, stock=None, per_dose_times=None):
         self.ok(now, "add", name, *args)
-        self.m.add(name, None, version, added=now, per_dose=per_dose, stock=stock)
+        self.m.add(name, None, version, added=now, per_dose=per_dose, stock=stock, per_dose_times=per_dose_times)
 
     def close(self, keep: bool):
         if keep or self.failed:
@@ -233,6 +233,25 @@ def half_tablets(p: Person):
     p.stock(p.at(18, 13), "Warfarin", "refill 2.25")
 
 
+def amount_per_time(p: Person):
+    """`--at 22:30,20:00 --per-dose 1,0.5 --stock 10`: amounts pair with the times as typed; the
+    20:00 take uses 0.5, the 22:30 take 1; days left = stock ÷ the day's sum (1.5)."""
+    p.add(p.at(9, 0), "Melatonin", ["--at", "22:30,20:00", "--per-dose", "1,0.5", "--stock", "10"],
+          Version(date.min, "daily", ("20:00", "22:30"), start=D), per_dose=50, stock=1000,
+          per_dose_times={"20:00": 50, "22:30": 100})
+    p.take_as_model_says(p.at(20, 5), "Melatonin", "20:05")
+    p.stock(p.at(20, 6), "Melatonin", "the 20:00 dose")
+    p.take_as_model_says(p.at(22, 35), "Melatonin", "22:35")
+    p.stock(p.at(22, 36), "Melatonin", "the 22:30 dose")
+    snap = p.json(p.at(22, 37), "today", "--json") or {}
+    got = next((s.get("days_left") for s in snap.get("stock", []) if s.get("medication") == "Melatonin"), None)
+    want = p.m.meds["Melatonin"].stock // p.m.per_day("Melatonin")
+    p.check("days_left from the day's sum", got == want, got, want)
+    p.ok(p.at(22, 38), "undo", "Melatonin")
+    p.m.undo("Melatonin")
+    p.stock(p.at(22, 39), "Melatonin", "undo gives back the 22:30 dose's 1")
+
+
 def forced_over_limit(p: Person):
     """A third dose over --max-per-day 2: refused (65, naming --force); with --force recorded,
     over_limit true in the report."""
@@ -262,7 +281,7 @@ def forced_within_interval(p: Person):
     p.csv(p.at(20, 2), D, D, "the forced dose is in the report, over_limit true")
 
 
-SCENARIOS = [bedtime_after_midnight, catch_up_one_dose, back_dating_refused, tracking_from_add, half_tablets,
+SCENARIOS = [bedtime_after_midnight, catch_up_one_dose, back_dating_refused, tracking_from_add, half_tablets, amount_per_time,
              forced_over_limit, forced_within_interval]
 
 
