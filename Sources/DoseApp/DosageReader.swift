@@ -240,10 +240,19 @@ public struct DosageReader {
                 effective = previous.effective
             }
             if out.last?.schedule == schedule { continue }
-            out.append(ScheduleVersion(effective: effective, schedule: schedule))
+            out.append(ScheduleVersion(effective: effective, schedule: schedule, dosing: dosing(v.dosing, times: schedule.times)))
         }
         // The treatment as it is now is the newest version (index n holds exactly its times).
         return out.last?.schedule == v.schedule ? out : [v]
+    }
+
+    /// The dose of a version of `times` rebuilt from a treatment of dose `d`: its amounts per time
+    /// for the times they name (every time named), else its one amount.
+    static func dosing(_ d: Dosing?, times: [LocalTime]) -> Dosing? {
+        guard let d, let list = d.perTime else { return d }
+        let kept = list.filter { times.contains($0.time) }
+        guard kept.count == times.count, let first = kept.first else { return Dosing(text: d.text, perDose: d.perDose) }
+        return Dosing(text: d.text, perDose: first.amount, perTime: PerTimeDose.collapsed(kept))
     }
 
     /// The schedule of a deleted treatment, rebuilt from its entries: each day with entries has a slot
