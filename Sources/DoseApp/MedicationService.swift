@@ -125,7 +125,10 @@ public struct MedicationService {
                 v.dosing = dosing
                 touched = true
             } else if v.effective > effective && replacing {
-                if v.dosing == old { v.dosing = dosing; touched = true } else { replacing = false }
+                // Amounts per time go on only to versions of the same times (a later version of
+                // other times keeps its own dose, as a change planned for later does).
+                let fits = dosing.perTime.map { $0.map(\.time) == v.schedule.times } ?? true
+                if v.dosing == old && fits { v.dosing = dosing; touched = true } else { replacing = false }
             }
             versions[i] = v
             if touched { out.append(v) }

@@ -80,6 +80,25 @@ import Testing
         try h.ok("edit", "Melatonin", "--at", "21:00,23:00", "--effective", "2026-11-24", now: "2026-11-24T20:07:00+09:00")
     }
 
+    @Test("amounts per time from a day go on to later versions of the same times only; one of other times keeps its dose")
+    func laterVersionOfOtherTimes() throws {
+        let h = Harness(now: Self.morning)
+        try h.ok("add", "Melatonin", "--at", "20:00,22:30", "--stock", "10")
+        try h.ok("edit", "Melatonin", "--at", "21:00", "--effective", "2026-11-26")
+        try h.ok("edit", "Melatonin", "--per-dose", "0.5,1", "--effective", "2026-11-24")
+        let pending = (try Self.listed(h, "Melatonin")["pending"] as? [[String: Any]]) ?? []
+        #expect(pending.map { $0["effective"] as? String } == ["2026-11-24", "2026-11-26"], "\(pending)")
+        #expect(pending.first.map(Self.perTime) == ["20:00 0.5", "22:30 1"], "\(pending)")
+        #expect(pending.last?["per_dose_times"] is NSNull && pending.last?["per_dose"] as? Int == 1, "\(pending)")
+    }
+
+    @Test("the HTML report names each time's amount")
+    func htmlReport() throws {
+        let h = try Self.melatonin()
+        let html = try h.ok("report", "--from", "2026-11-22", "--to", "2026-11-22", now: "2026-11-23T09:00:00+09:00").out
+        #expect(html.contains("0.5 at 20:00, 1 at 22:30 per dose"), "\(html)")
+    }
+
     @Test("a per-dose list that does not fit, a bad amount or a malformed list: one line, exit 64, nothing changed", arguments: [
         ["add", "Iron", "--at", "08:00,20:00", "--per-dose", "1,2,3"],
         ["add", "Iron", "--at", "08:00", "--per-dose", "1,2"],
