@@ -46,6 +46,7 @@ import Testing
         op.day = "2026-11-04"; op.slot = "09:30"; op.at = 1_795_144_200.5; op.timeKnown = false; op.overLimit = true
         op.target = "target-id"; op.trackedFrom = .instant(1_795_000_000); op.confirms = ["confirmed-take"]
         op.first = true; op.urgent = true; op.repeatMinutes = 15
+        op.perDoseTimes = ["08:00=0.5", "20:00=1"]
         let line = try op.line(encoder: SyncOperation.lineEncoder())
         // Every coding key is on the line: a field the reader took from another key would differ below.
         for key in SyncOperation.CodingKeys.allCases { #expect(line.contains("\"\(key.stringValue)\":"), "\(key)") }

@@ -253,6 +253,15 @@ import Testing
         lines += [
             try line(["kind": "schedule", "effective": "2026-11-20", "schedule": schedule.merging(["kind": "every_days", "a": 0]) { $1 }]),
             try line(["kind": "schedule", "effective": "2026-11-21", "schedule": schedule.merging(["kind": "cycle", "a": 0, "b": 0]) { $1 }]),
+            // Amounts per time: naming another time than the schedule's, unsorted, without a per_dose, not a list.
+            try line(["kind": "schedule", "effective": "2026-11-19", "schedule": schedule, "per_dose": 0.5,
+                      "per_dose_times": ["08:00=0.5", "09:00=1"]]),
+            try line(["kind": "schedule", "effective": "2026-11-17", "per_dose": 0.5,
+                      "schedule": schedule.merging(["times": ["08:00", "20:00"]]) { $1 }, "per_dose_times": ["20:00=1", "08:00=0.5"]]),
+            try line(["kind": "schedule", "effective": "2026-11-16",
+                      "schedule": schedule.merging(["times": ["08:00", "20:00"]]) { $1 }, "per_dose_times": ["08:00=0.5", "20:00=1"]]),
+            try line(["kind": "schedule", "effective": "2026-11-15", "per_dose": 0.5,
+                      "schedule": schedule.merging(["times": ["08:00", "20:00"]]) { $1 }, "per_dose_times": "08:00=0.5,20:00=1"]),
             try line(["kind": "add", "name": "Esc\u{1B}[2J", "per_dose": 1, "low_days": 7], newMedicine: true),
             try line(["kind": "add", "name": "Huge", "per_dose": Int.max, "low_days": 7], newMedicine: true),
             try line(["kind": "edit", "changed": ["name"], "name": "Asp\u{202E}irin"]),
@@ -277,6 +286,8 @@ import Testing
         let dump = b.dump().split(separator: "\n").filter { !$0.hasPrefix("INSERT INTO sync_skipped") }.joined(separator: "\n")
         let versions = try Self.query(b, "SELECT kind, param_a, param_b FROM schedule_version ORDER BY effective")
         #expect(!versions.contains("every_days") && !versions.contains("cycle"), "an every-0 or 0/0 schedule was stored: \(versions)")
+        #expect(try Self.query(b, "SELECT count(*) FROM schedule_version WHERE per_dose_times IS NOT NULL OR effective BETWEEN 20772 AND 20776")
+                    .trimmingCharacters(in: .whitespacesAndNewlines) == "0", "amounts per time that do not fit were stored")
         #expect(!dump.contains("\u{1B}") && !dump.contains("\u{202E}"), "a control character was stored")
         #expect(!dump.contains("9223372036854775807") && !dump.contains("-9223372036854775808"), "an amount of 2^63 was stored")
         #expect(!dump.contains("e+300"), "an instant of 1e300 was stored")
