@@ -11,10 +11,12 @@ import Testing
         let list = try h.ok("list", "--json").json as? [[String: Any]]
         #expect(list?.count == 3)
         // DESIGN §2's keys, issue 24's: the schedule as data, its words, what is still to come, and
-        // issue 46's: how its reminders come, a cycle's day.
+        // issue 46's: how its reminders come, a cycle's day, the amount of each time (null: one amount).
         #expect(Set(list?.first?.keys.map { $0 } ?? []) == ["id", "name", "dose", "group", "schedule", "times", "stock", "per_dose", "archived",
                                                             "tracked_from", "schedule_text", "note", "low_days", "ended", "pending",
-                                                            "urgent", "repeat_minutes", "cycle_phase", "cycle_day", "cycle_length", "cycle_next"])
+                                                            "urgent", "repeat_minutes", "cycle_phase", "cycle_day", "cycle_length", "cycle_next",
+                                                            "per_dose_times"])
+        #expect(list?.first?["per_dose_times"] is NSNull)
         #expect(list?[0]["times"] as? [String] == ["08:00"])
         #expect(list?[1]["group"] as? String == "evening")
 
