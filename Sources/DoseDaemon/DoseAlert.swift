@@ -172,10 +172,8 @@ struct DoseAlert: Hashable, Sendable, Codable {
             }
             if alreadySent(key(kind, slot.key)) { continue }
             let dose = Dose(slot: slot.key, medication: slot.medication.name, dose: slot.medication.dose)
-            let i = groups.firstIndex(where: { $0.kind == kind && $0.scheduled == slot.instant }) ?? {
-                groups.append(DoseAlert(kind: kind, scheduled: slot.instant, doses: []))
-                return groups.count - 1
-            }()
+            let i = groups.firstIndex { $0.kind == kind && $0.scheduled == slot.instant } ?? groups.endIndex
+            if i == groups.endIndex { groups.append(DoseAlert(kind: kind, scheduled: slot.instant, doses: [])) }
             groups[i].doses.append(dose)
             if kind != .missed { groups[i].carry(slot.medication, repeatDefault: repeatDefault) }
         }
